@@ -1,0 +1,5 @@
+export * from './base.js';
+export * from './security.js';
+export * from './environment.js';
+export * from './intents.js';
+export * from './resolve.js';

@@ -1,0 +1,121 @@
+import { ConfigError, type ConfigProblem } from '../errors.js';
+import { PRESETS, type PresetName } from '../presets/presets.js';
+import type { EnvironmentSettings } from '../presets/settings.js';
+import { baseConfigCodec, type BaseConfig } from './base.js';
+import { environmentConfigCodec, type EnvironmentConfig } from './environment.js';
+import { reportErrors } from './report.js';
+import { securityConfigCodec, type SecurityConfig } from './security.js';
+
+/** Where a resolved value came from. */
+export type ValueSource = 'base' | 'security' | `preset:${PresetName}` | 'override';
+
+/** One resolved field and its origin, as `fw config` prints it. */
+export interface ResolvedField {
+  /** `functions.memorySize`, `base.region`, ... */
+  readonly path: string;
+  readonly value: unknown;
+  readonly source: ValueSource;
+}
+
+/** Base + security + one environment, layered: the preset's values with the environment's overrides on top. */
+export interface ResolvedConfig {
+  readonly project: string;
+  readonly region: string;
+  readonly account?: string;
+  readonly tags: Readonly<Record<string, string>>;
+  readonly security: Required<SecurityConfig>;
+  readonly preset: PresetName;
+  readonly settings: EnvironmentSettings;
+  /** Every field with its source, in a stable order. */
+  readonly fields: readonly ResolvedField[];
+}
+
+/** Validates the three layers (every problem reported, with `rootPaths` prefixes) without throwing. */
+export function checkLayers(
+  base: unknown,
+  security: unknown,
+  env: unknown,
+  rootPaths: { base: string; security: string; env: string } = { base: 'base', security: 'security', env: 'env' },
+): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  for (const [codec, value, root] of [
+    [baseConfigCodec, base, rootPaths.base],
+    [securityConfigCodec, security, rootPaths.security],
+    [environmentConfigCodec, env, rootPaths.env],
+  ] as const) {
+    const result = (codec as typeof baseConfigCodec).validate(value, [{ key: '', type: codec, actual: value }]);
+    if (result._tag === 'Left') problems.push(...reportErrors(result.left, root));
+  }
+  if (problems.length === 0) problems.push(...checkSecurity(security as SecurityConfig, rootPaths.security));
+  return problems;
+}
+
+/** App clients may only ask for declared scopes. */
+function checkSecurity(security: SecurityConfig, root: string): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  for (const [name, client] of Object.entries(security.appClients ?? {})) {
+    client.scopes.forEach((scope, index) => {
+      if (!(scope in security.scopes)) {
+        problems.push({
+          code: 'FW_ERR_CONFIG_UNDECLARED_SCOPE',
+          path: `${root}.appClients.${name}.scopes[${index}]`,
+          message: `scope ${JSON.stringify(scope)} is not declared in ${root}.scopes (declared: ${Object.keys(security.scopes).map((s) => JSON.stringify(s)).join(', ') || 'none'}); add it there or remove it here`,
+        });
+      }
+    });
+  }
+  return problems;
+}
+
+/**
+ * Layers base, security and one environment into the resolved configuration. Throws a `ConfigError` listing every
+ * problem of the three inputs.
+ */
+export function getResolvedConfig(base: BaseConfig, security: SecurityConfig, envInput: EnvironmentConfig): ResolvedConfig {
+  const problems = checkLayers(base, security, envInput);
+  if (problems.length) throw new ConfigError(problems);
+  return layer(base, security, envInput);
+}
+
+/** Layering without validation (inputs already checked). */
+export function layer(base: BaseConfig, security: SecurityConfig, env: EnvironmentConfig): ResolvedConfig {
+  const presetSource = `preset:${env.preset}` as const;
+  const preset = PRESETS[env.preset];
+  const fields: ResolvedField[] = [
+    { path: 'base.name', value: base.name, source: 'base' },
+    { path: 'base.region', value: base.region, source: 'base' },
+  ];
+  if (base.account) fields.push({ path: 'base.account', value: base.account, source: 'base' });
+  fields.push({ path: 'security.scopes', value: Object.keys(security.scopes), source: 'security' });
+  fields.push({ path: 'security.appClients', value: Object.keys(security.appClients ?? {}), source: 'security' });
+
+  const settings: Record<string, Record<string, unknown>> = {};
+  for (const [group, values] of Object.entries(preset) as Array<[keyof EnvironmentSettings, Record<string, unknown>]>) {
+    const overrides = (env.overrides?.[group] ?? {}) as Record<string, unknown>;
+    settings[group] = {};
+    for (const [key, presetValue] of Object.entries(values)) {
+      const overridden = overrides[key] !== undefined;
+      const value = overridden ? overrides[key] : presetValue;
+      settings[group][key] = value;
+      fields.push({ path: `${group}.${key}`, value, source: overridden ? 'override' : presetSource });
+    }
+  }
+  return {
+    project: base.name,
+    region: base.region,
+    account: base.account,
+    tags: base.tags ?? {},
+    security: { scopes: security.scopes, appClients: security.appClients ?? {} },
+    preset: env.preset,
+    settings: settings as unknown as EnvironmentSettings,
+    fields,
+  };
+}
+
+/** A table of every resolved field, its value and its source: what a preset did, in plain text. */
+export function describeResolvedConfig(config: ResolvedConfig): string {
+  const rows = config.fields.map((f) => [f.path, JSON.stringify(f.value), f.source] as const);
+  const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i]!.length), ['field', 'value', 'source'][i]!.length));
+  const line = (r: readonly string[]) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd();
+  return [line(['field', 'value', 'source']), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
+}

@@ -1,0 +1,70 @@
+/**
+ * The one module that names the environment variables carrying the app's identity and each intent's outputs into
+ * functions. The dev server and the CDK constructs inject exactly these (values differ: local engines vs cloud
+ * resources); the runtime and the other packages read them through these functions.
+ */
+
+/** Variables every function gets. */
+export const ENV = {
+  /** Project name from base config. */
+  project: 'FW_PROJECT',
+  /** Stage being run or deployed (`dev`, `prod`, ...). */
+  stage: 'FW_STAGE',
+  /** Region from base config. */
+  region: 'FW_REGION',
+  /** Minimum log level: debug, info, warn, error. */
+  logLevel: 'LOG_LEVEL',
+  /** DynamoDB table of the idempotency and saga stores. */
+  idempotencyTable: 'FW_IDEMPOTENCY_TABLE',
+  /** JWT issuer URL of the auth intent (Cognito user pool locally the dev server). */
+  authIssuer: 'FW_AUTH_ISSUER',
+  /** Accepted audiences (app client ids), comma-separated. */
+  authAudience: 'FW_AUTH_AUDIENCE',
+  /** Cognito user pool id (`local` in development). */
+  authUserPoolId: 'FW_AUTH_USER_POOL_ID',
+  /**
+   * Local development only: base URL of the dev server, used by `invoke` and the queue client instead of the cloud.
+   * Never set in a deployed function.
+   */
+  devEndpoint: 'FW_DEV_ENDPOINT',
+} as const;
+
+/** Variables the dev server sets that deployed functions never get (excluded when comparing both). */
+export const DEV_ONLY_ENV: readonly string[] = [ENV.devEndpoint];
+
+/** `main-db` → `MAIN_DB`: how an intent id appears inside a variable name. */
+export function envToken(id: string): string {
+  return id.replace(/[^A-Za-z0-9]+/g, '_').toUpperCase();
+}
+
+/** Outputs of a database intent. */
+export function databaseEnv(id: string) {
+  const t = envToken(id);
+  return {
+    host: `FW_DB_${t}_HOST`,
+    port: `FW_DB_${t}_PORT`,
+    name: `FW_DB_${t}_NAME`,
+    /** Deployed: ARN of the Secrets Manager secret holding `username` and `password`. Locally: `local`. */
+    secretArn: `FW_DB_${t}_SECRET_ARN`,
+  } as const;
+}
+
+/** Outputs of a storage (bucket) intent. */
+export function bucketEnv(id: string) {
+  const t = envToken(id);
+  return {
+    bucket: `FW_STORAGE_${t}_BUCKET`,
+    /** Base URL objects are served from (the CDN when enabled, else the bucket's regional endpoint / the dev server). */
+    publicUrl: `FW_STORAGE_${t}_URL`,
+  } as const;
+}
+
+/** Outputs of a queue intent (any function may send to any queue of the app). */
+export function queueEnv(id: string) {
+  return { url: `FW_QUEUE_${envToken(id)}_URL` } as const;
+}
+
+/** Outputs of a cache intent. */
+export function cacheEnv(id: string) {
+  return { endpoint: `FW_CACHE_${envToken(id)}_ENDPOINT` } as const;
+}

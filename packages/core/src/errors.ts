@@ -1,0 +1,69 @@
+/**
+ * Errors of @framework/core. Every error a user can hit has a stable `code`; the table in README.md lists each
+ * code with its cause and fix, and `test/errors.test.ts` keeps the two in step.
+ */
+
+/** Codes of the individual problems a `ConfigError` reports. */
+export const CONFIG_PROBLEM_CODES = {
+  FW_ERR_CONFIG_INVALID_VALUE: 'A field has a value of the wrong type or outside its allowed range.',
+  FW_ERR_CONFIG_MISSING_FIELD: 'A required field is absent.',
+  FW_ERR_CONFIG_UNKNOWN_FIELD: 'A field that the config does not define (often a typo).',
+  FW_ERR_CONFIG_DUPLICATE_ID: 'Two intents of the same kind share an id.',
+  FW_ERR_CONFIG_UNDECLARED_SCOPE: 'An app client names a scope that security.scopes does not declare.',
+  FW_ERR_CONFIG_UNKNOWN_STAGE: 'The requested stage has no entry in envs.',
+  FW_ERR_CONFIG_NAME_CLASH: 'Two units map to the same deployed name or environment variable.',
+  FW_ERR_ROUTE_NOT_A_METHOD: 'A file under the routes directory is not named after an HTTP method.',
+  FW_ERR_ROUTE_BAD_SEGMENT: 'A folder under the routes directory is not a valid path segment.',
+  FW_ERR_ROUTE_CONFLICT: 'Two route files map to the same method and path.',
+  FW_ERR_INTENT_WITHOUT_FILE: 'A queue, schedule or function intent has no handler file.',
+  FW_ERR_FILE_WITHOUT_INTENT: 'A queue consumer or cron file has no intent declaring it.',
+  FW_ERR_BAD_FILE_NAME: 'A handler file name cannot become a deployed unit name.',
+} as const;
+
+export type ConfigProblemCode = keyof typeof CONFIG_PROBLEM_CODES;
+
+/** One thing wrong with the app's configuration or files. */
+export interface ConfigProblem {
+  readonly code: ConfigProblemCode;
+  /** Where: a dotted config path (`envs.prod.overrides.functions.memorySize`) or a project-relative file path. */
+  readonly path: string;
+  /** The whole sentence: what was expected, what was found, and how to fix it. */
+  readonly message: string;
+}
+
+/** Base of every error the framework raises on purpose: a stable code, the class name, an optional cause. */
+export class FrameworkError extends Error {
+  public readonly code: string;
+
+  constructor(code: string, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+    this.name = new.target.name;
+  }
+}
+
+/**
+ * Everything wrong with a configuration, at once. `defineApp` never stops at the first problem: a config with five
+ * problems reports all five, each with its path.
+ */
+export class ConfigError extends FrameworkError {
+  public static readonly CODE = 'FW_ERR_CONFIG';
+  public readonly problems: readonly ConfigProblem[];
+
+  constructor(problems: readonly ConfigProblem[]) {
+    const count = problems.length === 1 ? '1 problem' : `${problems.length} problems`;
+    super(
+      ConfigError.CODE,
+      `Invalid framework configuration (${count}):\n` + problems.map((p) => `  - ${p.path}: ${p.message}`).join('\n'),
+    );
+    this.problems = problems;
+  }
+}
+
+/** Raised by the naming module for an input that can never become a deployed name (empty, or bad characters). */
+export class NamingError extends FrameworkError {
+  public static readonly CODE = 'FW_ERR_NAMING';
+  constructor(message: string) {
+    super(NamingError.CODE, message);
+  }
+}

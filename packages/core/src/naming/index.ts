@@ -1,0 +1,3 @@
+export * from './limits.js';
+export * from './fit-name.js';
+export * from './unit-names.js';
