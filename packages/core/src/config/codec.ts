@@ -63,14 +63,14 @@ export function oneOf<const V extends string | number>(values: readonly V[]): Co
 }
 
 /** An array whose items are each validated (all failures reported, with their index). */
-export function array<A>(item: Codec<A>, options: { minLength?: number; maxLength?: number } = {}): Codec<A[]> {
+export function array<A>(item: Codec<A>, options: { minLength?: number; maxLength?: number } = {}): Codec<readonly A[]> {
   const { minLength = 0, maxLength = Number.MAX_SAFE_INTEGER } = options;
   const name = `an array of ${item.name}`;
-  return new t.Type<A[], A[], unknown>(
+  return new t.Type<readonly A[], readonly A[], unknown>(
     name,
-    (u): u is A[] => Array.isArray(u) && u.every(item.is),
+    (u): u is readonly A[] => Array.isArray(u) && u.every(item.is),
     (u, c) => {
-      if (!Array.isArray(u)) return t.failure(u, c, problemMessage('FW_ERR_CONFIG_INVALID_VALUE', `expected an array, got ${describeValue(u)}`));
+      if (!Array.isArray(u)) return t.failure<readonly A[]>(u, c, problemMessage('FW_ERR_CONFIG_INVALID_VALUE', `expected an array, got ${describeValue(u)}`));
       const errors: t.Errors = [];
       if (u.length < minLength || u.length > maxLength) {
         const bounds = maxLength === Number.MAX_SAFE_INTEGER ? `at least ${minLength}` : `${minLength} to ${maxLength}`;
@@ -82,7 +82,7 @@ export function array<A>(item: Codec<A>, options: { minLength?: number; maxLengt
         if (r._tag === 'Left') errors.push(...r.left);
         else out.push(r.right);
       });
-      return errors.length ? t.failures(errors) : t.success(out);
+      return errors.length ? t.failures<readonly A[]>(errors) : t.success<readonly A[]>(out);
     },
     t.identity,
   );

@@ -1,0 +1,6 @@
+import { notBuiltYet } from './not-built-yet.js';
+
+/** `fw migrate`: owned by the issue that builds it; until then it says so and exits non-zero. */
+export async function run(_argv: string[]): Promise<number> {
+  return notBuiltYet('migrate');
+}
