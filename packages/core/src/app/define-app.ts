@@ -1,10 +1,11 @@
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type * as t from 'io-ts';
 import * as c from '../config/codec.js';
 import { STAGE_NAME, type BaseConfig } from '../config/base.js';
 import type { EnvironmentConfig } from '../config/environment.js';
-import { infrastructureCodec, type Infrastructure } from '../config/intents.js';
-import { reportErrors } from '../config/report.js';
+import { INTENT_ID, infrastructureCodec, type Infrastructure } from '../config/intents.js';
+import { joinPath, reportErrors } from '../config/report.js';
 import { checkLayers } from '../config/resolve.js';
 import type { SecurityConfig } from '../config/security.js';
 import { discoverRoutes } from '../discovery/routes.js';
@@ -12,6 +13,7 @@ import { discoverFlat, discoverFunctions } from '../discovery/units.js';
 import { envToken } from '../environment/variables.js';
 import { ConfigError, type ConfigProblem } from '../errors.js';
 import { standaloneFunctionName } from '../naming/unit-names.js';
+import { PRESETS, type PresetName } from '../presets/presets.js';
 import type { AppDefinition } from './app-definition.js';
 import { buildStage, type CheckedApp } from './build-stage.js';
 
@@ -61,7 +63,7 @@ export function defineApp(options: AppOptions): AppDefinition {
     if (input[key] === undefined) problems.push({ code: 'FW_ERR_CONFIG_MISSING_FIELD', path: key, message: `is required: defineApp needs { base, security, envs }` });
   }
   for (const key of Object.keys(input)) {
-    if (!KNOWN_OPTIONS.has(key)) problems.push({ code: 'FW_ERR_CONFIG_UNKNOWN_FIELD', path: key, message: `is not an option of defineApp (options: ${[...KNOWN_OPTIONS].join(', ')})` });
+    if (!KNOWN_OPTIONS.has(key)) problems.push({ code: 'FW_ERR_CONFIG_UNKNOWN_FIELD', path: joinPath('', key), message: `is not an option of defineApp (options: ${[...KNOWN_OPTIONS].join(', ')})` });
   }
 
   // The three layers; each stage's environment under `envs.<stage>`.
@@ -75,18 +77,25 @@ export function defineApp(options: AppOptions): AppDefinition {
       problems.push({ code: 'FW_ERR_CONFIG_INVALID_VALUE', path: 'envs', message: `expected a map of stage name to environment config such as { dev: { preset: 'free' } }, got ${c.describeValue(input.envs)}` });
     } else {
       for (const [stage, env] of Object.entries(input.envs)) {
-        if (!STAGE_NAME.test(stage)) problems.push({ code: 'FW_ERR_CONFIG_INVALID_VALUE', path: `envs.${stage}`, message: `stage name ${JSON.stringify(stage)}: expected ${stageName.name}` });
+        if (!STAGE_NAME.test(stage)) problems.push({ code: 'FW_ERR_CONFIG_INVALID_VALUE', path: joinPath('envs', stage), message: `stage name ${JSON.stringify(stage)}: expected ${stageName.name}` });
         stages.push(stage);
-        problems.push(...checkLayers({ name: 'ok', region: 'us-east-1' }, { scopes: {} }, env, { base: '-', security: '-', env: `envs.${stage}` }));
+        problems.push(...checkLayers({ name: 'ok', region: 'us-east-1' }, { scopes: {} }, env, { base: '-', security: '-', env: joinPath('envs', stage) }));
       }
     }
   }
-  const routesDir = (input.routesDir === undefined ? 'src/routes' : validate(relativeDir, input.routesDir, 'routesDir', problems)) ?? 'src/routes';
-  const functionsDir = (input.functionsDir === undefined ? 'src/functions' : validate(relativeDir, input.functionsDir, 'functionsDir', problems)) ?? 'src/functions';
+  // Normalized (`./src/routes/` → `src/routes`) because file paths in the model are built from them.
+  const routesDir = normalizeDir((input.routesDir === undefined ? 'src/routes' : validate(relativeDir, input.routesDir, 'routesDir', problems)) ?? 'src/routes');
+  const functionsDir = normalizeDir((input.functionsDir === undefined ? 'src/functions' : validate(relativeDir, input.functionsDir, 'functionsDir', problems)) ?? 'src/functions');
   const infrastructure = (input.infrastructure === undefined ? {} : validate(infrastructureCodec, input.infrastructure, 'infrastructure', problems)) ?? {};
-  const rootDir = path.resolve(typeof input.rootDir === 'string' ? input.rootDir : process.env.FW_PROJECT_ROOT ?? process.cwd());
+  // When some intent is invalid, the valid-looking ids of the raw input still take part in the checks below, so a
+  // typo in one field does not also report "file without intent" for every queue and cron of the app.
+  const intentIds = idsOf(input.infrastructure);
+  if (input.rootDir !== undefined && !(typeof input.rootDir === 'string' && input.rootDir.length > 0 && !input.rootDir.includes('\0'))) {
+    problems.push({ code: 'FW_ERR_CONFIG_INVALID_VALUE', path: 'rootDir', message: `expected the project folder as a path string, got ${c.describeValue(input.rootDir)}` });
+  }
+  const rootDir = path.resolve(typeof input.rootDir === 'string' && !input.rootDir.includes('\0') ? input.rootDir : process.env.FW_PROJECT_ROOT ?? process.cwd());
   const stageInput = input.stage ?? process.env.FW_STAGE ?? 'dev';
-  const stage = validate(stageName, stageInput, 'stage', problems);
+  const stage = validate(stageName, stageInput, input.stage !== undefined ? 'stage' : process.env.FW_STAGE ? 'FW_STAGE' : 'stage', problems);
   if (stage && stages.length && !stages.includes(stage)) {
     problems.push({
       code: 'FW_ERR_CONFIG_UNKNOWN_STAGE',
@@ -95,17 +104,24 @@ export function defineApp(options: AppOptions): AppDefinition {
     });
   }
 
-  problems.push(...checkIntentIds(infrastructure));
+  problems.push(...checkIntentIds(intentIds), ...checkDeadLetterQueueNames(intentIds.queues));
+  problems.push(...checkVisibilityTimeouts(infrastructure, input.envs));
 
-  // Files on disk, checked against the intents.
-  const discovered = discoverRoutes(rootDir, routesDir);
-  const fnFiles = discoverFunctions(rootDir, functionsDir);
-  const queueFiles = discoverFlat(rootDir, 'src/queues', 'queue consumer');
-  const cronFiles = discoverFlat(rootDir, 'src/crons', 'cron');
+  // Files on disk, checked against the intents. A directory option that names a file is reported, not thrown.
+  const readable = (dir: string, option: string) => {
+    const problem = checkDirectory(rootDir, dir, option);
+    if (problem) problems.push(problem);
+    return problem === undefined;
+  };
+  const empty = { routes: [], units: [], problems: [] };
+  const discovered = readable(routesDir, 'routesDir') ? discoverRoutes(rootDir, routesDir) : empty;
+  const fnFiles = readable(functionsDir, 'functionsDir') ? discoverFunctions(rootDir, functionsDir) : empty;
+  const queueFiles = readable('src/queues', 'src/queues') ? discoverFlat(rootDir, 'src/queues', 'queue consumer') : empty;
+  const cronFiles = readable('src/crons', 'src/crons') ? discoverFlat(rootDir, 'src/crons', 'cron') : empty;
   problems.push(...discovered.problems, ...fnFiles.problems, ...queueFiles.problems, ...cronFiles.problems);
-  problems.push(...matchIntents('functions', infrastructure.functions ?? [], fnFiles.units, functionsDir, false));
-  problems.push(...matchIntents('queues', infrastructure.queues ?? [], queueFiles.units, 'src/queues', true));
-  problems.push(...matchIntents('schedules', infrastructure.schedules ?? [], cronFiles.units, 'src/crons', true));
+  problems.push(...matchIntents('functions', intentIds.functions, fnFiles.units, functionsDir, false));
+  problems.push(...matchIntents('queues', intentIds.queues, queueFiles.units, 'src/queues', true));
+  problems.push(...matchIntents('schedules', intentIds.schedules, cronFiles.units, 'src/crons', true));
   problems.push(...checkFunctionNameClashes(fnFiles.units));
   for (const [kind, list] of Object.entries({ storage: infrastructure.storage ?? [] })) {
     list.forEach((bucket, i) =>
@@ -134,13 +150,110 @@ export function defineApp(options: AppOptions): AppDefinition {
   return buildStage(checked, stage!);
 }
 
-function checkIntentIds(infrastructure: Infrastructure): ConfigProblem[] {
+function normalizeDir(dir: string): string {
+  return path.posix.normalize(dir).replace(/\/+$/, '') || '.';
+}
+
+const INTENT_KINDS = ['functions', 'queues', 'schedules', 'databases', 'storage', 'caches'] as const;
+type IntentKind = (typeof INTENT_KINDS)[number];
+
+/** An intent's id and position, all the cross-checks need. */
+interface IntentRef {
+  readonly id: string;
+  readonly index: number;
+  /** Queues only: whether the queue gets a dead-letter queue. */
+  readonly deadLetterQueue?: boolean;
+}
+type IntentIds = Readonly<Record<IntentKind, readonly IntentRef[]>>;
+
+/** Ids of the intents of each kind, read from the raw input: only ids that are valid take part. */
+function idsOf(infrastructure: unknown): IntentIds {
+  const out = {} as Record<IntentKind, IntentRef[]>;
+  for (const kind of INTENT_KINDS) {
+    const list = c.isPlainObject(infrastructure) ? infrastructure[kind] : undefined;
+    out[kind] = [];
+    if (!Array.isArray(list)) continue;
+    list.forEach((item: unknown, index) => {
+      const valid = (id: unknown): id is string => typeof id === 'string' && (kind === 'functions' ? id.split('/').every((part) => INTENT_ID.test(part)) : INTENT_ID.test(id));
+      if (c.isPlainObject(item) && valid(item.id)) {
+        out[kind].push({ id: item.id, index, deadLetterQueue: item.deadLetterQueue !== false });
+      }
+    });
+  }
+  return out;
+}
+
+/** A directory option that exists but is not a readable folder; a missing folder simply holds no handlers. */
+function checkDirectory(rootDir: string, dir: string, option: string): ConfigProblem | undefined {
+  try {
+    if (fs.statSync(path.join(rootDir, dir)).isDirectory()) {
+      fs.readdirSync(path.join(rootDir, dir));
+      return undefined;
+    }
+    return { code: 'FW_ERR_CONFIG_INVALID_VALUE', path: option, message: `expected a folder, but ${dir} is a file; point it at a folder or move the file` };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    return { code: 'FW_ERR_CONFIG_INVALID_VALUE', path: option, message: `cannot read ${dir} (${code ?? String(error)}); check its permissions` };
+  }
+}
+
+/**
+ * The queue service refuses a Lambda event source whose queue hides a message for less time than the function may
+ * run, so an explicit `visibilityTimeout` must cover the consumer's timeout in every stage (an intent timeout, else
+ * the stage's preset or override).
+ */
+function checkVisibilityTimeouts(infrastructure: Infrastructure, envs: unknown): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
-  const kinds = ['functions', 'queues', 'schedules', 'databases', 'storage', 'caches'] as const;
-  for (const kind of kinds) {
+  if (!c.isPlainObject(envs)) return problems;
+  (infrastructure.queues ?? []).forEach((queue, index) => {
+    if (queue.visibilityTimeout === undefined) return;
+    for (const [stage, env] of Object.entries(envs)) {
+      const timeout = queue.timeout ?? stageFunctionTimeout(env);
+      if (timeout !== undefined && queue.visibilityTimeout < timeout) {
+        problems.push({
+          code: 'FW_ERR_CONFIG_INVALID_VALUE',
+          path: `infrastructure.queues[${index}].visibilityTimeout`,
+          message: `expected at least the consumer timeout (${timeout} s in stage ${stage}), got ${queue.visibilityTimeout}; raise it or lower the queue's timeout`,
+        });
+        return;
+      }
+    }
+  });
+  return problems;
+}
+
+/** The function timeout of a (possibly invalid) environment config, when it can be known. */
+function stageFunctionTimeout(env: unknown): number | undefined {
+  if (!c.isPlainObject(env) || typeof env.preset !== 'string' || !Object.hasOwn(PRESETS, env.preset)) return undefined;
+  const overrides = c.isPlainObject(env.overrides) && c.isPlainObject(env.overrides.functions) ? env.overrides.functions : {};
+  const timeout = overrides.timeout ?? PRESETS[env.preset as PresetName].functions.timeout;
+  return typeof timeout === 'number' ? timeout : undefined;
+}
+
+/** Queue `x-dlq` would get the name of queue `x`'s dead-letter queue. */
+function checkDeadLetterQueueNames(queues: readonly IntentRef[]): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  for (const queue of queues) {
+    const owner = queues.find((other) => other.deadLetterQueue && `${other.id}-dlq` === queue.id);
+    if (owner) {
+      problems.push({
+        code: 'FW_ERR_CONFIG_NAME_CLASH',
+        path: `infrastructure.queues[${queue.index}].id`,
+        message: `queue "${queue.id}" gets the same name as the dead-letter queue of queue "${owner.id}" (infrastructure.queues[${owner.index}]); rename it or set deadLetterQueue: false on "${owner.id}"`,
+      });
+    }
+  }
+  return problems;
+}
+
+function checkIntentIds(infrastructure: IntentIds): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  for (const kind of INTENT_KINDS) {
     const ids = new Map<string, number>();
     const tokens = new Map<string, string>();
-    (infrastructure[kind] ?? []).forEach((intent, index) => {
+    infrastructure[kind].forEach((intent) => {
+      const index = intent.index;
       const previous = ids.get(intent.id);
       if (previous !== undefined) {
         problems.push({ code: 'FW_ERR_CONFIG_DUPLICATE_ID', path: `infrastructure.${kind}[${index}].id`, message: `id ${JSON.stringify(intent.id)} is already used by infrastructure.${kind}[${previous}]; ids must be unique` });
@@ -158,12 +271,12 @@ function checkIntentIds(infrastructure: Infrastructure): ConfigProblem[] {
   return problems;
 }
 
-function matchIntents(kind: 'functions' | 'queues' | 'schedules', intents: readonly { id: string }[], files: readonly { id: string; file: string }[], dir: string, fileNeedsIntent: boolean): ConfigProblem[] {
+function matchIntents(kind: 'functions' | 'queues' | 'schedules', intents: readonly IntentRef[], files: readonly { id: string; file: string }[], dir: string, fileNeedsIntent: boolean): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
   const fileIds = new Set(files.map((f) => f.id));
-  intents.forEach((intent, index) => {
+  intents.forEach((intent) => {
     if (!fileIds.has(intent.id)) {
-      problems.push({ code: 'FW_ERR_INTENT_WITHOUT_FILE', path: `infrastructure.${kind}[${index}]`, message: `${kind.replace(/s$/, '')} "${intent.id}" has no handler file: create ${dir}/${intent.id}.ts exporting main` });
+      problems.push({ code: 'FW_ERR_INTENT_WITHOUT_FILE', path: `infrastructure.${kind}[${intent.index}]`, message: `${kind.replace(/s$/, '')} "${intent.id}" has no handler file: create ${dir}/${intent.id}.ts exporting main` });
     }
   });
   if (fileNeedsIntent) {

@@ -8,7 +8,14 @@ const id = c.pattern('an id of letters, digits, "-" or "_" (at most 48, starting
 const functionId = c.pattern('a function id such as "reports/daily" (segments of letters, digits, "-" or "_")', /^[A-Za-z0-9][A-Za-z0-9_-]*(\/[A-Za-z0-9][A-Za-z0-9_-]*)*$/);
 const memorySize = c.integer(128, 10240);
 const timeout = c.integer(1, 900);
-const envName = c.pattern('an environment variable name', /^[A-Za-z_][A-Za-z0-9_]*$/);
+/**
+ * A variable a function intent may add. Names the framework sets (`FW_*`, `LOG_LEVEL`) or Lambda reserves (`AWS_*`,
+ * `LAMBDA_*`, `_HANDLER`, `_X_AMZN_TRACE_ID`, `TZ`) are refused: overriding one would break the function or the deploy.
+ */
+const envName = c.pattern(
+  'an environment variable name of letters, digits and "_" that the framework and Lambda do not reserve (not FW_*, AWS_*, LAMBDA_*, LOG_LEVEL, _HANDLER, _X_AMZN_TRACE_ID or TZ)',
+  /^(?!(FW_|AWS_|LAMBDA_))(?!(LOG_LEVEL|_HANDLER|_X_AMZN_TRACE_ID|TZ)$)[A-Za-z_][A-Za-z0-9_]*$/,
+);
 
 /** A standalone function (`src/functions/<id>.ts`), reachable with `invoke`. Files without an intent get defaults. */
 export interface FunctionIntent {

@@ -3,7 +3,7 @@ import { PRESETS, type PresetName } from '../presets/presets.js';
 import type { EnvironmentSettings } from '../presets/settings.js';
 import { baseConfigCodec, type BaseConfig } from './base.js';
 import { environmentConfigCodec, type EnvironmentConfig } from './environment.js';
-import { reportErrors } from './report.js';
+import { joinPath, reportErrors } from './report.js';
 import { securityConfigCodec, type SecurityConfig } from './security.js';
 
 /** Where a resolved value came from. */
@@ -38,6 +38,7 @@ export function checkLayers(
   rootPaths: { base: string; security: string; env: string } = { base: 'base', security: 'security', env: 'env' },
 ): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
+  let securityValid = false;
   for (const [codec, value, root] of [
     [baseConfigCodec, base, rootPaths.base],
     [securityConfigCodec, security, rootPaths.security],
@@ -45,8 +46,11 @@ export function checkLayers(
   ] as const) {
     const result = (codec as typeof baseConfigCodec).validate(value, [{ key: '', type: codec, actual: value }]);
     if (result._tag === 'Left') problems.push(...reportErrors(result.left, root));
+    else if (codec === securityConfigCodec) securityValid = true;
   }
-  if (problems.length === 0) problems.push(...checkSecurity(security as SecurityConfig, rootPaths.security));
+  // Scope references are checked whenever the security layer itself is well-formed, so a bad base or environment
+  // does not hide them: every problem is reported at once.
+  if (securityValid) problems.push(...checkSecurity(security as SecurityConfig, rootPaths.security));
   return problems;
 }
 
@@ -58,7 +62,7 @@ function checkSecurity(security: SecurityConfig, root: string): ConfigProblem[] 
       if (!(scope in security.scopes)) {
         problems.push({
           code: 'FW_ERR_CONFIG_UNDECLARED_SCOPE',
-          path: `${root}.appClients.${name}.scopes[${index}]`,
+          path: `${joinPath(`${root}.appClients`, name)}.scopes[${index}]`,
           message: `scope ${JSON.stringify(scope)} is not declared in ${root}.scopes (declared: ${Object.keys(security.scopes).map((s) => JSON.stringify(s)).join(', ') || 'none'}); add it there or remove it here`,
         });
       }

@@ -78,8 +78,9 @@ export function discoverRoutes(rootDir: string, routesDir: string): { routes: Di
     if (bad) continue;
     const method = methodName.toUpperCase() as HttpMethod;
     const path = `/${segments.join('/')}`;
-    // Two parameter names at one position are the same route to the gateway: compare with the names erased.
-    const shape = `${method} ${path.replace(/\{[^}]+\}/g, '{}')}`;
+    // Two parameter names at one position are the same route to the gateway: compare with the names erased. A
+    // catch-all keeps its `+`: `/files/{id}` and `/files/{rest+}` are two routes (the more specific one wins).
+    const shape = `${method} ${path.replace(/\{[^}+]+(\+?)\}/g, '{$1}')}`;
     const other = seen.get(shape);
     if (other) {
       problems.push({ code: 'FW_ERR_ROUTE_CONFLICT', path: file, message: `maps to ${method} ${path}, like ${other}; keep one of the two files` });

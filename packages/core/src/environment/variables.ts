@@ -56,6 +56,10 @@ export function bucketEnv(id: string) {
     bucket: `FW_STORAGE_${t}_BUCKET`,
     /** Base URL objects are served from (the CDN when enabled, else the bucket's regional endpoint / the dev server). */
     publicUrl: `FW_STORAGE_${t}_URL`,
+    /** The intent's `maxUploadBytes` (fixed value), so a function's presigned uploads honor it deployed too. */
+    maxUploadBytes: `FW_STORAGE_${t}_MAX_UPLOAD_BYTES`,
+    /** The intent's `allowedContentTypes`, comma-separated; empty for any (fixed value). */
+    contentTypes: `FW_STORAGE_${t}_CONTENT_TYPES`,
   } as const;
 }
 

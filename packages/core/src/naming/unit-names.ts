@@ -105,10 +105,15 @@ export function idempotencyTableName(project: string, stage: string): string {
 /** The table `createDynamoDBIdempotencyStore` uses when it is given none and the environment names none. */
 export const DEFAULT_IDEMPOTENCY_TABLE = 'framework-idempotency';
 
-/** ElastiCache Serverless cache `{project}-{stage}-<id>` (40 characters at most, lowercase). */
+/**
+ * ElastiCache Serverless cache `{project}-{stage}-<id>` (40 characters at most). ElastiCache accepts only lowercase
+ * letters, digits and single hyphens, so `_` becomes `-` and runs of `-` collapse; ids that would meet this way
+ * (`a_b`, `a-b`) are already rejected by `defineApp` because they share a variable token.
+ */
 export function cacheName(project: string, stage: string, id: string): string {
   checkId('cache', id);
-  return fitName(`${prefix(project, stage)}-${id}`.toLowerCase(), NAME_LIMITS.cache);
+  const name = `${prefix(project, stage)}-${id}`.toLowerCase().replace(/[_-]+/g, '-').replace(/-$/, '');
+  return fitName(name, NAME_LIMITS.cache);
 }
 
 /** Cognito user pool `{project}-{stage}-users`. */

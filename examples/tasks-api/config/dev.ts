@@ -1,0 +1,3 @@
+import type { EnvironmentConfig } from '@framework/core';
+
+export const dev: EnvironmentConfig = { preset: 'free' };

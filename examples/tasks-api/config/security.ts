@@ -1,0 +1,12 @@
+import type { SecurityConfig } from '@framework/core';
+
+export const security: SecurityConfig = {
+  scopes: {
+    'tasks:read': 'Read tasks',
+    'tasks:write': 'Create and update tasks',
+  },
+  appClients: {
+    web: { scopes: ['tasks:read', 'tasks:write'], flows: ['authorization_code', 'refresh_token'], callbackUrls: ['http://localhost:5173/callback'] },
+    reporting: { scopes: ['tasks:read'], flows: ['client_credentials'] },
+  },
+};

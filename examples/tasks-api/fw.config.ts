@@ -1,0 +1,22 @@
+import { defineApp } from '@framework/core';
+import { base } from './config/base.js';
+import { dev } from './config/dev.js';
+import { prod } from './config/prod.js';
+import { security } from './config/security.js';
+
+export default defineApp({
+  base,
+  security,
+  envs: { dev, prod },
+  routesDir: 'src/routes',
+  infrastructure: {
+    auth: {},
+    databases: [{ id: 'main' }],
+    queues: [
+      // Short visibility timeout and two receives: a poison message reaches the dead-letter queue in seconds.
+      { id: 'task-events', batchSize: 5, timeout: 5, visibilityTimeout: 5, maxReceiveCount: 2 },
+    ],
+    schedules: [{ id: 'daily-summary', schedule: { cron: '0 7 * * ? *' }, description: 'Logs the open-task summary every day at 07:00 UTC' }],
+    functions: [{ id: 'task-summary', timeout: 10, description: 'Counts tasks by status' }],
+  },
+});

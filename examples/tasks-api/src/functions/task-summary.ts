@@ -1,0 +1,5 @@
+import { taskHandler } from '@framework/runtime';
+import { countTasks } from '../lib/tasks.js';
+
+/** Counts tasks by status (invoked by the daily-summary cron; `POST /_dev/invoke/task-summary` locally). */
+export const main = taskHandler(async () => countTasks());

@@ -1,0 +1,17 @@
+import { processRecords, taskHandler, type SQSEvent } from '@framework/runtime';
+import { recordEvent, type TaskEvent } from '../lib/tasks.js';
+
+/**
+ * Consumer of `task-events`: records each event. A malformed message throws; only that record is redelivered
+ * (partial batch response) and, after `maxReceiveCount` receives, it moves to the dead-letter queue.
+ */
+export const main = taskHandler<SQSEvent>(
+  async (event) =>
+    processRecords<Partial<TaskEvent>>(event, async (message) => {
+      if (typeof message?.taskId !== 'string' || (message.type !== 'task.created' && message.type !== 'task.updated')) {
+        throw new Error(`malformed task event: ${JSON.stringify(message)}`);
+      }
+      await recordEvent(message as TaskEvent);
+    }),
+  { retries: 1 },
+);

@@ -1,0 +1,11 @@
+import { handler } from '@framework/runtime';
+import { checkStatus, listTasks } from '../../lib/tasks.js';
+
+/** GET /tasks[?status=open|done]: the caller's tasks. */
+export const main = handler(
+  async (_body, ctx) => {
+    const status = ctx.query.status === undefined ? undefined : checkStatus(ctx.query.status);
+    return { tasks: await listTasks(ctx.auth.subject, status) };
+  },
+  { scopes: ['tasks:read'] },
+);

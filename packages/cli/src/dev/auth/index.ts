@@ -1,0 +1,2 @@
+export * from './local-issuer.js';
+export * from './issuer-plugin.js';

@@ -1,0 +1,312 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { ENV, type AppDefinition, type FunctionUnit } from '@framework/core';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { DevServerError } from '../errors.js';
+import { loadApp } from './app/load-app.js';
+import { issuerPlugin, localAudiences } from './auth/issuer-plugin.js';
+import { LocalIssuer, TokenRejected } from './auth/local-issuer.js';
+import { selectEngines, type EnginePreferences } from './engines/index.js';
+import type { DevContext, DevEngine, DevLogger, InvokeOptions, InvokeOutcome } from './engines/engine.js';
+import { freePort } from './engines/ports.js';
+import { FunctionHost } from './functions/function-host.js';
+import { HandlerBundler } from './functions/handler-bundler.js';
+import { devEndpointsPlugin } from './server/dev-endpoints.js';
+import { buildHttpEvent, type JwtAuthorizerContext } from './server/gateway-event.js';
+import { errorResponse, mapFunctionResult, type GatewayResponse } from './server/gateway-response.js';
+import { RouteTable } from './server/route-table.js';
+import { startupTable } from './startup-table.js';
+import { removeStateFile, writeStateFile } from './state-file.js';
+import { watchProject, type ProjectWatcher } from './watch.js';
+
+/** The HTTP API's request payload limit: 10 MB. */
+export const BODY_LIMIT_BYTES = 10 * 1024 * 1024;
+
+/** Options of `DevServer.start` (and of `fw dev`). */
+export interface DevServerOptions {
+  /** The project folder (where `fw.config.ts` is). */
+  readonly rootDir: string;
+  /** 0 picks a free port. @default 3000 */
+  readonly port?: number;
+  /** @default '127.0.0.1' */
+  readonly host?: string;
+  /** @default 'dev' */
+  readonly stage?: string;
+  /** Engine kind per intent. @default - the first available of container, native, embedded */
+  readonly engines?: EnginePreferences;
+  /** Where logs go. @default - stdout / stderr with a `[fw]` prefix */
+  readonly log?: DevLogger;
+  /** Where the start-up table goes. @default - stdout */
+  readonly print?: (text: string) => void;
+}
+
+/** Variables of the `fw dev` process that functions also get (they run on this machine, not in Lambda). */
+const PASS_THROUGH = ['PATH', 'HOME', 'TMPDIR', 'LANG', 'NODE_OPTIONS', 'NODE_EXTRA_CA_CERTS', 'AWS_PROFILE', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN', 'AWS_CONFIG_FILE', 'AWS_SHARED_CREDENTIALS_FILE'];
+
+export const consoleLogger: DevLogger = {
+  info: (m) => process.stdout.write(`[fw] ${m}\n`),
+  warn: (m) => process.stderr.write(`[fw] warning: ${m}\n`),
+  error: (m) => process.stderr.write(`[fw] error: ${m}\n`),
+};
+
+/**
+ * `fw dev`: the app model served on a laptop. Routes become API Gateway HTTP API 2.0 events handled by the route's
+ * function in a worker thread; scoped routes pass the local JWT authorizer first; local engines stand in for the
+ * intents; every function gets exactly the variables core names, with local values, plus `FW_DEV_ENDPOINT`.
+ */
+export class DevServer {
+  private app: AppDefinition;
+  private routes: RouteTable;
+  private watcher?: ProjectWatcher;
+  private stopping?: Promise<void>;
+  /** Every variable injected into functions (for state.json and tests). */
+  readonly environment: Readonly<Record<string, string>>;
+  /** Resolves when every route handler has been loaded once and the start-up table printed. */
+  readonly settled: Promise<void>;
+
+  private constructor(
+    readonly url: string,
+    readonly rootDir: string,
+    app: AppDefinition,
+    private readonly server: FastifyInstance,
+    private readonly host: FunctionHost,
+    private readonly engines: readonly DevEngine[],
+    environment: Record<string, string>,
+    private readonly log: DevLogger,
+    settle: (server: DevServer) => Promise<void>,
+  ) {
+    this.app = app;
+    this.routes = new RouteTable(app.routes);
+    this.environment = environment;
+    this.settled = settle(this);
+  }
+
+  currentApp(): AppDefinition {
+    return this.app;
+  }
+
+  static async start(options: DevServerOptions): Promise<DevServer> {
+    const rootDir = path.resolve(options.rootDir);
+    const stage = options.stage ?? 'dev';
+    const hostName = options.host ?? '127.0.0.1';
+    const log = options.log ?? consoleLogger;
+    const print = options.print ?? ((text: string) => process.stdout.write(text));
+    const app = await loadApp(rootDir, stage);
+    const port = options.port === 0 ? await freePort(hostName) : options.port ?? 3000;
+    const reachable = hostName === '0.0.0.0' || hostName === '::' ? '127.0.0.1' : hostName;
+    const url = `http://${reachable}:${port}`;
+    const dataDir = path.join(rootDir, '.fw');
+    fs.mkdirSync(path.join(dataDir, 'dev'), { recursive: true });
+
+    let environment: Record<string, string> = {};
+    const functionEnv = (unit: FunctionUnit): Record<string, string> => {
+      const env: Record<string, string> = {};
+      for (const name of PASS_THROUGH) if (process.env[name] !== undefined) env[name] = process.env[name]!;
+      Object.assign(env, environment, unit.environment, {
+        AWS_REGION: app.region,
+        AWS_DEFAULT_REGION: app.region,
+        AWS_LAMBDA_FUNCTION_NAME: unit.functionName,
+        AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(unit.memorySize),
+        AWS_LAMBDA_FUNCTION_VERSION: '$LATEST',
+        TZ: 'UTC',
+      });
+      return env;
+    };
+    const host = new FunctionHost(new HandlerBundler(rootDir, path.join(dataDir, 'dev', 'build')), functionEnv, log);
+    let server: DevServer | undefined;
+    const context: DevContext = {
+      rootDir,
+      dataDir,
+      baseUrl: url,
+      host: reachable,
+      log,
+      invoke: (unit, event, invokeOptions) => host.invoke(unit, event, invokeOptions),
+      currentApp: () => server?.currentApp() ?? app,
+      freePort: () => freePort(reachable),
+    };
+
+    const engines: DevEngine[] = [];
+    const summaries: string[] = [];
+    const fastify = Fastify({ bodyLimit: BODY_LIMIT_BYTES, logger: false, genReqId: () => randomUUID(), return503OnClosing: false });
+    try {
+      // Compile while the engines start.
+      const compiled = host.rebuild(app.units);
+      const factories = await selectEngines(app, options.engines);
+      const outputs = new Map<string, Readonly<Record<string, Readonly<Record<string, string>>>>>();
+      const plugins = [];
+      for (const factory of factories) {
+        const engine = factory.create();
+        engines.push(engine);
+        try {
+          const started = await engine.start(app, context);
+          outputs.set(factory.intent, started.outputs);
+          if (started.plugin) plugins.push(started.plugin);
+          for (const line of started.summary ?? []) summaries.push(`${factory.intent.padEnd(11)} ${factory.kind.padEnd(9)} ${line}`);
+          if (!started.summary?.length) summaries.push(`${factory.intent.padEnd(11)} ${factory.kind.padEnd(9)} ${factory.label}`);
+        } catch (error) {
+          if ((error as { code?: string }).code?.startsWith('FW_ERR')) throw error;
+          throw new DevServerError('FW_ERR_DEV_ENGINE_START', `the ${factory.kind} ${factory.intent} engine (${factory.label}) failed to start: ${(error as Error).message}`, { cause: error });
+        }
+      }
+      const issuer = await LocalIssuer.open(dataDir, url, localAudiences(app));
+      outputs.set('auth', { default: { issuer: url, audience: localAudiences(app).join(','), userPoolId: 'local' } });
+      environment = fillEnvironment(app, outputs, url);
+
+      fastify.removeAllContentTypeParsers();
+      fastify.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: BODY_LIMIT_BYTES }, (_request, body, done) => done(null, body));
+      fastify.setErrorHandler((error: { statusCode?: number; code?: string; message: string }, request, reply) => {
+        if (error.statusCode === 413 || error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+          return send(reply, errorResponse(413, 'PAYLOAD_TOO_LARGE', `the request body is larger than ${BODY_LIMIT_BYTES} bytes, the HTTP API's limit`, request.id));
+        }
+        if (error.statusCode && error.statusCode < 500) return send(reply, errorResponse(error.statusCode, 'BAD_REQUEST', error.message, request.id));
+        log.error(`${request.method} ${request.url}: ${(error as Error).stack ?? error.message}`);
+        return send(reply, errorResponse(500, 'INTERNAL_ERROR', 'the dev server failed to handle the request (see the fw dev console)', request.id));
+      });
+      await fastify.register(issuerPlugin(issuer, () => server?.currentApp() ?? app));
+      await fastify.register(
+        devEndpointsPlugin({
+          currentApp: () => server?.currentApp() ?? app,
+          invoke: (unit, event, o?: InvokeOptions): Promise<InvokeOutcome> => host.invoke(unit, event, o),
+          load: (unit) => host.load(unit),
+        }),
+      );
+      for (const plugin of plugins) await fastify.register(plugin);
+      const handle = (request: FastifyRequest, reply: FastifyReply) => server!.serveRoute(request, reply, issuer);
+      fastify.all('/', handle);
+      fastify.all('/*', handle);
+      await compiled;
+      try {
+        await fastify.listen({ port, host: hostName });
+      } catch (error) {
+        const code = (error as { code?: string }).code;
+        throw new DevServerError('FW_ERR_DEV_BAD_ARGUMENT', code === 'EADDRINUSE' ? `port ${port} on ${hostName} is in use: stop what uses it or pass --port <another>` : `cannot listen on ${hostName}:${port}: ${(error as Error).message}`, { cause: error });
+      }
+    } catch (error) {
+      await fastify.close().catch(() => undefined);
+      await host.stop();
+      await Promise.all(engines.map((e) => e.stop().catch(() => undefined)));
+      throw error;
+    }
+
+    writeStateFile(dataDir, { pid: process.pid, url, stage, env: { ...environment, [ENV.devEndpoint]: url } });
+    server = new DevServer(url, rootDir, app, fastify, host, engines, environment, log, async (s) => {
+      // Load each route once, one after another, for the scopes in the table (and warm instances).
+      const scopes = new Map<string, readonly string[] | undefined>();
+      for (const route of s.currentApp().routes) {
+        const loaded = await host.load(route);
+        scopes.set(route.functionName, loaded.ok ? loaded.info.scopes : undefined);
+      }
+      print(startupTable(s.currentApp(), url, scopes, summaries));
+    });
+    server.watcher = watchProject(rootDir, app, {
+      onSourceChange: () => host.rebuild(server!.currentApp().units),
+      onStructureChange: () => server!.reload(),
+      log,
+    });
+    return server;
+  }
+
+  /** Re-reads fw.config.ts (files added or removed, config edited), then rebuilds every handler. */
+  private async reload(): Promise<void> {
+    try {
+      const next = await loadApp(this.rootDir, this.app.stage);
+      const before = intentShape(this.app);
+      this.app = next;
+      this.routes = new RouteTable(next.routes);
+      if (intentShape(next) !== before) this.log.warn('the intents changed (databases, queues, caches, storage): restart fw dev to start their engines');
+      this.log.info(`reloaded the app: ${next.routes.length} routes, ${next.functions.length} functions, ${next.queues.length} queues, ${next.crons.length} crons`);
+    } catch (error) {
+      this.log.error(`the app did not reload; still serving the previous version:\n${(error as Error).message}`);
+    }
+    await this.host.rebuild(this.app.units);
+  }
+
+  private async serveRoute(request: FastifyRequest, reply: FastifyReply, issuer: LocalIssuer): Promise<FastifyReply> {
+    const requestId = request.id;
+    const url = request.raw.url ?? '/';
+    const q = url.indexOf('?');
+    const rawPath = q === -1 ? url : url.slice(0, q);
+    const match = this.routes.match(request.method, rawPath);
+    if (!match) return send(reply, errorResponse(404, 'NOT_FOUND', `no route ${request.method} ${rawPath}`, requestId));
+    const route = match.route;
+    const loaded = await this.host.load(route);
+    if (!loaded.ok) {
+      return send(reply, errorResponse(500, 'HANDLER_LOAD_FAILED', `the handler of ${route.routeKey} (${route.file}) failed to load: ${loaded.errorType}: ${loaded.errorMessage}`, requestId));
+    }
+    let authorizer: JwtAuthorizerContext | undefined;
+    const required = loaded.info.scopes;
+    if (required.length) {
+      const header = request.headers.authorization ?? '';
+      const bearer = /^Bearer\s+(\S+)\s*$/i.exec(header);
+      if (!bearer) {
+        return send(reply, errorResponse(401, 'UNAUTHORIZED', `${route.routeKey} needs a bearer token (Authorization: Bearer <token>; mint one with POST /_dev/token)`, requestId, { 'www-authenticate': 'Bearer' }));
+      }
+      try {
+        authorizer = await issuer.verify(bearer[1]!);
+      } catch (error) {
+        if (!(error instanceof TokenRejected)) throw error;
+        return send(reply, errorResponse(401, 'UNAUTHORIZED', `the bearer token was rejected: ${error.message}`, requestId, { 'www-authenticate': `Bearer error="invalid_token", error_description="${error.message.replace(/"/g, "'")}"` }));
+      }
+      // The HTTP API's JWT authorizer admits a token holding any one of the route's scopes.
+      if (!required.some((s) => authorizer!.scopes.includes(s))) {
+        return send(reply, errorResponse(403, 'INSUFFICIENT_SCOPE', `${route.routeKey} requires the scope ${required.join(' or ')}; the token has ${authorizer.scopes.join(', ') || 'none'}`, requestId, { 'www-authenticate': `Bearer error="insufficient_scope", scope="${required.join(' ')}"` }));
+      }
+    }
+    const event = buildHttpEvent(
+      { method: request.method, url, rawHeaders: request.raw.rawHeaders, body: Buffer.isBuffer(request.body) ? request.body : undefined, sourceIp: request.ip },
+      match,
+      requestId,
+      new Date(),
+      authorizer,
+    );
+    const outcome = await this.host.invoke(route, event, { requestId });
+    if (outcome.ok) return send(reply, mapFunctionResult(outcome.value), requestId);
+    if (outcome.reason === 'timeout') return send(reply, errorResponse(504, 'GATEWAY_TIMEOUT', `${route.routeKey} did not answer within its timeout of ${route.timeout} s`, requestId));
+    return send(reply, errorResponse(500, 'INTERNAL_ERROR', `${route.routeKey} failed: ${outcome.errorType}: ${outcome.errorMessage} (see the fw dev console)`, requestId));
+  }
+
+  /** Stops watching, the HTTP server, every function and every engine; removes state.json. */
+  stop(): Promise<void> {
+    this.stopping ??= (async () => {
+      await this.watcher?.close();
+      await this.server.close();
+      await this.host.stop();
+      await Promise.all(this.engines.map((e) => e.stop().catch((error: Error) => this.log.warn(`${e.intent} engine did not stop cleanly: ${error.message}`))));
+      removeStateFile(path.join(this.rootDir, '.fw'));
+    })();
+    return this.stopping;
+  }
+}
+
+function send(reply: FastifyReply, response: GatewayResponse, requestId?: string): FastifyReply {
+  reply.code(response.statusCode);
+  for (const [name, value] of Object.entries(response.headers)) reply.header(name, value);
+  if (response.cookies.length) reply.header('set-cookie', [...response.cookies]);
+  if (requestId) reply.header('apigw-requestid', requestId);
+  return reply.send(response.body);
+}
+
+/** Every variable of the app model with its local value, plus FW_DEV_ENDPOINT; an output no engine serves is an error. */
+export function fillEnvironment(app: AppDefinition, outputs: ReadonlyMap<string, Readonly<Record<string, Readonly<Record<string, string>>>>>, url: string): Record<string, string> {
+  const env: Record<string, string> = {};
+  const missing: string[] = [];
+  for (const [name, value] of Object.entries(app.environment)) {
+    if (value.kind === 'static') {
+      env[name] = value.value;
+      continue;
+    }
+    const filled = outputs.get(value.intent)?.[value.id]?.[value.output];
+    if (filled === undefined) missing.push(`${name} (${value.intent} "${value.id}" ${value.output})`);
+    else env[name] = filled;
+  }
+  if (missing.length) {
+    throw new DevServerError('FW_ERR_DEV_NO_ENGINE', `no local engine gives a value for ${missing.join(', ')}: this version of fw dev has no engine for that intent; remove the intent or add its engine under dev/engines/`);
+  }
+  env[ENV.devEndpoint] = url;
+  return env;
+}
+
+function intentShape(app: AppDefinition): string {
+  return JSON.stringify([app.databases.map((d) => d.id), app.queues.map((q) => q.id), app.caches.map((c) => c.id), app.storage.map((s) => s.id)]);
+}

@@ -1,0 +1,93 @@
+import type { AppDefinition } from '@framework/core';
+import type { DevContext, DevEngine, EngineFactory, EngineKind, EngineStart } from './engine.js';
+import { nativeBackend, pgliteBackend, postgresCanReach, type PostgresBackend, type RunningPostgres } from './postgres-backends.js';
+import { DeferredPort, findOnPath } from './ports.js';
+
+/**
+ * The database engine: each database intent gets a port on the dev server's address right away (so `fw dev`
+ * answers HTTP without waiting for PostgreSQL), and connections to it wait for the server behind it, which starts in
+ * the background. Outputs per CONTRACTS §5: `host` 127.0.0.1, `port`, `name` (the database name), `secretArn`
+ * `local` (user `postgres`, no password, no TLS).
+ *
+ * Backends are tried in order: the native engine uses the `postgres` on PATH and falls back to PGlite (with a
+ * warning) when that fails to start; the embedded engine is PGlite only.
+ */
+export class PostgresEngine implements DevEngine {
+  readonly intent = 'databases' as const;
+  private readonly proxies = new Map<string, DeferredPort>();
+  private running?: Promise<RunningPostgres | undefined>;
+  /** The backend that actually serves (after fallbacks), once started. */
+  description = 'starting';
+
+  constructor(
+    readonly kind: EngineKind,
+    private readonly backends: readonly PostgresBackend[],
+  ) {}
+
+  async start(app: AppDefinition, context: DevContext): Promise<EngineStart> {
+    const outputs: Record<string, Record<string, string>> = {};
+    for (const database of app.databases) {
+      const proxy = await DeferredPort.listen(context.host);
+      this.proxies.set(database.id, proxy);
+      outputs[database.id] = { host: context.host, port: String(proxy.port), name: database.databaseName, secretArn: 'local' };
+    }
+    this.running = this.startBackend(app, context);
+    for (const [id, proxy] of this.proxies) {
+      proxy.forwardTo(
+        this.running.then((r) => {
+          const port = r?.ports.get(id);
+          if (port === undefined) throw new Error(`database ${id} did not start`);
+          return port;
+        }),
+      );
+    }
+    const summary = app.databases.map((d) => `${d.id}: postgres://postgres@${context.host}:${outputs[d.id]!.port}/${d.databaseName} (${this.backends.map((b) => b.label).join(', else ')})`);
+    return { outputs, summary };
+  }
+
+  /** Resolves when the databases accept connections (or every backend failed: undefined). */
+  async ready(): Promise<boolean> {
+    return (await this.running) !== undefined;
+  }
+
+  private async startBackend(app: AppDefinition, context: DevContext): Promise<RunningPostgres | undefined> {
+    for (const backend of this.backends) {
+      try {
+        const started = Date.now();
+        const running = await backend.start(app.databases, context.dataDir, context.host, context.log);
+        this.description = running.description;
+        context.log.info(`databases: ${running.description} ready in ${Date.now() - started} ms`);
+        return running;
+      } catch (error) {
+        const last = backend === this.backends[this.backends.length - 1];
+        context.log[last ? 'error' : 'warn'](`databases: ${backend.label} failed to start: ${(error as Error).message}${last ? '' : '; trying the next engine'}`);
+      }
+    }
+    this.description = 'failed';
+    return undefined;
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all([...this.proxies.values()].map((p) => p.close()));
+    const running = await this.running;
+    await running?.stop();
+  }
+}
+
+export const embeddedDatabases: EngineFactory = {
+  intent: 'databases',
+  kind: 'embedded',
+  label: 'PGlite',
+  isAvailable: async () => true,
+  isNeeded: (app) => app.databases.length > 0,
+  create: () => new PostgresEngine('embedded', [pgliteBackend]),
+};
+
+export const nativeDatabases: EngineFactory = {
+  intent: 'databases',
+  kind: 'native',
+  label: 'postgres on PATH',
+  isAvailable: async (app) => findOnPath('postgres') !== undefined && findOnPath('initdb') !== undefined && postgresCanReach(app.rootDir),
+  isNeeded: (app) => app.databases.length > 0,
+  create: () => new PostgresEngine('native', [nativeBackend, pgliteBackend]),
+};

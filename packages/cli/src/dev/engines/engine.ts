@@ -1,0 +1,99 @@
+import type { AppDefinition, FunctionUnit, OutputIntent } from '@framework/core';
+import type { FastifyPluginAsync } from 'fastify';
+
+/**
+ * The contract between `fw dev` and its local engines: one file per intent under `dev/engines/` (`queues.ts`,
+ * `databases.ts`, `storage.ts`, ...), each exporting one or more `EngineFactory` values that `engines/index.ts`
+ * registers. The dev server picks one factory per intent the app uses (order container → native → embedded unless
+ * the user names one), starts it, puts the outputs it returns into every function's environment, registers its
+ * Fastify plugin (its own `/_dev/<intent>/...` routes) and stops it on shutdown.
+ *
+ * Keep this file stable: other engineers' engines are written against it.
+ */
+
+/** Where an engine runs: a container (a container engine answers), a server binary on PATH, or inside `fw dev`. */
+export type EngineKind = 'container' | 'native' | 'embedded';
+
+/** The intents that have a local engine (core's output intents plus the ones without outputs). */
+export type EngineIntent = OutputIntent | 'schedules';
+
+/** What a function invocation came to (the same for every kind of unit). */
+export type InvokeOutcome =
+  | { readonly ok: true; readonly value: unknown }
+  | {
+      readonly ok: false;
+      /** `timeout`: ran past the unit's timeout; `crash`: the worker died (process.exit, import error); `error`: threw. */
+      readonly reason: 'error' | 'timeout' | 'crash';
+      /** Error name (`TypeError`, `Sandbox.Timedout`, ...), as Lambda reports `errorType`. */
+      readonly errorType: string;
+      readonly errorMessage: string;
+    };
+
+/** Options of one invocation. */
+export interface InvokeOptions {
+  /** Request id handed to the function as `context.awsRequestId`. @default - a new UUID */
+  readonly requestId?: string;
+}
+
+/** Where the dev server logs; engines write through it so output stays in one format. */
+export interface DevLogger {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+/** What the dev server gives an engine when starting it. */
+export interface DevContext {
+  /** The project folder (where `fw.config.ts` is). */
+  readonly rootDir: string;
+  /** `<rootDir>/.fw`: engines keep their data under `<rootDir>/.fw/<intent>/`. */
+  readonly dataDir: string;
+  /** The dev server's base URL, e.g. `http://127.0.0.1:3000` (the value of `FW_DEV_ENDPOINT`). */
+  readonly baseUrl: string;
+  /** The address the dev server binds; engines that listen bind the same one. */
+  readonly host: string;
+  readonly log: DevLogger;
+  /** Runs a unit of the app (queue consumer, cron, function) in its worker and reports the outcome; never throws. */
+  invoke(unit: FunctionUnit, event: unknown, options?: InvokeOptions): Promise<InvokeOutcome>;
+  /** The app model as it is now (it is rebuilt when files are added or removed); engines read units from here. */
+  currentApp(): AppDefinition;
+  /** A free TCP port on `host`. */
+  freePort(): Promise<number>;
+}
+
+/** What a started engine hands back. */
+export interface EngineStart {
+  /**
+   * Values of the intent outputs this engine serves: intent id → output name → value, e.g.
+   * `{ main: { host: '127.0.0.1', port: '54321', name: 'main', secretArn: 'local' } }`. Output names are the ones core
+   * uses in `AppDefinition.environment` (`{ kind: 'output', intent, id, output }`).
+   */
+  readonly outputs: Readonly<Record<string, Readonly<Record<string, string>>>>;
+  /** Routes of this engine (under `/_dev/<intent>/`), registered on the dev server before it listens. */
+  readonly plugin?: FastifyPluginAsync;
+  /** Lines for the start-up table, e.g. `databases  main  embedded (PGlite) 127.0.0.1:54321/main`. */
+  readonly summary?: readonly string[];
+}
+
+/** A running engine for one intent. */
+export interface DevEngine {
+  readonly intent: EngineIntent;
+  readonly kind: EngineKind;
+  /** Starts it for every item of its intent in `app`. Throw a `FrameworkError` with a fix when it cannot start. */
+  start(app: AppDefinition, context: DevContext): Promise<EngineStart>;
+  /** Stops it and releases ports and files; called once, also after a failed start. */
+  stop(): Promise<void>;
+}
+
+/** Registered once per engine; the dev server creates an engine from it for each run. */
+export interface EngineFactory {
+  readonly intent: EngineIntent;
+  readonly kind: EngineKind;
+  /** Short human text shown in the start-up table, e.g. `PGlite`, `postgres on PATH`. */
+  readonly label: string;
+  /** Whether it can run on this machine for this app (binary on PATH, container engine answering). Embedded: always true. */
+  isAvailable(app: AppDefinition): Promise<boolean>;
+  /** Whether the app uses this intent at all (no database intents: no database engine). */
+  isNeeded(app: AppDefinition): boolean;
+  create(): DevEngine;
+}

@@ -1,0 +1,77 @@
+import type { AppDefinition } from '@framework/core';
+import { DevServerError } from '../../errors.js';
+import { embeddedCaches } from './caches.js';
+import { embeddedDatabases, nativeDatabases } from './databases.js';
+import type { EngineFactory, EngineIntent, EngineKind } from './engine.js';
+import { inMemoryIdempotency } from './idempotency.js';
+import { embeddedQueues } from './queues.js';
+import { embeddedSchedules } from './schedules.js';
+import { embeddedStorage } from './storage.js';
+import { embeddedStorage } from './storage.js';
+
+export * from './engine.js';
+export { EmbeddedQueueEngine, LocalQueue } from './queues.js';
+export { EmbeddedScheduler } from './schedules.js';
+export { PostgresEngine } from './databases.js';
+export { freePort } from './ports.js';
+
+/**
+ * Every engine `fw dev` knows, any order (selection sorts them). To add one: a file per intent in this folder
+ * exporting an `EngineFactory`, and one line here.
+ */
+export const ENGINE_FACTORIES: readonly EngineFactory[] = [nativeDatabases, embeddedDatabases, embeddedQueues, embeddedSchedules, embeddedCaches, inMemoryIdempotency, embeddedStorage];
+
+/** The order engines are tried in when the user names none (ARCHITECTURE.md). */
+export const ENGINE_ORDER: readonly EngineKind[] = ['container', 'native', 'embedded'];
+
+/** The user's choice per intent (`--engine databases=embedded`, or `FW_DEV_ENGINES=databases=embedded,...`). */
+export type EnginePreferences = Partial<Record<EngineIntent, EngineKind>>;
+
+/** Parses `databases=embedded,queues=embedded`. */
+export function parseEnginePreferences(text: string): EnginePreferences {
+  const preferences: Record<string, EngineKind> = {};
+  for (const item of text.split(',').map((s) => s.trim()).filter(Boolean)) {
+    const [intent, kind] = item.split('=');
+    if (!intent || !kind || !(ENGINE_ORDER as readonly string[]).includes(kind)) {
+      throw new DevServerError('FW_ERR_DEV_BAD_ARGUMENT', `engine choice "${item}": expected <intent>=<${ENGINE_ORDER.join('|')}>, e.g. databases=embedded`);
+    }
+    preferences[intent] = kind as EngineKind;
+  }
+  return preferences as EnginePreferences;
+}
+
+/** Picks one engine per intent the app needs: the named kind, else the first available in `ENGINE_ORDER`. */
+export async function selectEngines(app: AppDefinition, preferences: EnginePreferences = {}, factories: readonly EngineFactory[] = ENGINE_FACTORIES): Promise<EngineFactory[]> {
+  const byIntent = new Map<EngineIntent, EngineFactory[]>();
+  for (const factory of factories) {
+    if (!factory.isNeeded(app)) continue;
+    byIntent.set(factory.intent, [...(byIntent.get(factory.intent) ?? []), factory]);
+  }
+  for (const intent of Object.keys(preferences)) {
+    if (!factories.some((f) => f.intent === intent)) {
+      throw new DevServerError('FW_ERR_DEV_BAD_ARGUMENT', `no local engine serves "${intent}"; intents with engines: ${[...new Set(factories.map((f) => f.intent))].join(', ')}`);
+    }
+  }
+  const chosen: EngineFactory[] = [];
+  for (const [intent, candidates] of byIntent) {
+    const wanted = preferences[intent];
+    const ordered = [...candidates].sort((a, b) => ENGINE_ORDER.indexOf(a.kind) - ENGINE_ORDER.indexOf(b.kind));
+    if (wanted) {
+      const factory = ordered.find((f) => f.kind === wanted);
+      if (!factory) throw new DevServerError('FW_ERR_DEV_NO_ENGINE', `there is no ${wanted} engine for ${intent}; available kinds: ${ordered.map((f) => f.kind).join(', ')}`);
+      if (!(await factory.isAvailable(app))) throw new DevServerError('FW_ERR_DEV_NO_ENGINE', `the ${wanted} engine for ${intent} (${factory.label}) cannot run on this machine; pick another with --engine ${intent}=embedded`);
+      chosen.push(factory);
+      continue;
+    }
+    let picked: EngineFactory | undefined;
+    for (const factory of ordered) {
+      if (await factory.isAvailable(app)) {
+        picked = factory;
+        break;
+      }
+    }
+    if (!picked) throw new DevServerError('FW_ERR_DEV_NO_ENGINE', `no local engine for ${intent} can run on this machine`);
+    chosen.push(picked);
+  }
+  return chosen;
+}

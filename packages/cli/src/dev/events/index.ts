@@ -1,0 +1,2 @@
+export * from './sqs-event.js';
+export * from './scheduled-event.js';

@@ -1,0 +1,238 @@
+import { randomUUID } from 'node:crypto';
+import { Worker } from 'node:worker_threads';
+import type { FunctionUnit } from '@framework/core';
+import type { DevLogger, InvokeOptions, InvokeOutcome } from '../engines/engine.js';
+import type { HandlerBundler } from './handler-bundler.js';
+import type { FromWorker, LoadedHandlerInfo, ToWorker } from './worker-protocol.js';
+
+const WORKER_URL = new URL('./function-worker.js', import.meta.url);
+
+/** A loaded handler, or why it could not load. */
+export type LoadOutcome = { readonly ok: true; readonly info: LoadedHandlerInfo } | { readonly ok: false; readonly errorType: string; readonly errorMessage: string };
+
+interface Pending {
+  resolve(outcome: InvokeOutcome): void;
+  timer: NodeJS.Timeout;
+}
+
+/** A booted worker thread, not yet given a handler. */
+class WorkerHandle {
+  readonly worker: Worker;
+  readonly booted: Promise<void>;
+  private listener?: (message: FromWorker) => void;
+
+  constructor() {
+    this.worker = new Worker(WORKER_URL);
+    this.booted = new Promise((resolve, reject) => {
+      this.listener = (message) => {
+        if (message.type === 'booted') resolve();
+      };
+      this.worker.once('error', reject);
+      this.worker.once('exit', () => reject(new Error('worker exited while booting')));
+    });
+    this.booted.catch(() => undefined);
+    this.worker.on('message', (message: FromWorker) => this.listener?.(message));
+    // A spare must not keep `fw dev` alive on its own.
+    this.worker.unref();
+  }
+
+  onMessage(listener: (message: FromWorker) => void): void {
+    this.listener = listener;
+  }
+
+  post(message: ToWorker): void {
+    this.worker.postMessage(message);
+  }
+}
+
+/** One instance of a function: a worker with the handler loaded, for one build generation. */
+class Instance {
+  readonly pending = new Map<number, Pending>();
+  readonly ready: Promise<LoadOutcome>;
+  loadOutcome?: LoadOutcome;
+  dead = false;
+  lastUsed = Date.now();
+
+  constructor(
+    readonly handle: WorkerHandle,
+    readonly generation: number,
+    unit: FunctionUnit,
+    bundle: string,
+    env: Readonly<Record<string, string>>,
+    private readonly onDeath: (instance: Instance) => void,
+    log: DevLogger,
+  ) {
+    let settle!: (outcome: LoadOutcome) => void;
+    this.ready = new Promise((resolve) => (settle = resolve));
+    const done = (outcome: LoadOutcome) => {
+      if (!this.loadOutcome) {
+        this.loadOutcome = outcome;
+        settle(outcome);
+      }
+    };
+    handle.onMessage((message) => {
+      if (message.type === 'ready') done({ ok: true, info: message.info });
+      else if (message.type === 'load-error') {
+        log.error(`${unit.id}: failed to load ${unit.file}: ${message.stack ?? `${message.errorType}: ${message.errorMessage}`}`);
+        done({ ok: false, errorType: message.errorType, errorMessage: message.errorMessage });
+      } else if (message.type === 'result') {
+        const pending = this.pending.get(message.id);
+        if (!pending) return;
+        this.pending.delete(message.id);
+        clearTimeout(pending.timer);
+        if (message.ok) {
+          pending.resolve({ ok: true, value: JSON.parse(message.json) as unknown });
+        } else {
+          log.error(`${unit.id}: ${message.stack ?? `${message.errorType}: ${message.errorMessage}`}`);
+          pending.resolve({ ok: false, reason: 'error', errorType: message.errorType, errorMessage: message.errorMessage });
+        }
+      }
+    });
+    let lastError: Error | undefined;
+    handle.worker.on('error', (error) => {
+      lastError = error;
+      log.error(`${unit.id}: uncaught error, instance replaced: ${error.stack ?? error.message}`);
+    });
+    handle.worker.on('exit', (code) => {
+      this.dead = true;
+      const errorMessage = lastError ? `${lastError.name}: ${lastError.message}` : `the function exited with code ${code} (process.exit) before it answered`;
+      done({ ok: false, errorType: 'Runtime.ExitError', errorMessage });
+      for (const [id, pending] of this.pending) {
+        clearTimeout(pending.timer);
+        this.pending.delete(id);
+        pending.resolve({ ok: false, reason: 'crash', errorType: lastError ? lastError.name : 'Runtime.ExitError', errorMessage });
+      }
+      this.onDeath(this);
+    });
+    void handle.booted.then(
+      () => handle.post({ type: 'load', bundle, env, functionName: unit.functionName, memorySize: unit.memorySize, timeout: unit.timeout }),
+      () => undefined,
+    );
+    handle.worker.ref();
+  }
+
+  async kill(): Promise<void> {
+    this.dead = true;
+    await this.handle.worker.terminate();
+  }
+}
+
+/**
+ * Runs the app's functions in worker threads: one instance per function, created on first use, replaced when the
+ * handlers are rebuilt (any change under `src/`), when it crashes and when it runs past its timeout. A booted spare
+ * thread is kept so replacing an instance costs an import, not a thread start. Instances serve concurrent requests
+ * (unlike Lambda, which would start more instances); a timeout therefore also ends the other requests in flight on
+ * that instance.
+ */
+export class FunctionHost {
+  private readonly instances = new Map<string, Instance>();
+  private spare?: WorkerHandle;
+  private generation = 0;
+  private building: Promise<void> = Promise.resolve();
+  private buildsQueued = 0;
+  private nextId = 1;
+  private stopped = false;
+
+  constructor(
+    private readonly bundler: HandlerBundler,
+    private readonly environment: (unit: FunctionUnit) => Readonly<Record<string, string>>,
+    private readonly log: DevLogger,
+  ) {
+    this.spare = new WorkerHandle();
+  }
+
+  /** Recompiles the given units' files and retires every instance (the next request loads the new code). */
+  rebuild(units: readonly FunctionUnit[]): Promise<void> {
+    this.buildsQueued++;
+    const files = [...new Set(units.map((u) => u.file))];
+    this.building = this.building.then(async () => {
+      this.buildsQueued--;
+      // Coalesce: a burst of edits needs only the last build.
+      if (this.buildsQueued > 0) return;
+      await this.bundler.build(files);
+      for (const file of files) {
+        const result = this.bundler.result(file);
+        if (result && !result.ok) this.log.error(`${file} does not compile:\n${result.message}`);
+      }
+      this.generation++;
+      const retired = [...this.instances.values()];
+      this.instances.clear();
+      await Promise.all(retired.map((i) => i.kill()));
+    });
+    return this.building;
+  }
+
+  /** Loads the unit's handler (if not loaded for this build) and says what it declared. */
+  async load(unit: FunctionUnit): Promise<LoadOutcome> {
+    const instance = await this.instance(unit);
+    if (!(instance instanceof Instance)) return instance;
+    return instance.loadOutcome ?? instance.ready;
+  }
+
+  /** Invokes the unit once; never throws. */
+  async invoke(unit: FunctionUnit, event: unknown, options: InvokeOptions = {}): Promise<InvokeOutcome> {
+    const instance = await this.instance(unit);
+    if (!(instance instanceof Instance)) return { ok: false, reason: 'crash', errorType: instance.errorType, errorMessage: instance.errorMessage };
+    const loaded = instance.loadOutcome ?? (await instance.ready);
+    if (!loaded.ok) return { ok: false, reason: 'crash', errorType: loaded.errorType, errorMessage: loaded.errorMessage };
+    if (instance.dead) return this.invoke(unit, event, options);
+    instance.lastUsed = Date.now();
+    const id = this.nextId++;
+    const timeoutMs = unit.timeout * 1000;
+    return new Promise<InvokeOutcome>((resolve) => {
+      const timer = setTimeout(() => {
+        instance.pending.delete(id);
+        resolve({ ok: false, reason: 'timeout', errorType: 'Sandbox.Timedout', errorMessage: `Task timed out after ${unit.timeout.toFixed(2)} seconds` });
+        this.log.warn(`${unit.id}: ran past its timeout of ${unit.timeout} s; instance replaced`);
+        this.retire(unit.functionName, instance);
+      }, timeoutMs);
+      instance.pending.set(id, { resolve, timer });
+      instance.handle.post({ type: 'invoke', id, event, requestId: options.requestId ?? randomUUID(), deadline: Date.now() + timeoutMs });
+    });
+  }
+
+  private retire(functionName: string, instance: Instance): void {
+    if (this.instances.get(functionName) === instance) this.instances.delete(functionName);
+    void instance.kill();
+  }
+
+  private async instance(unit: FunctionUnit): Promise<Instance | Extract<LoadOutcome, { ok: false }>> {
+    const current = this.instances.get(unit.functionName);
+    if (current && !current.dead && current.generation === this.generation && this.buildsQueued === 0) return current;
+    await this.building;
+    const again = this.instances.get(unit.functionName);
+    if (again && !again.dead && again.generation === this.generation) return again;
+    if (again) this.retire(unit.functionName, again);
+    const built = this.bundler.result(unit.file);
+    if (!built) await this.bundler.build([unit.file]);
+    const result = this.bundler.result(unit.file)!;
+    if (!result.ok) return { ok: false, errorType: 'CompileError', errorMessage: `${unit.file} does not compile: ${result.message}` };
+    const handle = this.takeSpare();
+    const instance = new Instance(handle, this.generation, unit, result.bundle, this.environment(unit), (dead) => {
+      if (this.instances.get(unit.functionName) === dead) this.instances.delete(unit.functionName);
+    }, this.log);
+    this.instances.set(unit.functionName, instance);
+    return instance;
+  }
+
+  private takeSpare(): WorkerHandle {
+    const handle = this.spare ?? new WorkerHandle();
+    this.spare = this.stopped ? undefined : new WorkerHandle();
+    return handle;
+  }
+
+  /** Functions with a loaded instance now (for status output). */
+  liveCount(): number {
+    return this.instances.size;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    const all = [...this.instances.values()];
+    this.instances.clear();
+    await Promise.all(all.map((i) => i.kill()));
+    if (this.spare) await this.spare.worker.terminate();
+    this.spare = undefined;
+    await this.bundler.dispose();
+  }
+}

@@ -1,0 +1,77 @@
+import * as path from 'node:path';
+import * as esbuild from 'esbuild';
+
+/** The compiled form of one handler file, or why it did not compile. */
+export type BundleResult = { readonly ok: true; readonly bundle: string } | { readonly ok: false; readonly message: string };
+
+/**
+ * Compiles handler files with esbuild, one incremental context per file, so a syntax error in one route leaves the
+ * others serving and a rebuild after an edit costs milliseconds. Code under the project (`src/lib/` included) is
+ * bundled in; packages stay external and load from the project's node_modules, as they are not edited while
+ * `fw dev` runs. Output goes to `.fw/dev/build/`, mirroring the project's layout.
+ */
+export class HandlerBundler {
+  private readonly contexts = new Map<string, Promise<esbuild.BuildContext>>();
+  private readonly results = new Map<string, BundleResult>();
+
+  constructor(
+    private readonly rootDir: string,
+    private readonly outDir: string,
+  ) {}
+
+  /** The last result for a file (after `build`). */
+  result(file: string): BundleResult | undefined {
+    return this.results.get(file);
+  }
+
+  /** (Re)compiles every file given; drops contexts of files no longer listed. */
+  async build(files: readonly string[]): Promise<void> {
+    const wanted = new Set(files);
+    for (const [file, context] of this.contexts) {
+      if (!wanted.has(file)) {
+        this.contexts.delete(file);
+        this.results.delete(file);
+        void context.then((c) => c.dispose(), () => undefined);
+      }
+    }
+    await Promise.all(files.map((file) => this.buildOne(file)));
+  }
+
+  private async buildOne(file: string): Promise<void> {
+    let context = this.contexts.get(file);
+    if (!context) {
+      const outfile = path.join(this.outDir, file.replace(/\.[cm]?[jt]sx?$/, '.mjs'));
+      context = esbuild.context({
+        absWorkingDir: this.rootDir,
+        entryPoints: [path.join(this.rootDir, file)],
+        outfile,
+        bundle: true,
+        packages: 'external',
+        platform: 'node',
+        format: 'esm',
+        target: 'node20',
+        sourcemap: 'linked',
+        logLevel: 'silent',
+        write: true,
+      });
+      this.contexts.set(file, context);
+      context.catch(() => this.contexts.delete(file));
+    }
+    try {
+      await (await context).rebuild();
+      this.results.set(file, { ok: true, bundle: path.join(this.outDir, file.replace(/\.[cm]?[jt]sx?$/, '.mjs')) });
+    } catch (error) {
+      const failure = error as { errors?: esbuild.Message[]; message?: string };
+      const message = failure.errors?.length
+        ? failure.errors.map((e) => `${e.location ? `${e.location.file}:${e.location.line}:${e.location.column}: ` : ''}${e.text}`).join('\n')
+        : String(failure.message ?? error);
+      this.results.set(file, { ok: false, message });
+    }
+  }
+
+  async dispose(): Promise<void> {
+    const contexts = [...this.contexts.values()];
+    this.contexts.clear();
+    await Promise.all(contexts.map((c) => c.then((x) => x.dispose(), () => undefined)));
+  }
+}

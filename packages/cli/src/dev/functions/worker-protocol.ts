@@ -1,0 +1,42 @@
+/**
+ * Messages between the dev server (main thread) and a function worker. Results travel as JSON text, as Lambda
+ * serializes them, so what a handler returns locally is exactly what the gateway would see.
+ */
+
+/** Main → worker: load a compiled handler with the function's environment. */
+export interface LoadMessage {
+  readonly type: 'load';
+  /** Absolute path of the compiled bundle. */
+  readonly bundle: string;
+  /** The function's whole environment (replaces the worker's). */
+  readonly env: Readonly<Record<string, string>>;
+  readonly functionName: string;
+  readonly memorySize: number;
+  /** Seconds. */
+  readonly timeout: number;
+}
+
+/** Main → worker: run the handler once. */
+export interface InvokeMessage {
+  readonly type: 'invoke';
+  readonly id: number;
+  readonly event: unknown;
+  readonly requestId: string;
+  /** Epoch ms after which the invocation times out (for `context.getRemainingTimeInMillis`). */
+  readonly deadline: number;
+}
+
+export type ToWorker = LoadMessage | InvokeMessage;
+
+/** What a handler module says about itself (`main.handlerInfo`, CONTRACTS §1), as the dev server needs it. */
+export interface LoadedHandlerInfo {
+  readonly kind?: string;
+  readonly scopes: readonly string[];
+}
+
+export type FromWorker =
+  | { readonly type: 'booted' }
+  | { readonly type: 'ready'; readonly info: LoadedHandlerInfo }
+  | { readonly type: 'load-error'; readonly errorType: string; readonly errorMessage: string; readonly stack?: string }
+  | { readonly type: 'result'; readonly id: number; readonly ok: true; readonly json: string }
+  | { readonly type: 'result'; readonly id: number; readonly ok: false; readonly errorType: string; readonly errorMessage: string; readonly stack?: string };

@@ -1,0 +1,110 @@
+import { randomUUID } from 'node:crypto';
+import type { AppDefinition, FunctionUnit } from '@framework/core';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { InvokeOptions, InvokeOutcome } from '../engines/engine.js';
+import { buildScheduledEvent } from '../events/scheduled-event.js';
+import { buildSqsEvent } from '../events/sqs-event.js';
+import type { LoadOutcome } from '../functions/function-host.js';
+
+/** What the dev endpoints need from the dev server. */
+export interface DevServices {
+  currentApp(): AppDefinition;
+  invoke(unit: FunctionUnit, event: unknown, options?: InvokeOptions): Promise<InvokeOutcome>;
+  load(unit: FunctionUnit): Promise<LoadOutcome>;
+}
+
+/** Names the dev endpoints accept: ids and deployed names, `/`-separated segments of safe characters. */
+const NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*(\/[A-Za-z0-9][A-Za-z0-9_-]*)*$/;
+
+/** Answers like Lambda's Invoke API: 200 + the JSON result, or 200 + `X-Amz-Function-Error` + `{ errorType, errorMessage }`. */
+function sendOutcome(reply: FastifyReply, outcome: InvokeOutcome): FastifyReply {
+  reply.header('content-type', 'application/json');
+  if (outcome.ok) return reply.code(200).send(JSON.stringify(outcome.value ?? null));
+  return reply.code(200).header('x-amz-function-error', 'Unhandled').send(JSON.stringify({ errorType: outcome.errorType, errorMessage: outcome.errorMessage }));
+}
+
+function notFound(reply: FastifyReply, code: string, what: string, name: string, known: readonly string[]): FastifyReply {
+  const malformed = !NAME.test(name);
+  const message = malformed
+    ? `${JSON.stringify(name)} is not a ${what} name (letters, digits, "-", "_" and "/" between segments)`
+    : `no ${what} ${JSON.stringify(name)} in this app; known: ${known.join(', ') || '(none)'}`;
+  return reply.code(404).send({ error: { code, message, requestId: reply.request.id } });
+}
+
+function parsePayload(body: unknown): { ok: true; value: unknown; text: string } | { ok: false } {
+  const text = (body as Buffer | undefined)?.toString('utf8') ?? '';
+  if (!text.trim()) return { ok: true, value: {}, text: '{}' };
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown, text };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/**
+ * The dev endpoints (spec table plus CONTRACTS §3). A name is looked up among the app's units and never used to
+ * build a file path, so no name can load a file outside `src/`.
+ *
+ * | route | in | out |
+ * |---|---|---|
+ * | `POST /_dev/invoke/<function>` | JSON payload (empty: `{}`); `X-Amz-Invocation-Type: Event` for async | 200 result / 200 + `X-Amz-Function-Error: Unhandled` + `{ errorType, errorMessage }`; async: 202 empty |
+ * | `POST /_dev/invoke/queue/<queue>` | JSON body, becomes one record's `body` string | as above, with the consumer's result |
+ * | `POST /_dev/invoke/cron/<cron>` | none | as above, with the handler's result (called once, no scheduler retries) |
+ * | `GET /_dev/functions` | | 200 `{ routes, functions, queues, crons }` |
+ *
+ * `<function>` is a standalone function's id (`reports/daily`) or any unit's deployed name; `<queue>` and `<cron>`
+ * are ids or deployed names. Unknown or malformed names: 404 `FUNCTION_NOT_FOUND` / `QUEUE_NOT_FOUND` /
+ * `CRON_NOT_FOUND`; a body that is not JSON: 400 `INVALID_JSON`.
+ */
+export function devEndpointsPlugin(services: DevServices): FastifyPluginAsync {
+  return async (server) => {
+    server.post<{ Params: { name: string } }>('/_dev/invoke/queue/:name', async (request, reply) => {
+      const app = services.currentApp();
+      const name = request.params.name;
+      const queue = app.queues.find((q) => q.id === name || q.queueName === name || q.functionName === name);
+      if (!queue) return notFound(reply, 'QUEUE_NOT_FOUND', 'queue', name, app.queues.map((q) => q.id));
+      const payload = parsePayload(request.body);
+      if (!payload.ok) return reply.code(400).send({ error: { code: 'INVALID_JSON', message: 'the request body is not JSON; it becomes the body of one queue message', requestId: request.id } });
+      const event = buildSqsEvent(app.region, queue.queueName, [{ messageId: randomUUID(), body: payload.text }]);
+      return sendOutcome(reply, await services.invoke(queue, event, { requestId: request.id }));
+    });
+
+    server.post<{ Params: { name: string } }>('/_dev/invoke/cron/:name', async (request, reply) => {
+      const app = services.currentApp();
+      const name = request.params.name;
+      const cron = app.crons.find((c) => c.id === name || c.functionName === name || c.ruleName === name);
+      if (!cron) return notFound(reply, 'CRON_NOT_FOUND', 'cron', name, app.crons.map((c) => c.id));
+      return sendOutcome(reply, await services.invoke(cron, buildScheduledEvent(app.region, cron.ruleName), { requestId: request.id }));
+    });
+
+    server.post('/_dev/invoke/*', async (request, reply) => {
+      const app = services.currentApp();
+      const name = (request.params as { '*': string })['*'];
+      const unit: FunctionUnit | undefined = app.functions.find((f) => f.id === name) ?? app.units.find((u) => u.functionName === name);
+      if (!unit) return notFound(reply, 'FUNCTION_NOT_FOUND', 'function', name, app.functions.flatMap((f) => [f.id, f.functionName]));
+      const payload = parsePayload(request.body);
+      if (!payload.ok) return reply.code(400).send({ error: { code: 'INVALID_JSON', message: 'the request body is not JSON; it becomes the function payload', requestId: request.id } });
+      if (String(request.headers['x-amz-invocation-type'] ?? '').toLowerCase() === 'event') {
+        void services.invoke(unit, payload.value, { requestId: request.id });
+        return reply.code(202).send();
+      }
+      return sendOutcome(reply, await services.invoke(unit, payload.value, { requestId: request.id }));
+    });
+
+    server.get('/_dev/functions', async () => {
+      const app = services.currentApp();
+      const routes = await Promise.all(
+        app.routes.map(async (r) => {
+          const loaded = await services.load(r);
+          return { method: r.method, path: r.path, routeKey: r.routeKey, functionName: r.functionName, file: r.file, scopes: loaded.ok ? loaded.info.scopes : null, timeout: r.timeout, memorySize: r.memorySize };
+        }),
+      );
+      return {
+        routes,
+        functions: app.functions.map((f) => ({ id: f.id, functionName: f.functionName, file: f.file, timeout: f.timeout, memorySize: f.memorySize, description: f.description ?? null })),
+        queues: app.queues.map((q) => ({ id: q.id, queueName: q.queueName, functionName: q.functionName, file: q.file, batchSize: q.batchSize, visibilityTimeout: q.visibilityTimeout, maxReceiveCount: q.maxReceiveCount, deadLetterQueue: q.deadLetterQueueName ?? null })),
+        crons: app.crons.map((c) => ({ id: c.id, functionName: c.functionName, file: c.file, expression: c.expression, enabled: c.enabled })),
+      };
+    });
+  };
+}

@@ -1,0 +1,114 @@
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import type { RouteMatch } from './route-table.js';
+
+/** The JWT authorizer's output, as the HTTP API puts it into the event (CONTRACTS §2). */
+export interface JwtAuthorizerContext {
+  readonly claims: Record<string, string>;
+  readonly scopes: string[];
+}
+
+/** What the dev server knows about one incoming request. */
+export interface IncomingRequest {
+  readonly method: string;
+  /** Path and query as received (not decoded). */
+  readonly url: string;
+  /** Node's `rawHeaders`: name, value, name, value, ... */
+  readonly rawHeaders: readonly string[];
+  readonly body?: Buffer;
+  readonly sourceIp: string;
+}
+
+const TEXT_TYPES = /^(text\/|application\/(json|xml|javascript|x-www-form-urlencoded|graphql)|[^;]*\+(json|xml))/i;
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** `21/Nov/2026:10:31:17 +0000`, the gateway's `requestContext.time`. */
+export function gatewayTime(date: Date): string {
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${p(date.getUTCDate())}/${MONTHS[date.getUTCMonth()]}/${date.getUTCFullYear()}:${p(date.getUTCHours())}:${p(date.getUTCMinutes())}:${p(date.getUTCSeconds())} +0000`;
+}
+
+/** Whether the gateway would hand this body to the function as text (else base64). */
+export function isTextBody(contentType: string | undefined): boolean {
+  return contentType === undefined || contentType === '' || TEXT_TYPES.test(contentType);
+}
+
+/**
+ * Builds the API Gateway HTTP API payload 2.0 event for a request, field by field as the gateway does: headers
+ * lower-cased with repeated ones joined by commas, cookies moved out of the headers into `cookies`, query parameters
+ * decoded with repeated ones comma-joined, `rawPath`/`rawQueryString` untouched, text bodies as text and anything
+ * else base64-encoded.
+ */
+export function buildHttpEvent(request: IncomingRequest, match: RouteMatch, requestId: string, now: Date, authorizer?: JwtAuthorizerContext): APIGatewayProxyEventV2 {
+  const headers: Record<string, string> = {};
+  let cookies: string[] | undefined;
+  const raw = request.rawHeaders;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i]!.toLowerCase();
+    const value = raw[i + 1]!;
+    if (name === 'cookie') {
+      for (const c of value.split(';')) {
+        const trimmed = c.trim();
+        if (trimmed) (cookies ??= []).push(trimmed);
+      }
+      continue;
+    }
+    headers[name] = headers[name] === undefined ? value : `${headers[name]},${value}`;
+  }
+  const q = request.url.indexOf('?');
+  const rawPath = q === -1 ? request.url : request.url.slice(0, q);
+  const rawQueryString = q === -1 ? '' : request.url.slice(q + 1);
+  let queryStringParameters: Record<string, string> | undefined;
+  if (rawQueryString) {
+    for (const pair of rawQueryString.split('&')) {
+      if (!pair) continue;
+      const eq = pair.indexOf('=');
+      const key = decode(eq === -1 ? pair : pair.slice(0, eq));
+      const value = eq === -1 ? '' : decode(pair.slice(eq + 1));
+      queryStringParameters ??= {};
+      queryStringParameters[key] = queryStringParameters[key] === undefined ? value : `${queryStringParameters[key]},${value}`;
+    }
+  }
+  let body: string | undefined;
+  let isBase64Encoded = false;
+  if (request.body && request.body.length > 0) {
+    if (isTextBody(headers['content-type'])) body = request.body.toString('utf8');
+    else {
+      body = request.body.toString('base64');
+      isBase64Encoded = true;
+    }
+  }
+  const event: APIGatewayProxyEventV2 & { requestContext: { authorizer?: { jwt: JwtAuthorizerContext } } } = {
+    version: '2.0',
+    routeKey: match.route.routeKey,
+    rawPath,
+    rawQueryString,
+    cookies,
+    headers,
+    queryStringParameters,
+    pathParameters: match.pathParameters,
+    requestContext: {
+      accountId: '000000000000',
+      apiId: 'local',
+      domainName: headers.host ?? 'localhost',
+      domainPrefix: (headers.host ?? 'localhost').split('.')[0]!.split(':')[0]!,
+      http: { method: request.method, path: rawPath, protocol: 'HTTP/1.1', sourceIp: request.sourceIp, userAgent: headers['user-agent'] ?? '' },
+      requestId,
+      routeKey: match.route.routeKey,
+      stage: '$default',
+      time: gatewayTime(now),
+      timeEpoch: now.getTime(),
+      ...(authorizer ? { authorizer: { jwt: authorizer } } : {}),
+    },
+    body,
+    isBase64Encoded,
+  };
+  return event;
+}
+
+function decode(text: string): string {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    return text;
+  }
+}

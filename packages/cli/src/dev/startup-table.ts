@@ -1,0 +1,47 @@
+import type { AppDefinition } from '@framework/core';
+
+function table(rows: readonly (readonly string[])[]): string[] {
+  const widths: number[] = [];
+  for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
+  return rows.map((row) => `  ${row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ')}`.trimEnd());
+}
+
+/**
+ * What `fw dev` prints once it serves: the URL, routes (method, path, scopes), functions, queues, crons, engines,
+ * and how to get a token.
+ */
+export function startupTable(app: AppDefinition, url: string, scopes: ReadonlyMap<string, readonly string[] | undefined>, engines: readonly string[]): string {
+  const lines: string[] = ['', `fw dev: ${app.project} (stage ${app.stage}) at ${url}`, ''];
+  lines.push('Routes');
+  lines.push(
+    ...table([
+      ['METHOD', 'PATH', 'SCOPES', 'FILE'],
+      ...[...app.routes].sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method)).map((r) => {
+        const s = scopes.get(r.functionName);
+        return [r.method, r.path, s === undefined ? '(failed to load)' : s.length ? s.join(' ') : 'public', r.file];
+      }),
+    ]),
+  );
+  if (app.functions.length) {
+    lines.push('', 'Functions (POST /_dev/invoke/<id>)');
+    lines.push(...table(app.functions.map((f) => [f.id, f.functionName, `${f.timeout} s`])));
+  }
+  if (app.queues.length) {
+    lines.push('', 'Queues (POST /_dev/queues/<id>/messages, POST /_dev/invoke/queue/<id>)');
+    lines.push(...table(app.queues.map((q) => [q.id, q.queueName, `batch ${q.batchSize}`, `visibility ${q.visibilityTimeout} s`, `max receives ${q.maxReceiveCount}`])));
+  }
+  if (app.crons.length) {
+    lines.push('', 'Crons (UTC; POST /_dev/invoke/cron/<id>)');
+    lines.push(...table(app.crons.map((c) => [c.id, c.expression, c.enabled ? '' : 'disabled'])));
+  }
+  if (engines.length) {
+    lines.push('', 'Engines');
+    lines.push(...engines.map((e) => `  ${e}`));
+  }
+  const declared = Object.keys(app.config.security.scopes);
+  lines.push('', 'Token (for scoped routes)');
+  lines.push(`  curl -s -X POST ${url}/_dev/token -H 'content-type: application/json' -d '${JSON.stringify({ scopes: declared, sub: 'user-1' })}'`);
+  lines.push(`  curl -H "Authorization: Bearer <access_token>" ${url}${app.routes.find((r) => (scopes.get(r.functionName) ?? []).length)?.path ?? '/'}`);
+  lines.push('', `Dev endpoints: GET ${url}/_dev/functions, JWKS ${url}/.well-known/jwks.json`, '');
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,114 @@
+import { expect } from 'chai';
+import { readdir, rm } from 'node:fs/promises';
+import * as path from 'node:path';
+// The built dev server: its function workers are separate .js entry points that only exist in lib/.
+import { DevServer } from '../../lib/dev/dev-server.js';
+import { writeStorageFixture } from './fixture.js';
+
+const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
+
+/** Posts a presigned upload as `curl -F` does: the fields, then the file last. */
+function postForm(url: string, fields: Record<string, string>, bytes: string, type: string): Promise<Response> {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.append(name, value);
+  form.append('file', new Blob([bytes], { type }), 'upload');
+  return fetch(url, { method: 'POST', body: form });
+}
+
+async function waitFor<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 15000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('fw dev: the embedded storage engine', function () {
+  this.timeout(120_000);
+  let rootDir: string;
+  let server: DevServer;
+
+  const json = async (method: string, route: string, body?: unknown) => {
+    const res = await fetch(`${server.url}${route}`, { method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    return { status: res.status, body: (await res.json().catch(() => undefined)) as Record<string, unknown> & { url: string; fields: Record<string, string> } };
+  };
+
+  before(async () => {
+    rootDir = await writeStorageFixture();
+    server = await DevServer.start({ rootDir, port: 0, log: quiet, print: () => undefined });
+  });
+  after(async () => {
+    await server?.stop();
+    await rm(rootDir, { recursive: true, force: true });
+  });
+
+  it('a route presigns, the client uploads with a form, another route lists and downloads', async () => {
+    // Given a presigned upload from the app's own route
+    const presigned = await json('POST', '/uploads', { key: 'notes/hello.txt', contentType: 'text/plain' });
+    expect(presigned.status).to.equal(201);
+    expect(presigned.body.url).to.equal(`${server.url}/_dev/storage/uploads`);
+
+    // When the file is posted to it
+    const upload = await postForm(presigned.body.url, presigned.body.fields, 'hello from curl', 'text/plain');
+    expect(upload.status).to.equal(204);
+
+    // Then the listing route shows it with a working download URL, and the read route streams it
+    const listed = await json('GET', '/files?prefix=notes/');
+    const files = listed.body.files as { key: string; size: number; url: string }[];
+    expect(files.map((f) => [f.key, f.size])).to.deep.equal([['notes/hello.txt', 15]]);
+    const download = await fetch(files[0]!.url);
+    expect(download.status).to.equal(200);
+    expect(await download.text()).to.equal('hello from curl');
+    const read = await json('GET', '/files/notes%2Fhello.txt');
+    expect(read.body).to.deep.equal({ contentType: 'text/plain', text: 'hello from curl' });
+  });
+
+  it('rejects oversized, wrong-type and tampered uploads with S3 codes, and writes nothing', async () => {
+    const before = await readdir(path.join(rootDir, '.fw', 'storage', 'uploads', 'objects'));
+    const presigned = await json('POST', '/uploads', { key: 'images/a.png', contentType: 'image/png', maxBytes: 10 });
+
+    const tooBig = await postForm(presigned.body.url, presigned.body.fields, 'x'.repeat(11), 'image/png');
+    expect(tooBig.status).to.equal(400);
+    expect(await tooBig.text()).to.contain('<Code>EntityTooLarge</Code>');
+
+    const wrongType = await postForm(presigned.body.url, { ...presigned.body.fields, 'Content-Type': 'text/html' }, '<p>', 'text/html');
+    expect(wrongType.status).to.equal(403);
+    expect(await wrongType.text()).to.contain('<Code>AccessDenied</Code>');
+
+    const tampered = await postForm(presigned.body.url, { ...presigned.body.fields, 'X-Fw-Signature': '0'.repeat(64) }, 'png', 'image/png');
+    expect(tampered.status).to.equal(403);
+    expect(await tampered.text()).to.contain('<Code>SignatureDoesNotMatch</Code>');
+
+    expect(await readdir(path.join(rootDir, '.fw', 'storage', 'uploads', 'objects'))).to.deep.equal(before);
+    expect(await readdir(path.join(rootDir, '.fw', 'storage', 'uploads', '.tmp'))).to.deep.equal([]);
+  });
+
+  it('refuses a key that escapes the folder, at the route and at the engine', async () => {
+    expect((await json('POST', '/uploads', { key: '../../etc/passwd', contentType: 'text/plain' })).status).to.equal(400);
+    const raw = await fetch(`${server.url}/_dev/storage/uploads/..%2F..%2Fpasswd`, { method: 'PUT', headers: { 'x-fw-storage-client': '1' }, body: 'x' });
+    expect(raw.status).to.equal(400);
+    expect(await readdir(rootDir)).to.not.include('passwd');
+  });
+
+  it('announces arrivals: a queue message for images/, a function invocation for docs/', async () => {
+    for (const [key, type] of [['images/cat.png', 'image/png'], ['docs/readme.txt', 'text/plain']] as const) {
+      const presigned = await json('POST', '/uploads', { key, contentType: type });
+      expect((await postForm(presigned.body.url, presigned.body.fields, 'data', type)).status).to.equal(204);
+    }
+    const seen = await waitFor(async () => {
+      const files = ((await json('GET', '/files?prefix=seen/')).body.files as { key: string }[]).map((f) => f.key);
+      return files.length >= 2 ? files : undefined;
+    }, 'the consumer and the function to record the uploads');
+    expect(seen).to.deep.equal(['seen/function/docs/readme.txt', 'seen/queue/images/cat.png']);
+  });
+
+  it('keeps objects across a restart of fw dev', async () => {
+    await server.stop();
+    server = await DevServer.start({ rootDir, port: 0, log: quiet, print: () => undefined });
+    const read = await json('GET', '/files/notes%2Fhello.txt');
+    expect(read.status).to.equal(200);
+    expect(read.body).to.deep.equal({ contentType: 'text/plain', text: 'hello from curl' });
+  });
+});

@@ -1,0 +1,37 @@
+import { expect } from 'chai';
+import { CONFIG_PROBLEM_CODES, ENV, PRESET_NAMES } from '../src/index.js';
+import { presetRows, readReadme, tableRows } from './helpers/readme.js';
+
+// The README's tables are documentation users read instead of the source: these tests keep them true.
+describe('README.md', () => {
+  const readme = readReadme();
+
+  it('lists every ConfigError problem code, and no other, in the codes table', () => {
+    const rows = tableRows(readme, 'code');
+    const codes = rows.map((r) => r[0]);
+    expect([...codes].sort()).to.deep.equal(Object.keys(CONFIG_PROBLEM_CODES).sort());
+    for (const row of rows) {
+      expect(row, row[0]).to.have.length(3);
+      expect(row[1], `cause of ${row[0]}`).not.to.equal('');
+      expect(row[2], `fix of ${row[0]}`).not.to.equal('');
+    }
+  });
+
+  it('shows every preset field with the values of PRESETS', () => {
+    const lines = readme.split('\n');
+    expect(lines).to.include(`| field | ${PRESET_NAMES.join(' | ')} | meaning |`);
+    const rows = tableRows(readme, `field | ${PRESET_NAMES.join(' | ')}`);
+    const expected = presetRows();
+    expect(rows.map((r) => r[0])).to.deep.equal(expected.map((r) => r.field));
+    for (const [index, row] of rows.entries()) {
+      const values = expected[index]!.values.map((v) => v.replace(/^`|`$/g, ''));
+      expect(row.slice(1, 1 + PRESET_NAMES.length), row[0]).to.deep.equal(values);
+      expect(row[1 + PRESET_NAMES.length], `meaning of ${row[0]}`).to.be.a('string').and.not.equal('');
+    }
+  });
+
+  it('names every variable of ENV in the environment table', () => {
+    const documented = tableRows(readme, 'variable').flatMap((r) => r[0]!.split(/`?,\s*`?/));
+    for (const name of Object.values(ENV)) expect(documented, name).to.include(name);
+  });
+});

@@ -1,0 +1,168 @@
+import { getRootLogger } from '@framework/runtime';
+import pg from 'pg';
+import type { PoolClient, PoolConfig, QueryResult as PgQueryResult } from 'pg';
+import { DatabaseConfigError } from '../errors.js';
+import type { CompiledQuery } from '../sql/index.js';
+import { connectionSettings, isDeployedLambda } from './connection-settings.js';
+import { forgetDatabaseSecret } from './database-secret.js';
+import { isConnectionLost, RETRYABLE_TRANSACTION_STATES, sqlState } from './pg-errors.js';
+import { QueryRunner, isIdempotentRead, type DataLogger, type QueryOptions, type Transaction, type TransactionOptions } from './query-runner.js';
+import { beginStatement, ConnectionTransaction } from './transaction.js';
+
+export interface DatabaseOptions {
+  /**
+   * The database intent whose variables (`FW_DB_<ID>_HOST`, ...) hold the connection settings.
+   * @default - none; then `connection` is required
+   */
+  readonly databaseId?: string;
+  /**
+   * Explicit `pg` pool settings (tests, scripts, benchmarks). Wins over `databaseId`.
+   * @default - from the variables of `databaseId`
+   */
+  readonly connection?: PoolConfig;
+  /**
+   * Variables to read the settings from.
+   * @default process.env
+   */
+  readonly env?: NodeJS.ProcessEnv;
+  /**
+   * Connections kept by the pool. A Lambda execution environment handles one event at a time, so a small pool is
+   * enough there and keeps the database's connection count proportional to concurrency.
+   * @default - 2 in a deployed Lambda function, 10 elsewhere
+   */
+  readonly maxConnections?: number;
+  /**
+   * Turn unique/exclusion violations into 409 and foreign-key/not-null/check violations into 422 `HttpError`s.
+   * @default true
+   */
+  readonly mapConstraintErrors?: boolean;
+  /**
+   * Where warnings go (constraint names of mapped errors, retries).
+   * @default - the runtime's root logger
+   */
+  readonly logger?: DataLogger;
+}
+
+/** First retry waits about this long; each further one twice as long, with jitter, capped at one second. */
+const BACKOFF_BASE_MS = 20;
+const BACKOFF_CAP_MS = 1000;
+
+/** Time before the next attempt of a retried transaction: exponential, with full jitter so retries spread out. */
+export function transactionBackoff(attempt: number, random: () => number = Math.random): number {
+  const ceiling = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** attempt);
+  return Math.round(ceiling / 2 + (random() * ceiling) / 2);
+}
+
+/**
+ * A PostgreSQL database behind a `pg` pool: the one client for PGlite under `fw dev`, a native server, and
+ * Aurora/RDS when deployed. The pool is created on first use (deployed, that is when the secret is read).
+ */
+export class Database extends QueryRunner {
+  private poolPromise?: Promise<pg.Pool>;
+  private readonly options: DatabaseOptions;
+
+  constructor(options: DatabaseOptions) {
+    const logger = options.logger ?? getRootLogger();
+    super(logger, options.mapConstraintErrors ?? true);
+    if (!options.connection && options.databaseId === undefined) {
+      throw new DatabaseConfigError('new Database() needs either databaseId (the database intent to read FW_DB_<ID>_* variables of) or connection (pg pool settings).');
+    }
+    this.options = options;
+  }
+
+  /** The underlying `pg` pool (escape hatch: LISTEN/NOTIFY, COPY, driver features this API does not cover). */
+  public pool(): Promise<pg.Pool> {
+    this.poolPromise ??= this.createPool();
+    // A pool that could not be configured (missing variables, secret unreadable) is retried on the next call.
+    this.poolPromise.catch(() => (this.poolPromise = undefined));
+    return this.poolPromise;
+  }
+
+  protected override async run(compiled: CompiledQuery, options: QueryOptions | undefined): Promise<PgQueryResult> {
+    const pool = await this.pool();
+    try {
+      return await pool.query(compiled);
+    } catch (error) {
+      this.afterFailure(error);
+      const retry = isConnectionLost(error) && (options?.idempotent ?? isIdempotentRead(compiled.text));
+      if (!retry) throw error;
+      // The pool dropped the dead connection; one more try on a fresh one.
+      this.logger.warn('database connection lost, retrying the read once', { error: (error as Error).message });
+      return pool.query(compiled);
+    }
+  }
+
+  public async transaction<T>(fn: (tx: Transaction) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
+    const begin = beginStatement(options);
+    const maxRetries = options.maxRetries ?? 3;
+    const pool = await this.pool();
+    for (let attempt = 0; ; attempt++) {
+      const client = await pool.connect();
+      let broken: Error | undefined;
+      const tx = new ConnectionTransaction(client, 1, this.logger, this.mapConstraints);
+      try {
+        await client.query(begin);
+        const result = await fn(tx);
+        tx.close();
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        tx.close();
+        this.afterFailure(error);
+        broken = await rollback(client);
+        const state = sqlState(error);
+        if (state && RETRYABLE_TRANSACTION_STATES.has(state) && attempt < maxRetries) {
+          const delay = transactionBackoff(attempt);
+          this.logger.warn('transaction retried', { sqlState: state, attempt: attempt + 1, maxRetries, delayMs: delay });
+          await new Promise((resolve) => setTimeout(resolve, delay));
+          continue;
+        }
+        throw error;
+      } finally {
+        // A connection whose rollback failed is in an unknown state: destroy it rather than reuse it.
+        client.release(broken);
+      }
+    }
+  }
+
+  /** Closes every connection. The database can be used again afterwards (a new pool is made). */
+  public async end(): Promise<void> {
+    const pending = this.poolPromise;
+    this.poolPromise = undefined;
+    if (pending) await (await pending.catch(() => undefined))?.end();
+  }
+
+  private async createPool(): Promise<pg.Pool> {
+    const env = this.options.env ?? process.env;
+    let settings: PoolConfig;
+    if (this.options.connection) settings = this.options.connection;
+    else settings = await connectionSettings(this.options.databaseId ?? '', env);
+    const pool = new pg.Pool({
+      max: this.options.maxConnections ?? (isDeployedLambda(env) ? 2 : 10),
+      // Idle connections are closed before the usual server/NAT idle limits; a frozen Lambda's may die anyway, which
+      // the pool notices (error event) and replaces.
+      idleTimeoutMillis: 60_000,
+      connectionTimeoutMillis: 10_000,
+      // Scripts and tests end when their work is done even if nobody calls end().
+      allowExitOnIdle: true,
+      ...settings,
+    });
+    // An idle connection that dies (server restart, failover) emits on the pool; without a listener Node would crash.
+    pool.on('error', (error) => this.logger.warn('idle database connection closed', { error: error.message }));
+    return pool;
+  }
+
+  private afterFailure(error: unknown): void {
+    // 28P01 invalid_password: the secret was probably rotated; read it again on the next connection.
+    if (sqlState(error) === '28P01') forgetDatabaseSecret();
+  }
+}
+
+async function rollback(client: PoolClient): Promise<Error | undefined> {
+  try {
+    await client.query('ROLLBACK');
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error : new Error(String(error));
+  }
+}

@@ -1,0 +1,16 @@
+export { Database, transactionBackoff, type DatabaseOptions } from './database.js';
+export { getDatabase, closeDatabases } from './get-database.js';
+export { connectionSettings, databaseTokensInEnv, isDeployedLambda, LOCAL_SECRET } from './connection-settings.js';
+export { readDatabaseSecret, forgetDatabaseSecret, type DatabaseSecret } from './database-secret.js';
+export { isConnectionLost, mapConstraintError, sqlState, RETRYABLE_TRANSACTION_STATES } from './pg-errors.js';
+export {
+  isIdempotentRead,
+  type DataLogger,
+  type IsolationLevel,
+  type Queryable,
+  type QueryOptions,
+  type QueryResult,
+  type Row,
+  type Transaction,
+  type TransactionOptions,
+} from './query-runner.js';

@@ -1,0 +1,69 @@
+import { Conflict, UnprocessableEntity, type HttpError } from '@framework/runtime';
+
+/** The fields of `pg`'s DatabaseError this package reads (kept structural so any pg version fits). */
+export interface PgErrorFields {
+  readonly code?: string;
+  readonly constraint?: string;
+  readonly table?: string;
+  readonly column?: string;
+  readonly schema?: string;
+}
+
+/** SQLSTATEs a whole transaction may be retried on: serialization_failure and deadlock_detected. */
+export const RETRYABLE_TRANSACTION_STATES: ReadonlySet<string> = new Set(['40001', '40P01']);
+
+const SQLSTATE = /^[0-9A-Z]{5}$/;
+
+/** The SQLSTATE of a server error, also when it was wrapped (our HttpErrors keep the pg error as `cause`). */
+export function sqlState(error: unknown): string | undefined {
+  for (let e: unknown = error, depth = 0; e && typeof e === 'object' && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && SQLSTATE.test(code)) return code;
+  }
+  return undefined;
+}
+
+/**
+ * A connection that died under a statement: network errors, the server closing the socket, or the server shutting
+ * the session down (class 08 connection exceptions, 57P01..57P03 admin/crash shutdown, cannot connect now).
+ */
+export function isConnectionLost(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string') {
+    if (code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03') return true;
+    if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'ETIMEDOUT' || code === 'ECONNREFUSED') return true;
+  }
+  return /Connection terminated|connection ended|Client has encountered a connection error/i.test(error.message);
+}
+
+/** What a constraint violation becomes: the HTTP error thrown, and the fields logged (never sent to the client). */
+export interface MappedConstraintError {
+  readonly error: HttpError;
+  readonly log: Readonly<Record<string, string | undefined>>;
+}
+
+/**
+ * Unique and exclusion violations are 409 CONFLICT; foreign-key, not-null and check violations are 422. The body says
+ * what kind of problem it is, never which constraint, table or column (schema details stay in the log).
+ */
+export function mapConstraintError(error: unknown): MappedConstraintError | undefined {
+  const state = sqlState(error);
+  if (!state || !state.startsWith('23')) return undefined;
+  const fields = error as PgErrorFields;
+  const log = { sqlState: state, constraint: fields.constraint, table: fields.table, column: fields.column, schema: fields.schema };
+  switch (state) {
+    case '23505':
+      return { error: new Conflict('A record with the same unique value already exists.', { code: 'CONFLICT', cause: error }), log };
+    case '23P01':
+      return { error: new Conflict('The record conflicts with an existing record.', { code: 'CONFLICT', cause: error }), log };
+    case '23503':
+      return { error: new UnprocessableEntity('The request refers to a record that does not exist, or removes one that is still referenced.', { code: 'REFERENCE_VIOLATION', cause: error }), log };
+    case '23502':
+      return { error: new UnprocessableEntity('A required value is missing.', { code: 'MISSING_VALUE', cause: error }), log };
+    case '23514':
+      return { error: new UnprocessableEntity('A value is outside what the data allows.', { code: 'CHECK_VIOLATION', cause: error }), log };
+    default:
+      return undefined;
+  }
+}

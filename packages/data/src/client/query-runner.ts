@@ -1,0 +1,127 @@
+import type { QueryResult as PgQueryResult } from 'pg';
+import { NoRowsError, SqlUsageError, TooManyRowsError } from '../errors.js';
+import { paginate, type Page, type PaginateOptions } from '../pagination/keyset.js';
+import { isSqlFragment, type CompiledQuery, type SqlFragment } from '../sql/index.js';
+import { mapConstraintError } from './pg-errors.js';
+
+/** A row as `pg` returns it when no type is given. */
+export type Row = Record<string, unknown>;
+
+/** The rows of a statement and how many rows it touched. */
+export interface QueryResult<R> {
+  readonly rows: R[];
+  /** Rows returned, or affected by INSERT/UPDATE/DELETE. */
+  readonly rowCount: number;
+}
+
+export interface QueryOptions {
+  /**
+   * Whether the statement may run twice: when the connection dies under it, it is retried once on a new connection.
+   * Only outside transactions.
+   * @default - true for plain reads (SELECT, SHOW, VALUES, TABLE without FOR UPDATE/SHARE or data-changing calls)
+   */
+  readonly idempotent?: boolean;
+}
+
+/** Where log lines go: the runtime's logger, or anything with `warn`. */
+export interface DataLogger {
+  warn(message: string, data?: unknown): void;
+}
+
+export type IsolationLevel = 'read committed' | 'repeatable read' | 'serializable';
+
+export interface TransactionOptions {
+  /**
+   * Isolation level of the transaction (ignored by nested transactions, which are savepoints of the outer one).
+   * @default 'read committed' (PostgreSQL's default)
+   */
+  readonly isolationLevel?: IsolationLevel;
+  /** Start the transaction READ ONLY. @default false */
+  readonly readOnly?: boolean;
+  /**
+   * How many times the whole transaction is run again after a serialization failure (40001) or a deadlock (40P01),
+   * with exponential backoff. The callback runs again from the start, so keep side effects other than the database
+   * out of it. Nested transactions never retry on their own: the outer one does.
+   * @default 3
+   */
+  readonly maxRetries?: number;
+}
+
+/** Everything that runs statements: the database itself and a transaction. */
+export interface Queryable {
+  /** Runs a statement built with `sql`; rows typed as `R` (not checked at run time). */
+  query<R = Row>(statement: SqlFragment, options?: QueryOptions): Promise<QueryResult<R>>;
+  /** Exactly one row, else `NoRowsError` / `TooManyRowsError`. */
+  one<R = Row>(statement: SqlFragment, options?: QueryOptions): Promise<R>;
+  /** One row or `undefined`; `TooManyRowsError` when there are several. */
+  maybeOne<R = Row>(statement: SqlFragment, options?: QueryOptions): Promise<R | undefined>;
+  /** Every row (possibly none). */
+  many<R = Row>(statement: SqlFragment, options?: QueryOptions): Promise<R[]>;
+  /** One page of a keyset-paginated query. */
+  paginate<R = Row>(statement: SqlFragment, options: PaginateOptions): Promise<Page<R>>;
+  /** Commits when `fn` resolves, rolls back when it throws; nested calls are savepoints. */
+  transaction<T>(fn: (tx: Transaction) => Promise<T>, options?: TransactionOptions): Promise<T>;
+}
+
+/** A transaction: the same API as the database, bound to one connection until it commits or rolls back. */
+export interface Transaction extends Queryable {
+  /** Nesting depth: 1 for a top-level transaction, 2 for a savepoint inside it, ... */
+  readonly depth: number;
+}
+
+/** The shared part of the database and transactions: statement checking, row helpers, constraint mapping. */
+export abstract class QueryRunner implements Queryable {
+  protected constructor(protected readonly logger: DataLogger, protected readonly mapConstraints: boolean) {}
+
+  /** Runs the compiled statement on a connection. */
+  protected abstract run(compiled: CompiledQuery, options: QueryOptions | undefined): Promise<PgQueryResult>;
+
+  public abstract transaction<T>(fn: (tx: Transaction) => Promise<T>, options?: TransactionOptions): Promise<T>;
+
+  public async query<R = Row>(statement: SqlFragment, options?: QueryOptions): Promise<QueryResult<R>> {
+    if (!isSqlFragment(statement)) {
+      // A string here would be SQL built by concatenation: refuse it rather than guess.
+      throw new SqlUsageError(`Statements must be built with the sql tag (sql\`SELECT ...\`), got ${typeof statement}. Values go into \${...} and are sent as parameters.`);
+    }
+    const compiled = statement.compile();
+    try {
+      const result = await this.run(compiled, options);
+      return { rows: result.rows as R[], rowCount: result.rowCount ?? result.rows.length };
+    } catch (error) {
+      const mapped = this.mapConstraints ? mapConstraintError(error) : undefined;
+      if (!mapped) throw error;
+      // The constraint names the schema: the log gets it, the client only the kind of problem.
+      this.logger.warn('database constraint violation', { ...mapped.log, status: mapped.error.status, statement: compiled.text });
+      throw mapped.error;
+    }
+  }
+
+  public async one<R = Row>(statement: SqlFragment, options?: QueryOptions): Promise<R> {
+    const { rows } = await this.query<R>(statement, options);
+    if (rows.length === 0) throw new NoRowsError(statement.toString());
+    if (rows.length > 1) throw new TooManyRowsError(statement.toString(), rows.length);
+    return rows[0] as R;
+  }
+
+  public async maybeOne<R = Row>(statement: SqlFragment, options?: QueryOptions): Promise<R | undefined> {
+    const { rows } = await this.query<R>(statement, options);
+    if (rows.length > 1) throw new TooManyRowsError(statement.toString(), rows.length);
+    return rows[0];
+  }
+
+  public async many<R = Row>(statement: SqlFragment, options?: QueryOptions): Promise<R[]> {
+    return (await this.query<R>(statement, options)).rows;
+  }
+
+  public paginate<R = Row>(statement: SqlFragment, options: PaginateOptions): Promise<Page<R>> {
+    return paginate<R>(this, statement, options);
+  }
+}
+
+const READ = /^\s*(select|show|values|table|explain)\b/i;
+const NOT_A_PURE_READ = /\b(insert|update|delete|merge|into|nextval|setval|pg_advisory\w*|for\s+(no\s+key\s+)?update|for\s+(key\s+)?share)\b/i;
+
+/** Whether a statement only reads, so running it twice is harmless. Conservative: unsure means no. */
+export function isIdempotentRead(text: string): boolean {
+  return READ.test(text) && !NOT_A_PURE_READ.test(text) && !/\banalyze\b/i.test(text);
+}

@@ -1,0 +1,1 @@
+export { paginate, type OrderColumn, type Page, type PaginateOptions } from './keyset.js';

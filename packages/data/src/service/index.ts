@@ -1,0 +1,1 @@
+export { registerDataService } from './service-db.js';

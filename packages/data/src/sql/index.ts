@@ -1,0 +1,2 @@
+export { sql, type Sql, type SqlValue } from './sql.js';
+export { SqlFragment, isSqlFragment, type CompiledQuery } from './sql-fragment.js';

@@ -1,0 +1,136 @@
+import { expect } from 'chai';
+import { Conflict, UnprocessableEntity } from '@framework/runtime';
+import { Database, NoRowsError, TooManyRowsError, BadCursorError, sql } from '../src/index.js';
+import { ENGINES, useEngine } from './support/engines.js';
+
+interface Task {
+  id: number;
+  title: string;
+  owner: string;
+  created_at: Date;
+}
+
+const HOSTILE = [`'; DROP TABLE tasks; --`, `" OR 1=1 --`, `$1`, `\\'; SELECT pg_sleep(1); --`, `Robert'); DELETE FROM tasks;--`];
+
+for (const engine of ENGINES) {
+  describe(`queries on ${engine.name}`, () => {
+    const server = useEngine(engine);
+    let db: Database;
+    const warnings: unknown[] = [];
+
+    before(async () => {
+      db = new Database({ connection: server().connection, logger: { warn: (message, data) => warnings.push({ message, data }) } });
+      await db.query(sql`CREATE TABLE tasks (
+        id serial PRIMARY KEY,
+        title text NOT NULL UNIQUE,
+        owner text NOT NULL CHECK (owner <> ''),
+        created_at timestamptz NOT NULL DEFAULT now()
+      )`);
+      await db.query(sql`CREATE TABLE comments (id serial PRIMARY KEY, task_id integer NOT NULL REFERENCES tasks(id), body text)`);
+    });
+    after(async () => db?.end());
+    beforeEach(async () => {
+      await db.query(sql`TRUNCATE comments, tasks RESTART IDENTITY`);
+      warnings.length = 0;
+    });
+
+    it('returns hostile strings through every helper as data, leaving the table intact', async () => {
+      // given rows inserted through sql.values
+      await db.query(sql`INSERT INTO tasks (title, owner) VALUES ${sql.values(HOSTILE.map((t, i) => [t, `o${i}`]))}`);
+      // when each hostile string is used as a plain value, in a list, in a join and as JSON
+      for (const text of HOSTILE) {
+        const viaValue = await db.one<Task>(sql`SELECT * FROM tasks WHERE title = ${text}`);
+        expect(viaValue.title).to.equal(text);
+        const viaList = await db.many<Task>(sql`SELECT * FROM tasks WHERE title IN (${sql.list([text, 'nothing'])})`);
+        expect(viaList.map((r) => r.title)).to.deep.equal([text]);
+        const viaJoin = await db.many<Task>(sql`SELECT * FROM tasks WHERE ${sql.join([sql`title = ${text}`, sql`owner LIKE ${'o%'}`], sql` AND `)}`);
+        expect(viaJoin).to.have.length(1);
+        const viaJson = await db.one<{ v: unknown }>(sql`SELECT ${sql.json({ text })}::jsonb AS v`);
+        expect(viaJson.v).to.deep.equal({ text });
+        const viaArray = await db.many<Task>(sql`SELECT * FROM tasks WHERE title = ANY(${[text]})`);
+        expect(viaArray).to.have.length(1);
+      }
+      // then an identifier built from hostile text names a (missing) relation instead of running SQL
+      const missing = await db.query(sql`SELECT * FROM ${sql.identifier(HOSTILE[0] as string)}`).catch((e: Error) => e);
+      expect(missing).to.be.instanceOf(Error).with.property('message').that.matches(/does not exist/);
+      expect((await db.one<{ n: string }>(sql`SELECT count(*) AS n FROM tasks`)).n).to.equal(String(HOSTILE.length));
+    });
+
+    it('returns hostile cursor and order values as data in paginate', async () => {
+      await db.query(sql`INSERT INTO tasks (title, owner) VALUES ${sql.values(HOSTILE.map((t) => [t, 'x']))}`);
+      const forged = Buffer.from(JSON.stringify({ o: 'id:asc', v: ["0) OR 1=1; DROP TABLE tasks; --"] })).toString('base64url');
+      const error = await db.paginate(sql`SELECT * FROM tasks`, { orderBy: [{ column: 'id' }], after: forged }).catch((e: Error) => e);
+      // the forged value reaches the server as a parameter of type integer and fails to parse as one
+      expect(error).to.be.instanceOf(Error).and.have.property('message').that.matches(/invalid input syntax/);
+      expect((await db.one<{ n: string }>(sql`SELECT count(*) AS n FROM tasks`)).n).to.equal(String(HOSTILE.length));
+    });
+
+    it('one, maybeOne and many enforce their row counts with coded errors', async () => {
+      await db.query(sql`INSERT INTO tasks (title, owner) VALUES ${sql.values([['a', 'ann'], ['b', 'ann']])}`);
+      expect((await db.one<Task>(sql`SELECT * FROM tasks WHERE title = ${'a'}`)).owner).to.equal('ann');
+      expect(await db.maybeOne(sql`SELECT * FROM tasks WHERE title = ${'zzz'}`)).to.equal(undefined);
+      expect(await db.many(sql`SELECT * FROM tasks WHERE owner = ${'nobody'}`)).to.deep.equal([]);
+      const none = await db.one(sql`SELECT * FROM tasks WHERE title = ${'zzz'}`).catch((e: unknown) => e);
+      expect(none).to.be.instanceOf(NoRowsError).with.property('code', 'FW_ERR_DATA_NO_ROWS');
+      const two = await db.maybeOne(sql`SELECT * FROM tasks`).catch((e: unknown) => e);
+      expect(two).to.be.instanceOf(TooManyRowsError).with.property('code', 'FW_ERR_DATA_TOO_MANY_ROWS');
+    });
+
+    it('refuses a string statement instead of running it', async () => {
+      const error = await db.query('SELECT 1' as never).catch((e: unknown) => e);
+      expect(error).to.have.property('code', 'FW_ERR_DATA_SQL_USAGE');
+    });
+
+    it('maps constraint violations to 409/422 HttpErrors that name the constraint only in the log', async () => {
+      await db.query(sql`INSERT INTO tasks (title, owner) VALUES (${'dup'}, ${'ann'})`);
+      const unique = await db.query(sql`INSERT INTO tasks (title, owner) VALUES (${'dup'}, ${'bob'})`).catch((e: unknown) => e);
+      expect(unique).to.be.instanceOf(Conflict).and.include({ status: 409, code: 'CONFLICT' });
+      expect((unique as Error).message).not.to.match(/tasks_title_key|tasks/);
+      expect(JSON.stringify(warnings)).to.contain('tasks_title_key');
+
+      const fk = await db.query(sql`INSERT INTO comments (task_id, body) VALUES (${999}, ${'x'})`).catch((e: unknown) => e);
+      expect(fk).to.be.instanceOf(UnprocessableEntity).and.include({ status: 422, code: 'REFERENCE_VIOLATION' });
+      const notNull = await db.query(sql`INSERT INTO tasks (title, owner) VALUES (${'n'}, ${null})`).catch((e: unknown) => e);
+      expect(notNull).to.be.instanceOf(UnprocessableEntity).and.include({ code: 'MISSING_VALUE' });
+      const check = await db.query(sql`INSERT INTO tasks (title, owner) VALUES (${'c'}, ${''})`).catch((e: unknown) => e);
+      expect(check).to.be.instanceOf(UnprocessableEntity).and.include({ code: 'CHECK_VIOLATION' });
+      expect(JSON.stringify(warnings)).to.contain('comments_task_id_fkey').and.contain('tasks_owner_check');
+    });
+
+    it('pages through rows with keyset cursors, in one or mixed directions', async () => {
+      // given 7 tasks, two owners, created at distinct times
+      const rows = Array.from({ length: 7 }, (_, i) => [`t${i}`, i % 2 ? 'bob' : 'ann', new Date(Date.UTC(2026, 0, 1, 0, 0, i))]);
+      await db.query(sql`INSERT INTO tasks (title, owner, created_at) VALUES ${sql.values(rows)}`);
+      // when paging by created_at desc, id desc, 3 at a time
+      const seen: string[] = [];
+      let after: string | undefined;
+      let pages = 0;
+      do {
+        const page = await db.paginate<Task>(sql`SELECT id, title, created_at FROM tasks`, { orderBy: [{ column: 'created_at', direction: 'desc' }, { column: 'id', direction: 'desc' }], limit: 3, ...(after ? { after } : {}) });
+        seen.push(...page.items.map((t) => t.title));
+        after = page.nextCursor;
+        pages++;
+      } while (after);
+      // then every row comes exactly once, newest first
+      expect(pages).to.equal(3);
+      expect(seen).to.deep.equal(['t6', 't5', 't4', 't3', 't2', 't1', 't0']);
+
+      // mixed directions: owner asc, id desc
+      const mixed: string[] = [];
+      after = undefined;
+      do {
+        const page = await db.paginate<Task>(sql`SELECT id, title, owner FROM tasks`, { orderBy: [{ column: 'owner' }, { column: 'id', direction: 'desc' }], limit: 2, ...(after ? { after } : {}) });
+        mixed.push(...page.items.map((t) => t.title));
+        after = page.nextCursor;
+      } while (after);
+      expect(mixed).to.deep.equal(['t6', 't4', 't2', 't0', 't5', 't3', 't1']);
+    });
+
+    it('rejects a cursor from another ordering with a 400', async () => {
+      await db.query(sql`INSERT INTO tasks (title, owner) VALUES ${sql.values([['a', 'x'], ['b', 'x']])}`);
+      const first = await db.paginate(sql`SELECT * FROM tasks`, { orderBy: [{ column: 'id' }], limit: 1 });
+      const error = await db.paginate(sql`SELECT * FROM tasks`, { orderBy: [{ column: 'title' }], after: first.nextCursor as string }).catch((e: unknown) => e);
+      expect(error).to.be.instanceOf(BadCursorError).and.include({ status: 400, code: 'INVALID_CURSOR' });
+    });
+  });
+}

@@ -1,0 +1,121 @@
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import type { RunningEngine } from './pglite-server.js';
+
+const exec = promisify(execFile);
+
+/** Where Debian puts the server binaries; PATH is tried first. */
+const DEBIAN_BIN = '/usr/lib/postgresql/15/bin';
+
+interface Server {
+  readonly port: number;
+  readonly dataDir: string;
+  readonly bin: string;
+  readonly asUser?: string;
+}
+
+let starting: Promise<Server | string> | undefined;
+
+/**
+ * Why the native server cannot run here, or undefined when it can. PostgreSQL refuses to run as root: as root the
+ * test runs it as the `postgres` system user (created by the Debian package).
+ */
+async function findBin(): Promise<string | { reason: string }> {
+  for (const dir of [...(process.env['PATH'] ?? '').split(path.delimiter), DEBIAN_BIN]) {
+    if (dir && existsSync(path.join(dir, 'initdb')) && existsSync(path.join(dir, 'pg_ctl'))) return dir;
+  }
+  return { reason: 'PostgreSQL server binaries (initdb, pg_ctl) are not installed' };
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const address = s.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function run(server: Pick<Server, 'bin' | 'asUser'>, tool: string, args: string[]): Promise<void> {
+  const file = path.join(server.bin, tool);
+  if (server.asUser) await exec('runuser', ['-u', server.asUser, '--', file, ...args]);
+  else await exec(file, args);
+}
+
+async function start(): Promise<Server | string> {
+  const bin = await findBin();
+  if (typeof bin !== 'string') return bin.reason;
+  let asUser: string | undefined;
+  let owner: { uid: number; gid: number } | undefined;
+  if (process.getuid?.() === 0) {
+    try {
+      const [{ stdout: uid }, { stdout: gid }] = await Promise.all([exec('id', ['-u', 'postgres']), exec('id', ['-g', 'postgres'])]);
+      owner = { uid: Number(uid.trim()), gid: Number(gid.trim()) };
+      asUser = 'postgres';
+    } catch {
+      return 'running as root and there is no "postgres" user to run the server as (PostgreSQL refuses root)';
+    }
+  }
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'fw-data-pg-'));
+  if (owner) chownSync(dataDir, owner.uid, owner.gid);
+  const port = await freePort();
+  const server: Server = { port, dataDir, bin, ...(asUser ? { asUser } : {}) };
+  const pgdata = path.join(dataDir, 'data');
+  await run(server, 'initdb', ['-D', pgdata, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync', '--no-instructions']);
+  // Durability off: this server holds throwaway test data, and fsync would dominate the test time.
+  const options = `-h 127.0.0.1 -p ${port} -k ${dataDir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=50`;
+  await run(server, 'pg_ctl', ['-D', pgdata, '-l', path.join(dataDir, 'server.log'), '-o', options, '-w', '-t', '60', 'start']);
+  return server;
+}
+
+async function stop(server: Server): Promise<void> {
+  await run(server, 'pg_ctl', ['-D', path.join(server.dataDir, 'data'), '-m', 'immediate', '-w', 'stop']).catch(() => undefined);
+  rmSync(server.dataDir, { recursive: true, force: true });
+}
+
+// One server for the whole test run, started on first use and stopped by a root-level hook after every test.
+if (typeof after === 'function') {
+  after(async function () {
+    this.timeout(60_000);
+    const s = await starting;
+    starting = undefined;
+    if (s && typeof s !== 'string') await stop(s);
+  });
+}
+
+/** The reason the native server is unavailable (the tests using it skip with it), or a fresh database on it. */
+export async function startNativePostgres(): Promise<RunningEngine | string> {
+  starting ??= start().catch((error: Error) => `the PostgreSQL server did not start: ${error.message}`);
+  const server = await starting;
+  if (typeof server === 'string') return server;
+  const database = `t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ host: '127.0.0.1', port: server.port, user: 'postgres', database: 'postgres' });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${database}`);
+  } finally {
+    await admin.end();
+  }
+  return {
+    name: 'PostgreSQL',
+    connection: { host: '127.0.0.1', port: server.port, database, user: 'postgres', ssl: false },
+    async stop() {
+      const c = new pg.Client({ host: '127.0.0.1', port: server.port, user: 'postgres', database: 'postgres' });
+      await c.connect();
+      try {
+        await c.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+      } finally {
+        await c.end();
+      }
+    },
+  };
+}

@@ -1,0 +1,106 @@
+import { Duration, Fn, Stack } from 'aws-cdk-lib';
+import * as cognito from 'aws-cdk-lib/aws-cognito';
+import type { AuthDefinition, ResourceSettings } from '@framework/core';
+import { Construct } from 'constructs';
+import { InfraError } from '../errors.js';
+import { acknowledgeNag } from '../checks/nag-suppressions.js';
+import { dataRemovalPolicy } from '../stack/removal-policy.js';
+
+/** Props of `AppAuth`. */
+export interface AppAuthProps {
+  readonly definition: AuthDefinition;
+  readonly resources: ResourceSettings;
+  /**
+   * Identifier of the resource server holding the security config's scopes. Cognito puts custom scopes into access
+   * tokens as `<identifier>/<scope>`, so route `authorizationScopes` carry the same prefix.
+   * @default - the project name
+   */
+  readonly resourceServerIdentifier: string;
+}
+
+const BROWSER_FLOWS = ['authorization_code', 'implicit'] as const;
+
+/**
+ * The auth intent: a Cognito user pool (password policy, MFA and sign-up from the intent), a resource server with
+ * the security config's scopes, and one app client per `security.appClients` entry with its flows and scopes.
+ * `issuer` and `audience` (the app client ids) feed the HTTP API's JWT authorizer and the functions' variables.
+ */
+export class AppAuth extends Construct {
+  public readonly definition: AuthDefinition;
+  public readonly userPool: cognito.UserPool;
+  public readonly resourceServer: cognito.UserPoolResourceServer;
+  /** By app client name. */
+  public readonly appClients: ReadonlyMap<string, cognito.UserPoolClient>;
+  public readonly domain?: cognito.UserPoolDomain;
+  /** `https://cognito-idp.<region>.amazonaws.com/<pool id>`. */
+  public readonly issuer: string;
+  /** App client ids, comma-separated (one token). */
+  public readonly audience: string;
+  public readonly resourceServerIdentifier: string;
+
+  constructor(scope: Construct, id: string, props: AppAuthProps) {
+    super(scope, id);
+    const { definition } = props;
+    this.definition = definition;
+    this.resourceServerIdentifier = props.resourceServerIdentifier;
+    this.userPool = new cognito.UserPool(this, 'UserPool', {
+      userPoolName: definition.userPoolName,
+      selfSignUpEnabled: definition.selfSignUp,
+      signInAliases: { email: true },
+      autoVerify: { email: true },
+      accountRecovery: cognito.AccountRecovery.EMAIL_ONLY,
+      mfa: definition.mfa === 'required' ? cognito.Mfa.REQUIRED : definition.mfa === 'optional' ? cognito.Mfa.OPTIONAL : cognito.Mfa.OFF,
+      mfaSecondFactor: definition.mfa === 'off' ? undefined : { otp: true, sms: false },
+      passwordPolicy: { minLength: definition.passwordMinLength, requireDigits: true, requireLowercase: true, requireUppercase: true, requireSymbols: true },
+      removalPolicy: dataRemovalPolicy(props.resources),
+    });
+    acknowledgeNag(this.userPool, 'cognitoPlus');
+    if (definition.mfa !== 'required') acknowledgeNag(this.userPool, 'mfaOptional');
+    const scopes = Object.entries(definition.scopes).map(([name, description]) => new cognito.ResourceServerScope({ scopeName: name, scopeDescription: description || name }));
+    this.resourceServer = this.userPool.addResourceServer('ResourceServer', { identifier: props.resourceServerIdentifier, scopes });
+    const scopeByName = new Map(scopes.map((s) => [s.scopeName, s]));
+
+    const clients = new Map<string, cognito.UserPoolClient>();
+    let anyOAuth = false;
+    for (const [name, client] of Object.entries(definition.appClients)) {
+      const flows = new Set(client.flows);
+      const browser = BROWSER_FLOWS.some((f) => flows.has(f));
+      if (flows.has('client_credentials') && browser) {
+        throw new InfraError('FW_ERR_INFRA_APP_CLIENT_FLOWS', `App client "${name}" combines client_credentials with ${BROWSER_FLOWS.filter((f) => flows.has(f)).join(' and ')}; Cognito allows client_credentials only on its own. Split it into two app clients in config/security.ts (one for services, one for browsers).`);
+      }
+      const oauth = browser || flows.has('client_credentials');
+      anyOAuth ||= oauth;
+      const customScopes = client.scopes.map((s) => cognito.OAuthScope.resourceServer(this.resourceServer, scopeByName.get(s)!));
+      clients.set(
+        name,
+        this.userPool.addClient(`Client${name.replace(/[^A-Za-z0-9]/g, '')}`, {
+          userPoolClientName: name,
+          generateSecret: client.generateSecret ?? flows.has('client_credentials'),
+          authFlows: { userPassword: flows.has('user_password'), userSrp: flows.has('user_srp') },
+          disableOAuth: !oauth,
+          oAuth: oauth
+            ? {
+                flows: { clientCredentials: flows.has('client_credentials'), authorizationCodeGrant: flows.has('authorization_code'), implicitCodeGrant: flows.has('implicit') },
+                scopes: browser ? [cognito.OAuthScope.OPENID, cognito.OAuthScope.EMAIL, cognito.OAuthScope.PROFILE, ...customScopes] : customScopes,
+                callbackUrls: browser && client.callbackUrls?.length ? [...client.callbackUrls] : undefined,
+                logoutUrls: browser && client.logoutUrls?.length ? [...client.logoutUrls] : undefined,
+              }
+            : undefined,
+          accessTokenValidity: Duration.minutes(definition.accessTokenValidityMinutes),
+          idTokenValidity: Duration.minutes(definition.accessTokenValidityMinutes),
+          preventUserExistenceErrors: true,
+        }),
+      );
+    }
+    this.appClients = clients;
+    // The hosted domain serves the OAuth token endpoint; only needed when a client uses an OAuth flow.
+    if (anyOAuth) this.domain = this.userPool.addDomain('Domain', { cognitoDomain: { domainPrefix: definition.domainPrefix } });
+    this.issuer = `https://cognito-idp.${Stack.of(this).region}.amazonaws.com/${this.userPool.userPoolId}`;
+    this.audience = clients.size ? Fn.join(',', [...clients.values()].map((c) => c.userPoolClientId)) : '';
+  }
+
+  /** The scope as it appears in an access token and in a route's `authorizationScopes`: `<identifier>/<scope>`. */
+  public tokenScope(scope: string): string {
+    return `${this.resourceServerIdentifier}/${scope}`;
+  }
+}

@@ -1,0 +1,108 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { AppDefinition, FunctionUnit } from '@framework/core';
+import { buildSync, type BuildFailure, type Metafile } from 'esbuild';
+import { InfraError } from '../errors.js';
+import { packagesOfOutput } from './bundle-usage.js';
+
+/** Options of `bundleApp`. */
+export interface BundleOptions {
+  /**
+   * Folder the bundles are written to (emptied first); one sub-folder per function.
+   * @default - `.fw/build/<stage>` in the project
+   */
+  readonly outDir?: string;
+  /** @default true */
+  readonly minify?: boolean;
+  /** Linked source maps (`index.mjs.map`, without sources content) next to each bundle. @default true */
+  readonly sourcemap?: boolean;
+  /**
+   * Packages left out of the bundles. The Lambda Node.js runtime ships the AWS SDK v3, so it stays out by default
+   * (as CDK's NodejsFunction does); `pg-native` is an optional native add-on of `pg` that cannot be bundled.
+   * @default ['@aws-sdk/*', 'pg-native']
+   */
+  readonly external?: readonly string[];
+}
+
+/** One function's bundle: a folder holding `index.mjs` (and its source map), deployed as the function's code. */
+export interface FunctionBundle {
+  readonly unit: FunctionUnit;
+  /** Absolute folder of this function's bundle (what `Code.fromAsset` packs). */
+  readonly directory: string;
+  /** Absolute path of `index.mjs`. */
+  readonly entryFile: string;
+  /** The Lambda handler setting. */
+  readonly handler: string;
+  /** Bare package names the bundle imports (bundled or external): how the constructs infer what a function uses. */
+  readonly packages: ReadonlySet<string>;
+}
+
+/** Every function of an app, bundled by one esbuild build. */
+export interface AppBundle {
+  readonly outDir: string;
+  /** By function name. */
+  readonly functions: ReadonlyMap<string, FunctionBundle>;
+}
+
+export const DEFAULT_EXTERNALS: readonly string[] = ['@aws-sdk/*', 'pg-native'];
+
+/**
+ * ESM output needs `require` for the CommonJS packages esbuild inlines (their `require('node:https')` would otherwise
+ * fail with "Dynamic require of ... is not supported"); the alias avoids clashing with a user's own `createRequire`.
+ */
+const REQUIRE_BANNER = "import { createRequire as __fwCreateRequire } from 'node:module'; const require = __fwCreateRequire(import.meta.url);";
+
+/**
+ * Bundles every function of the app (routes, standalone functions, queue consumers, crons) in ONE esbuild build
+ * with an entry point per function. Splitting is off on purpose: each function folder is self-contained, so its
+ * asset hash depends only on its own code and an unchanged function is never redeployed because a shared chunk
+ * moved. esbuild's output is deterministic, and the folder is emptied first, so the same sources give the same bytes.
+ */
+export function bundleApp(app: AppDefinition, options: BundleOptions = {}): AppBundle {
+  const outDir = path.resolve(options.outDir ?? path.join(app.rootDir, '.fw', 'build', app.stage));
+  fs.rmSync(outDir, { recursive: true, force: true });
+  fs.mkdirSync(outDir, { recursive: true });
+  const entryPoints: Record<string, string> = {};
+  for (const unit of app.units) entryPoints[`${unit.functionName}/index`] = path.join(app.rootDir, unit.file);
+
+  const units = app.units;
+  if (units.length === 0) return { outDir, functions: new Map() };
+  let metafile: Metafile;
+  try {
+    const result = buildSync({
+      entryPoints,
+      outdir: outDir,
+      absWorkingDir: app.rootDir,
+      bundle: true,
+      splitting: false,
+      platform: 'node',
+      target: app.config.settings.functions.runtime === 'nodejs20.x' ? 'node20' : 'node22',
+      format: 'esm',
+      outExtension: { '.js': '.mjs' },
+      mainFields: ['module', 'main'],
+      banner: { js: REQUIRE_BANNER },
+      minify: options.minify ?? true,
+      sourcemap: (options.sourcemap ?? true) ? 'linked' : false,
+      sourcesContent: false,
+      legalComments: 'none',
+      external: [...(options.external ?? DEFAULT_EXTERNALS)],
+      metafile: true,
+      logLevel: 'silent',
+      write: true,
+    });
+    metafile = result.metafile!;
+  } catch (error) {
+    const failure = error as Partial<BuildFailure>;
+    const lines = (failure.errors ?? []).slice(0, 10).map((e) => `  - ${e.location ? `${e.location.file}:${e.location.line}: ` : ''}${e.text}`);
+    throw new InfraError('FW_ERR_INFRA_BUNDLE', `Bundling the app's functions failed:\n${lines.join('\n') || String(error)}\nFix the files above (they must build with esbuild as ESM for Node.js), then synthesize again.`, { cause: error });
+  }
+
+  const functions = new Map<string, FunctionBundle>();
+  for (const unit of units) {
+    const directory = path.join(outDir, unit.functionName);
+    const entryFile = path.join(directory, 'index.mjs');
+    const outputKey = path.relative(app.rootDir, entryFile).split(path.sep).join('/');
+    functions.set(unit.functionName, { unit, directory, entryFile, handler: 'index.main', packages: packagesOfOutput(metafile, outputKey) });
+  }
+  return { outDir, functions };
+}

@@ -1,0 +1,105 @@
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { ENV, type AppDefinition } from '@framework/core';
+import { InfraError } from '../errors.js';
+import type { AppBundle } from './bundle-app.js';
+
+/** What `handler(...)` / `taskHandler(...)` attach to `main` (the runtime's `handlerInfo`, read without invoking it). */
+export interface HandlerInfo {
+  readonly kind: 'http' | 'task';
+  readonly scopes: readonly string[];
+  readonly middleware: readonly string[];
+  readonly retries?: number;
+  readonly idempotent?: boolean;
+}
+
+/**
+ * The script of the child process: imports each bundle and reports `main.handlerInfo` to a result file (not stdout,
+ * which module code may print to), then exits even if a module left a timer or socket open.
+ */
+const READER = `
+import { readFileSync, writeFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+const { files, resultFile } = JSON.parse(readFileSync(0, 'utf8'));
+const out = {};
+for (const [name, file] of Object.entries(files)) {
+  try {
+    const mod = await import(pathToFileURL(file).href);
+    const main = mod.main;
+    if (typeof main !== 'function') { out[name] = { missingMain: true, exports: Object.keys(mod) }; continue; }
+    const info = main.handlerInfo;
+    const strings = (v) => Array.isArray(v) ? v.filter((s) => typeof s === 'string') : [];
+    out[name] = info && typeof info === 'object' ? { info: {
+      kind: info.kind === 'task' ? 'task' : 'http',
+      scopes: strings(info.scopes),
+      middleware: strings(info.middleware),
+      ...(typeof info.retries === 'number' ? { retries: info.retries } : {}),
+      ...(typeof info.idempotent === 'boolean' ? { idempotent: info.idempotent } : {}),
+    } } : { info: null };
+  } catch (error) {
+    out[name] = { error: String((error && error.message) || error) };
+  }
+}
+writeFileSync(resultFile, JSON.stringify(out));
+process.exit(0);
+`;
+
+type ReaderResult = Record<string, { info?: HandlerInfo | null; missingMain?: boolean; exports?: string[]; error?: string }>;
+
+/**
+ * Reads every function's declared `handlerInfo` by importing its bundle in ONE child process with a neutral
+ * environment: only the app's fixed variables (project, stage, region, log level), no credentials, no instance
+ * metadata lookups. Importing the real bundle is the only sound way to see what `handler({ scopes })` declared:
+ * scopes may come from constants or shared modules, which a text scan would miss. A module whose top level needs
+ * the cloud fails here with its message, at synth time instead of at its first request.
+ *
+ * A `main` without `handlerInfo` (a plain Lambda handler) declares no scopes: a public route, as the spec says.
+ */
+export function readHandlerInfo(app: AppDefinition, bundle: AppBundle): Map<string, HandlerInfo | undefined> {
+  const infos = new Map<string, HandlerInfo | undefined>();
+  if (bundle.functions.size === 0) return infos;
+  const files: Record<string, string> = {};
+  for (const [name, fn] of bundle.functions) files[name] = fn.entryFile;
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-handler-info-'));
+  const resultFile = path.join(tmp, 'result.json');
+  try {
+    const env: Record<string, string> = {
+      PATH: process.env.PATH ?? '',
+      HOME: tmp,
+      NODE_ENV: 'production',
+      AWS_REGION: app.region,
+      AWS_EC2_METADATA_DISABLED: 'true',
+      [ENV.project]: app.project,
+      [ENV.stage]: app.stage,
+      [ENV.region]: app.region,
+    };
+    for (const [key, value] of Object.entries(app.environment)) if (value.kind === 'static') env[key] = value.value;
+    const child = spawnSync(process.execPath, ['--input-type=module', '-e', READER], {
+      cwd: app.rootDir,
+      env,
+      input: JSON.stringify({ files, resultFile }),
+      encoding: 'utf8',
+      timeout: 120_000,
+      maxBuffer: 16 * 1024 * 1024,
+    });
+    if (!fs.existsSync(resultFile)) {
+      throw new InfraError('FW_ERR_INFRA_HANDLER_LOAD', `Reading the handlers' declared scopes failed (the process ${child.error ? `could not run: ${child.error.message}` : `exited with ${child.status ?? child.signal}`}):\n${(child.stderr || '').trim().slice(0, 2000)}\nA handler module must load without cloud access: move cloud calls from the module top level into the handler.`);
+    }
+    const result = JSON.parse(fs.readFileSync(resultFile, 'utf8')) as ReaderResult;
+    for (const [name, fn] of bundle.functions) {
+      const entry = result[name];
+      if (!entry || entry.error !== undefined) {
+        throw new InfraError('FW_ERR_INFRA_HANDLER_LOAD', `${fn.unit.file} threw while being loaded (to read the scopes it declares): ${entry?.error ?? 'no result'}\nA handler module must load without cloud access and without variables other than FW_PROJECT, FW_STAGE, FW_REGION and LOG_LEVEL: move that work into the handler.`);
+      }
+      if (entry.missingMain) {
+        throw new InfraError('FW_ERR_INFRA_HANDLER_EXPORT', `${fn.unit.file} does not export a function named "main" (exports: ${entry.exports?.join(', ') || 'none'}). Export the handler as main: export const main = handler(...)`);
+      }
+      infos.set(name, entry.info ?? undefined);
+    }
+    return infos;
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}

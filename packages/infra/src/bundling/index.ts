@@ -1,0 +1,3 @@
+export * from './bundle-app.js';
+export * from './bundle-usage.js';
+export * from './handler-info.js';

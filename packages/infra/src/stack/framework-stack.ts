@@ -1,0 +1,327 @@
+import { CfnOutput, CfnResource, type CfnElement, NestedStack, Stack, Tags, TimeZone, type StackProps } from 'aws-cdk-lib';
+import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import * as s3n from 'aws-cdk-lib/aws-s3-notifications';
+import * as scheduler from 'aws-cdk-lib/aws-scheduler';
+import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
+import { idempotencyTableName, stackName, type AppDefinition, type FunctionUnit, type RouteDefinition } from '@framework/core';
+import { Construct, type IConstruct } from 'constructs';
+import { AppAuth } from '../auth/app-auth.js';
+import { acknowledgeNag, acknowledgeNagFindings, nagResourceRef } from '../checks/nag-suppressions.js';
+import { bundleApp, type AppBundle, type BundleOptions } from '../bundling/bundle-app.js';
+import { needsOf, type FunctionNeeds } from '../bundling/bundle-usage.js';
+import { readHandlerInfo, type HandlerInfo } from '../bundling/handler-info.js';
+import { AppCache } from '../caches/app-cache.js';
+import { AppDatabase } from '../databases/app-database.js';
+import { InfraError } from '../errors.js';
+import { AppFunction } from '../functions/app-function.js';
+import { AppHttpApi } from '../http-api/app-http-api.js';
+import { IdempotencyTable } from '../idempotency/idempotency-table.js';
+import { AppNetwork } from '../network/app-network.js';
+import { AppQueue } from '../queues/app-queue.js';
+import { AppBucket } from '../storage/app-bucket.js';
+import { IntentOutputs } from './intent-outputs.js';
+import { DEFAULT_ROUTE_SHARDS, MAX_RESOURCES_PER_STACK, routeShardOf } from './route-shards.js';
+
+/** Props of `FrameworkStack`. */
+export interface FrameworkStackProps extends StackProps {
+  /** The app model of the stage to deploy (`defineApp(...)` or `app.forStage('prod')`). */
+  readonly app: AppDefinition;
+  /**
+   * The functions' bundles.
+   * @default - bundled now by `bundleApp(app, bundleOptions)`
+   */
+  readonly bundle?: AppBundle;
+  /** @default - `bundleApp`'s defaults */
+  readonly bundleOptions?: BundleOptions;
+  /**
+   * Each function's declared `handlerInfo`, by function name.
+   * @default - read from the bundles by `readHandlerInfo`
+   */
+  readonly handlerInfo?: ReadonlyMap<string, HandlerInfo | undefined>;
+  /**
+   * Nested stacks the route functions are spread over (by a hash of the route key). Changing it moves routes.
+   * @default 16
+   */
+  readonly routeShards?: number;
+  /**
+   * Create the idempotency / saga table.
+   * @default - when a handler declares idempotency or a function bundles the DynamoDB client
+   */
+  readonly idempotencyTable?: boolean;
+  /**
+   * Identifier of the Cognito resource server; access tokens carry scopes as `<identifier>/<scope>`.
+   * @default - the project name
+   */
+  readonly resourceServerIdentifier?: string;
+}
+
+/**
+ * The app model of one stage as a CloudFormation stack named `{project}-{stage}`: every intent, every function, the
+ * HTTP API, with every name, size and variable read from the model. Route functions live in nested stacks
+ * (`RoutesNN`) so a 300-route app stays under CloudFormation's 500-resource limit per stack.
+ */
+export class FrameworkStack extends Stack {
+  public readonly app: AppDefinition;
+  public readonly bundle: AppBundle;
+  public readonly handlerInfo: ReadonlyMap<string, HandlerInfo | undefined>;
+  /** What each function uses (by function name), inferred from its bundle: decides grants and VPC placement. */
+  public readonly needs: ReadonlyMap<string, FunctionNeeds>;
+  public readonly network?: AppNetwork;
+  public readonly databases = new Map<string, AppDatabase>();
+  public readonly buckets = new Map<string, AppBucket>();
+  public readonly queues = new Map<string, AppQueue>();
+  public readonly caches = new Map<string, AppCache>();
+  public readonly auth?: AppAuth;
+  public readonly idempotencyTable?: IdempotencyTable;
+  public readonly httpApi?: AppHttpApi;
+  /** Every function, by function name. */
+  public readonly functions = new Map<string, AppFunction>();
+  /** Route shards (nested stacks) by shard number; only non-empty shards exist. */
+  public readonly routeShards = new Map<number, NestedStack>();
+  /** By cron id. */
+  public readonly schedules = new Map<string, scheduler.Schedule>();
+  /** Routes by route key. */
+  public readonly routes = new Map<string, apigw.HttpRoute>();
+
+  constructor(scope: Construct, id: string | undefined, props: FrameworkStackProps) {
+    const { app } = props;
+    super(scope, id ?? stackName(app.project, app.stage), {
+      stackName: stackName(app.project, app.stage),
+      env: { account: app.config.account, region: app.region },
+      description: `${app.project} (${app.stage}): framework app`,
+      ...props,
+    });
+    this.app = app;
+    const settings = app.config.settings;
+    for (const [key, value] of Object.entries(app.config.tags)) Tags.of(this).add(key, value);
+    Tags.of(this).add('framework:project', app.project);
+    Tags.of(this).add('framework:stage', app.stage);
+
+    this.bundle = props.bundle ?? bundleApp(app, props.bundleOptions);
+    this.handlerInfo = props.handlerInfo ?? readHandlerInfo(app, this.bundle);
+    const needs = new Map<string, FunctionNeeds>();
+    for (const unit of app.units) {
+      const info = this.handlerInfo.get(unit.functionName);
+      const idempotent = info?.idempotent === true || (info?.middleware ?? []).some((m) => /idempot/i.test(m));
+      needs.set(unit.functionName, needsOf(this.bundle.functions.get(unit.functionName)?.packages ?? new Set(), idempotent));
+    }
+    this.needs = needs;
+    const anyNeeds = (need: keyof FunctionNeeds) => [...needs.values()].some((n) => n[need]);
+    this.checkScopes();
+
+    const outputs = new IntentOutputs();
+    // The private network exists only for resources that live in it.
+    if (app.databases.length || app.caches.length) {
+      this.network = new AppNetwork(this, 'Network', {
+        settings: settings.network,
+        secretsManagerEndpoint: settings.network.natGateways === 0 && app.databases.length > 0 && anyNeeds('database'),
+      });
+    }
+    for (const definition of app.databases) {
+      const db = new AppDatabase(this, `Database-${definition.id}`, { definition, settings: settings.databases, resources: settings.resources, network: this.network! });
+      this.databases.set(definition.id, db);
+      outputs.set('databases', definition.id, 'host', db.host);
+      outputs.set('databases', definition.id, 'port', db.port);
+      outputs.set('databases', definition.id, 'name', definition.databaseName);
+      outputs.set('databases', definition.id, 'secretArn', db.secret.secretArn);
+    }
+    for (const definition of app.storage) {
+      const bucket = new AppBucket(this, `Storage-${definition.id}`, { definition, resources: settings.resources });
+      this.buckets.set(definition.id, bucket);
+      outputs.set('storage', definition.id, 'bucket', bucket.bucket.bucketName);
+      outputs.set('storage', definition.id, 'publicUrl', bucket.publicUrl);
+    }
+    for (const definition of app.queues) {
+      const queue = new AppQueue(this, `Queue-${definition.id}`, { definition });
+      this.queues.set(definition.id, queue);
+      outputs.set('queues', definition.id, 'url', queue.queue.queueUrl);
+    }
+    for (const definition of app.caches) {
+      const cache = new AppCache(this, `Cache-${definition.id}`, { definition, settings: settings.caches, network: this.network! });
+      this.caches.set(definition.id, cache);
+      outputs.set('caches', definition.id, 'endpoint', cache.endpoint);
+    }
+    if (app.auth) {
+      this.auth = new AppAuth(this, 'Auth', { definition: app.auth, resources: settings.resources, resourceServerIdentifier: props.resourceServerIdentifier ?? app.project });
+      outputs.set('auth', 'default', 'issuer', this.auth.issuer);
+      outputs.set('auth', 'default', 'audience', this.auth.audience);
+      outputs.set('auth', 'default', 'userPoolId', this.auth.userPool.userPoolId);
+    }
+    const tableName = idempotencyTableName(app.project, app.stage);
+    if (props.idempotencyTable ?? anyNeeds('idempotency')) {
+      this.idempotencyTable = new IdempotencyTable(this, 'Idempotency', { tableName, resources: settings.resources });
+      outputs.set('idempotency', 'default', 'tableName', this.idempotencyTable.table.tableName);
+    } else {
+      // No table: the variable still names the stage's table, so every function has the same variables.
+      outputs.set('idempotency', 'default', 'tableName', tableName);
+    }
+    const environment = outputs.resolve(app.environment);
+
+    // Standalone functions, queue consumers and crons in this stack; routes in their shards.
+    const others = new Construct(this, 'Functions');
+    for (const unit of app.units) {
+      if (unit.kind === 'route') continue;
+      this.functions.set(unit.functionName, this.createFunction(others, unit, environment));
+    }
+    if (app.routes.length) {
+      const clientIds = this.auth ? [...this.auth.appClients.values()].map((c) => c.userPoolClientId) : [];
+      this.httpApi = new AppHttpApi(this, 'Http', {
+        apiName: stackName(app.project, app.stage),
+        settings: settings.api,
+        logs: settings.logs,
+        jwt: this.auth && clientIds.length ? { issuer: this.auth.issuer, audience: clientIds } : undefined,
+      });
+      const shardCount = props.routeShards ?? DEFAULT_ROUTE_SHARDS;
+      for (const route of app.routes) {
+        const shardNumber = routeShardOf(route.routeKey, shardCount);
+        let shard = this.routeShards.get(shardNumber);
+        if (!shard) {
+          shard = new NestedStack(this, `Routes${String(shardNumber).padStart(2, '0')}`, { description: `${stackName(app.project, app.stage)} routes, shard ${shardNumber}` });
+          this.routeShards.set(shardNumber, shard);
+        }
+        const fn = this.createFunction(shard, route, environment);
+        this.functions.set(route.functionName, fn);
+        this.addRoute(shard, route, fn.function);
+      }
+    }
+
+    this.grantNeeds();
+    for (const [id, queue] of this.queues) {
+      const consumer = this.functionOf(queue.definition);
+      consumer.addEventSource(new SqsEventSource(queue.queue, { batchSize: queue.definition.batchSize, reportBatchItemFailures: true }));
+      void id;
+    }
+    for (const cron of app.crons) {
+      this.schedules.set(
+        cron.id,
+        new scheduler.Schedule(this, `Schedule-${cron.id}`, {
+          scheduleName: cron.ruleName,
+          description: cron.description,
+          schedule: scheduler.ScheduleExpression.expression(cron.expression, TimeZone.ETC_UTC),
+          target: new LambdaInvoke(this.functionOf(cron), { retryAttempts: cron.retryAttempts }),
+          enabled: cron.enabled,
+        }),
+      );
+    }
+    // The scheduler's target role is a stack-level singleton created by LambdaInvoke.
+    const cronFindings = app.crons.map((c) => `Resource::${nagResourceRef(this, this.functionOf(c).node.defaultChild as CfnElement)}:*`);
+    for (const child of this.node.children) if (child.node.id.startsWith('SchedulerRoleForTarget')) acknowledgeNagFindings(child, 'schedulerTarget', cronFindings);
+    for (const bucket of this.buckets.values()) {
+      for (const notification of bucket.definition.notifications) {
+        const filters = notification.prefix ? [{ prefix: notification.prefix }] : [];
+        const destination = notification.queue !== undefined
+          ? new s3n.SqsDestination(this.queues.get(notification.queue)!.queue)
+          : new s3n.LambdaDestination(this.functionOf(app.functions.find((f) => f.id === notification.function)!));
+        bucket.bucket.addEventNotification(s3.EventType.OBJECT_CREATED, destination, ...filters);
+      }
+    }
+    this.addOutputs();
+    this.node.addValidation({ validate: () => this.checkResourceCounts() });
+  }
+
+  /** The Lambda function of a unit of the app. */
+  public functionOf(unit: Pick<FunctionUnit, 'functionName'>): lambda.Function {
+    const fn = this.functions.get(unit.functionName);
+    if (!fn) throw new Error(`no function ${unit.functionName} in this stack`);
+    return fn.function;
+  }
+
+  private createFunction(scope: Construct, unit: FunctionUnit, appEnvironment: Record<string, string>): AppFunction {
+    const need = this.needs.get(unit.functionName)!;
+    const joinsVpc = (need.database && this.databases.size > 0) || (need.cache && this.caches.size > 0);
+    return new AppFunction(scope, unit.functionName, {
+      unit,
+      bundle: this.bundle.functions.get(unit.functionName)!,
+      settings: this.app.config.settings,
+      environment: { ...appEnvironment, ...unit.environment },
+      network: joinsVpc ? this.network : undefined,
+    });
+  }
+
+  private addRoute(scope: Construct, route: RouteDefinition, fn: lambda.IFunction): void {
+    const scopes = this.handlerInfo.get(route.functionName)?.scopes ?? [];
+    const secured = scopes.length > 0 && this.httpApi?.authorizer !== undefined && this.auth !== undefined;
+    const auth = this.auth;
+    const httpRoute = new apigw.HttpRoute(scope, `Route-${route.functionName}`, {
+      httpApi: this.httpApi!.api,
+      routeKey: apigw.HttpRouteKey.with(route.path, apigw.HttpMethod[route.method as keyof typeof apigw.HttpMethod]),
+      integration: new HttpLambdaIntegration(`Integration-${route.functionName}`, fn),
+      ...(secured && auth ? { authorizer: this.httpApi!.authorizer!, authorizationScopes: scopes.map((s) => auth.tokenScope(s)) } : {}),
+    });
+    if (!secured) acknowledgeNag(httpRoute, 'publicRoute');
+    this.routes.set(route.routeKey, httpRoute);
+  }
+
+  /** Scoped routes need tokens: an auth intent with app clients, and scopes the security config declares. */
+  private checkScopes(): void {
+    for (const route of this.app.routes) {
+      const scopes = this.handlerInfo.get(route.functionName)?.scopes ?? [];
+      if (!scopes.length) continue;
+      if (!this.app.auth || Object.keys(this.app.auth.appClients).length === 0) {
+        throw new InfraError('FW_ERR_INFRA_SCOPES_WITHOUT_AUTH', `Route ${route.routeKey} (${route.file}) requires scopes ${scopes.join(', ')}, but ${this.app.auth ? 'security.appClients declares no app client to request tokens' : 'the app has no auth intent to issue tokens'}. Add \`auth: {}\` to infrastructure in fw.config.ts and an app client in config/security.ts, or remove the scopes to make the route public.`);
+      }
+      const undeclared = scopes.filter((s) => !(s in this.app.auth!.scopes));
+      if (undeclared.length) {
+        throw new InfraError('FW_ERR_INFRA_UNDECLARED_SCOPE', `Route ${route.routeKey} (${route.file}) requires ${undeclared.join(', ')}, which config/security.ts does not declare (declared: ${Object.keys(this.app.auth.scopes).join(', ') || 'none'}). Declare the scope in security.scopes or fix its spelling in the handler.`);
+      }
+    }
+  }
+
+  /** Least privilege: each function gets exactly the grants for what its bundle uses. */
+  private grantNeeds(): void {
+    for (const [name, fn] of this.functions) {
+      const need = this.needs.get(name)!;
+      const role = fn.function;
+      if (need.database) for (const db of this.databases.values()) db.grantConnect(role);
+      if (need.storage && this.buckets.size) {
+        const findings = ['Action::s3:GetObject*', 'Action::s3:GetBucket*', 'Action::s3:List*', 'Action::s3:DeleteObject*', 'Action::s3:Abort*'];
+        for (const bucket of this.buckets.values()) {
+          bucket.grantReadWrite(role);
+          findings.push(`Resource::${nagResourceRef(fn.function, bucket.bucket.node.defaultChild as CfnElement)}/*`);
+        }
+        acknowledgeNagFindings(fn.function.role!, 'bucketGrants', findings);
+      }
+      if (need.queueSend) for (const queue of this.queues.values()) queue.queue.grantSendMessages(role);
+      if (need.invoke) for (const target of this.app.functions) if (target.functionName !== name) this.functionOf(target).grantInvoke(role);
+      if (need.idempotency && this.idempotencyTable) this.idempotencyTable.grantReadWriteData(role);
+    }
+  }
+
+  private addOutputs(): void {
+    const out = (id: string, value: string, description: string) => new CfnOutput(this, id.replace(/[^A-Za-z0-9]/g, ''), { value, description });
+    if (this.httpApi) out('ApiUrl', this.httpApi.url, 'Base URL of the HTTP API');
+    if (this.auth) {
+      out('UserPoolId', this.auth.userPool.userPoolId, 'Cognito user pool id');
+      out('AuthIssuer', this.auth.issuer, 'JWT issuer');
+      for (const [name, client] of this.auth.appClients) out(`AppClient${name}Id`, client.userPoolClientId, `App client ${name}`);
+      if (this.auth.domain) out('AuthDomain', this.auth.domain.baseUrl(), 'Hosted sign-in and token endpoint');
+    }
+    for (const [id, db] of this.databases) {
+      out(`Database${id}Endpoint`, db.host, `Database ${id} endpoint`);
+      out(`Database${id}SecretArn`, db.secret.secretArn, `Database ${id} credentials secret`);
+    }
+    for (const [id, bucket] of this.buckets) {
+      out(`Storage${id}Bucket`, bucket.bucket.bucketName, `Bucket of storage ${id}`);
+      out(`Storage${id}Url`, bucket.publicUrl, `Public URL of storage ${id}`);
+    }
+    for (const [id, queue] of this.queues) out(`Queue${id}Url`, queue.queue.queueUrl, `URL of queue ${id}`);
+    for (const [id, cache] of this.caches) out(`Cache${id}Endpoint`, cache.endpoint, `Endpoint of cache ${id}`);
+    if (this.idempotencyTable) out('IdempotencyTable', this.idempotencyTable.table.tableName, 'Idempotency and saga table');
+  }
+
+  private checkResourceCounts(): string[] {
+    const counts = new Map<Stack, number>();
+    const visit = (c: IConstruct) => {
+      if (c instanceof CfnResource) counts.set(Stack.of(c), (counts.get(Stack.of(c)) ?? 0) + 1);
+      for (const child of c.node.children) visit(child);
+    };
+    visit(this);
+    return [...counts]
+      .filter(([, n]) => n > MAX_RESOURCES_PER_STACK)
+      .map(([stack, n]) => `${stack.node.path} has ${n} resources, over CloudFormation's ${MAX_RESOURCES_PER_STACK}: raise routeShards of FrameworkStack (this moves routes once).`);
+  }
+}

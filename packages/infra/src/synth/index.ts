@@ -1,0 +1,1 @@
+export * from './synthesize-app.js';

@@ -1,0 +1,61 @@
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { InsufficientScope, Unauthorized } from '../errors.js';
+
+/** Who called, from the verified token claims. */
+export interface AuthInfo {
+  /** The `sub` claim (user id, or app client id for client-credentials tokens). */
+  readonly subject: string;
+  /** Granted scopes: the `scope` claim split on spaces, or the `scp` array, plus the gateway's own `scopes` list. */
+  readonly scopes: readonly string[];
+  /** Every claim, as the gateway's JWT authorizer passes them (values are strings there). */
+  readonly claims: Readonly<Record<string, unknown>>;
+}
+
+interface JwtAuthorizer {
+  claims?: Record<string, unknown>;
+  scopes?: readonly string[] | null;
+}
+
+function jwtOf(event: APIGatewayProxyEventV2): JwtAuthorizer | undefined {
+  const authorizer = (event.requestContext as { authorizer?: { jwt?: JwtAuthorizer } }).authorizer;
+  return authorizer?.jwt;
+}
+
+/**
+ * `scp` arrives as an array from the dev server but the HTTP API JWT authorizer stringifies array claims as
+ * `[a b c]`; both forms are read.
+ */
+function scopesFromClaim(value: unknown): string[] {
+  if (Array.isArray(value)) return value.filter((s): s is string => typeof s === 'string');
+  if (typeof value !== 'string') return [];
+  const trimmed = value.trim();
+  const inner = trimmed.startsWith('[') && trimmed.endsWith(']') ? trimmed.slice(1, -1).replace(/,/g, ' ') : trimmed;
+  return inner.split(/\s+/).filter(Boolean);
+}
+
+/** The caller of a request, or `undefined` when the event carries no claims. */
+export function authFromEvent(event: APIGatewayProxyEventV2): AuthInfo | undefined {
+  const jwt = jwtOf(event);
+  const claims = jwt?.claims;
+  if (!claims || Object.keys(claims).length === 0) return undefined;
+  const scopes = new Set<string>([
+    ...scopesFromClaim(claims['scope']),
+    ...scopesFromClaim(claims['scp']),
+    ...(Array.isArray(jwt?.scopes) ? jwt.scopes : []),
+  ]);
+  const sub = claims['sub'] ?? claims['client_id'];
+  return { subject: typeof sub === 'string' ? sub : '', scopes: [...scopes], claims };
+}
+
+/**
+ * The handler's check (the gateway checked already when deployed: defense in depth). Every listed scope is
+ * required. Throws `Unauthorized` without claims and `InsufficientScope` when a scope is missing.
+ */
+export function authorize(event: APIGatewayProxyEventV2, requiredScopes: readonly string[]): AuthInfo | undefined {
+  const auth = authFromEvent(event);
+  if (requiredScopes.length === 0) return auth;
+  if (!auth) throw new Unauthorized('This route requires a bearer token (Authorization: Bearer <access token>)');
+  const missing = requiredScopes.filter((s) => !auth.scopes.includes(s));
+  if (missing.length > 0) throw new InsufficientScope(requiredScopes, missing);
+  return auth;
+}

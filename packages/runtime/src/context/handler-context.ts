@@ -1,0 +1,172 @@
+import type { APIGatewayProxyEventV2, Context as LambdaContext } from 'aws-lambda';
+import { getRootLogger, type Logger } from '../logger/logger.js';
+import type { AuthInfo } from './auth.js';
+import { traceFromHeaders, type TraceInfo } from './trace.js';
+
+/** What every handler (HTTP or task) receives as `ctx`. */
+export interface BaseContext {
+  /** When the invocation started. */
+  readonly timestamp: Date;
+  /** The request id: the gateway's for HTTP (the one clients see in error bodies), Lambda's for tasks. */
+  readonly requestId: string;
+  /** The trace this invocation belongs to, when there is one. */
+  readonly trace?: TraceInfo;
+  /** A logger bound to `requestId` and `traceId`. */
+  readonly logger: Logger;
+  /** The Lambda context (a stand-in when called without one, e.g. from a test). */
+  readonly lambdaContext: LambdaContext;
+  /** Milliseconds left before Lambda stops this invocation. */
+  getRemainingTimeInMillis(): number;
+}
+
+/** `ctx` of an HTTP route (`handler`). */
+export interface HandlerContext extends BaseContext {
+  /** Upper-case HTTP method. */
+  readonly method: string;
+  /** The raw path (`/tasks/42`). */
+  readonly path: string;
+  /** Dynamic segments: `src/routes/tasks/[id]/get.ts` → `{ id: '42' }`. */
+  readonly pathParams: Readonly<Record<string, string>>;
+  /**
+   * Query parameters, one string each. A repeated parameter (`?tag=a&tag=b`) is joined with commas (`'a,b'`),
+   * exactly as the HTTP API gateway (payload 2.0) delivers it; use `multiValueQuery` for the separate values.
+   */
+  readonly query: Readonly<Record<string, string>>;
+  /** Query parameters with every value of a repeated parameter, parsed from the raw query string. */
+  readonly multiValueQuery: Readonly<Record<string, readonly string[]>>;
+  /** Request headers with lower-case names. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** Request cookies by name. */
+  readonly cookies: Readonly<Record<string, string>>;
+  /** The gateway event as received. */
+  readonly rawEvent: APIGatewayProxyEventV2;
+  /** The caller, when the request carries verified token claims (always set on routes with scopes). */
+  readonly auth?: AuthInfo;
+}
+
+/** `ctx` of a route declared with scopes: `auth` is always there. */
+export interface AuthenticatedContext extends HandlerContext {
+  readonly auth: AuthInfo;
+}
+
+/** Used when a handler is called without a Lambda context (unit tests, scripts). */
+export function standInLambdaContext(requestId: string, startedAt: number): LambdaContext {
+  const fail = (): never => {
+    throw new Error('The stand-in Lambda context cannot end an invocation');
+  };
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName: process.env['AWS_LAMBDA_FUNCTION_NAME'] ?? 'local',
+    functionVersion: '$LATEST',
+    invokedFunctionArn: 'arn:aws:lambda:local:000000000000:function:local',
+    memoryLimitInMB: '128',
+    awsRequestId: requestId,
+    logGroupName: 'local',
+    logStreamName: 'local',
+    // No deadline is known: report a generous 15 minutes (Lambda's maximum) from the start.
+    getRemainingTimeInMillis: () => Math.max(0, startedAt + 900_000 - Date.now()),
+    done: fail,
+    fail,
+    succeed: fail,
+  };
+}
+
+let fallbackCounter = 0;
+/** A request id for calls that carry none (never happens behind the gateway). */
+export function fallbackRequestId(): string {
+  fallbackCounter = (fallbackCounter + 1) % 1e9;
+  return `local-${Date.now().toString(36)}-${fallbackCounter.toString(36)}`;
+}
+
+function lowerCaseHeaders(headers: APIGatewayProxyEventV2['headers'] | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!headers) return out;
+  for (const name in headers) {
+    const value = headers[name];
+    if (value !== undefined) out[name.toLowerCase()] = value;
+  }
+  return out;
+}
+
+function parseQuery(raw: string): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  if (!raw) return out;
+  for (const [key, value] of new URLSearchParams(raw)) (out[key] ??= []).push(value);
+  return out;
+}
+
+function parseCookies(cookies: readonly string[] | undefined, header: string | undefined): Record<string, string> {
+  // Payload 2.0 moves the Cookie header into `cookies`; a hand-built event may still carry the header.
+  const pairs = cookies ?? (header ? header.split(';') : []);
+  const out: Record<string, string> = {};
+  for (const pair of pairs) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) continue;
+    const name = pair.slice(0, eq).trim();
+    let value = pair.slice(eq + 1).trim();
+    if (value.startsWith('"') && value.endsWith('"') && value.length >= 2) value = value.slice(1, -1);
+    try {
+      value = decodeURIComponent(value);
+    } catch {
+      // keep the raw value: a cookie that is not percent-encoded is still a cookie
+    }
+    out[name] ??= value;
+  }
+  return out;
+}
+
+/**
+ * The `ctx` of a route. Fields that cost something to compute and are rarely read (multi-value query, cookies,
+ * trace, bound logger) are computed on first access, so a route that does not read them does not pay for them.
+ */
+export class HttpHandlerContext implements HandlerContext {
+  readonly timestamp: Date;
+  readonly requestId: string;
+  readonly method: string;
+  readonly path: string;
+  readonly pathParams: Readonly<Record<string, string>>;
+  readonly query: Readonly<Record<string, string>>;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly rawEvent: APIGatewayProxyEventV2;
+  readonly lambdaContext: LambdaContext;
+  auth?: AuthInfo;
+  private _trace: TraceInfo | undefined | null = null;
+  private _logger: Logger | undefined;
+  private _multi: Record<string, readonly string[]> | undefined;
+  private _cookies: Record<string, string> | undefined;
+
+  constructor(event: APIGatewayProxyEventV2, lambdaContext: LambdaContext, requestId: string, startedAt: number) {
+    this.timestamp = new Date(startedAt);
+    this.requestId = requestId;
+    this.rawEvent = event;
+    this.lambdaContext = lambdaContext;
+    this.method = (event.requestContext?.http?.method ?? 'GET').toUpperCase();
+    this.path = event.rawPath ?? event.requestContext?.http?.path ?? '/';
+    this.pathParams = (event.pathParameters as Record<string, string> | undefined) ?? {};
+    this.query = (event.queryStringParameters as Record<string, string> | undefined) ?? {};
+    this.headers = lowerCaseHeaders(event.headers);
+  }
+
+  get trace(): TraceInfo | undefined {
+    if (this._trace === null) this._trace = traceFromHeaders(this.headers);
+    return this._trace;
+  }
+
+  get logger(): Logger {
+    return (this._logger ??= getRootLogger().child(
+      this.trace ? { requestId: this.requestId, traceId: this.trace.traceId } : { requestId: this.requestId },
+    ));
+  }
+
+  get multiValueQuery(): Readonly<Record<string, readonly string[]>> {
+    return (this._multi ??= parseQuery(this.rawEvent.rawQueryString ?? ''));
+  }
+
+  get cookies(): Readonly<Record<string, string>> {
+    return (this._cookies ??= parseCookies(this.rawEvent.cookies, this.headers['cookie']));
+  }
+
+  getRemainingTimeInMillis(): number {
+    return this.lambdaContext.getRemainingTimeInMillis();
+  }
+}

@@ -1,0 +1,222 @@
+import { FrameworkError } from '@framework/core/names';
+
+/**
+ * Errors of @framework/runtime.
+ *
+ * Two families:
+ * - `HttpError` and its subclasses: thrown by route code (or middleware) to answer with a status and the shared error
+ *   body `{ "error": { "code", "message", "requestId", "details"? } }`. Their codes are the UPPER_SNAKE codes in
+ *   `HTTP_ERROR_CODES`.
+ * - `FW_ERR_*` errors: raised by the runtime itself when something is misconfigured or a remote call failed
+ *   (`RUNTIME_ERROR_CODES`).
+ *
+ * The README's two error tables list every code; `test/errors.test.ts` keeps them in step.
+ */
+
+/** Every HTTP error code the runtime produces or offers a class for, with its status and when it is used. */
+export const HTTP_ERROR_CODES = {
+  BAD_REQUEST: { status: 400, meaning: 'The request is invalid (thrown as `BadRequest`).' },
+  INVALID_JSON: { status: 400, meaning: 'The body is declared JSON (`Content-Type: application/json` or `+json`) but does not parse.' },
+  UNAUTHORIZED: { status: 401, meaning: 'The route has scopes and the request carries no verified token claims. Sent with `WWW-Authenticate: Bearer`.' },
+  FORBIDDEN: { status: 403, meaning: 'The caller may not do this (thrown as `Forbidden`).' },
+  INSUFFICIENT_SCOPE: { status: 403, meaning: 'The token lacks one or more of the scopes the route requires; the message names them.' },
+  NOT_FOUND: { status: 404, meaning: 'The resource does not exist (thrown as `NotFound`).' },
+  METHOD_NOT_ALLOWED: { status: 405, meaning: 'The method is not supported on this resource (thrown as `MethodNotAllowed`).' },
+  CONFLICT: { status: 409, meaning: 'The request conflicts with the current state (thrown as `Conflict`).' },
+  GONE: { status: 410, meaning: 'The resource existed but was removed (thrown as `Gone`).' },
+  PAYLOAD_TOO_LARGE: { status: 413, meaning: 'The body is larger than the route accepts (thrown as `PayloadTooLarge`).' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, meaning: 'The body has a content type the route does not accept (thrown as `UnsupportedMediaType`).' },
+  UNPROCESSABLE_ENTITY: { status: 422, meaning: 'The body parsed but failed validation (thrown as `UnprocessableEntity`, details carry the problems).' },
+  TOO_MANY_REQUESTS: { status: 429, meaning: 'Rate limited (thrown as `TooManyRequests`); `retryAfter` becomes a `Retry-After` header.' },
+  INTERNAL_ERROR: { status: 500, meaning: 'Anything thrown that is not an `HttpError`. The body never carries the message or stack; the log line does, with the request id.' },
+  NOT_IMPLEMENTED: { status: 501, meaning: 'Not implemented yet (thrown as `NotImplemented`).' },
+  BAD_GATEWAY: { status: 502, meaning: 'An upstream service answered badly (thrown as `BadGateway`).' },
+  SERVICE_UNAVAILABLE: { status: 503, meaning: 'Temporarily unavailable (thrown as `ServiceUnavailable`); `retryAfter` becomes a `Retry-After` header.' },
+  GATEWAY_TIMEOUT: { status: 504, meaning: 'An upstream service did not answer in time (thrown as `GatewayTimeout`).' },
+} as const;
+
+export type HttpErrorCode = keyof typeof HTTP_ERROR_CODES;
+
+/** Codes of the errors the runtime raises itself (not HTTP answers). */
+export const RUNTIME_ERROR_CODES = {
+  FW_ERR_INVOKE_REMOTE: 'The invoked function threw; `errorType` and `errorMessage` carry its error name and message.',
+  FW_ERR_INVOKE_NOT_FOUND: 'No function with that id exists in this app and stage (locally: the dev server does not know it).',
+  FW_ERR_INVOKE_FAILED: 'The invocation itself failed (transport error, or an unexpected answer from Lambda or the dev server).',
+  FW_ERR_MISSING_ENV: 'A variable the runtime needs (`FW_PROJECT`, `FW_STAGE`, a queue URL) is not set in the function environment.',
+  FW_ERR_QUEUE_SEND_FAILED: 'Sending a message to a queue failed.',
+  FW_ERR_RETRYABLE: 'Thrown by user code (`RetryableError`) to mark a failure as transient, so `taskHandler` retries it.',
+  FW_ERR_SERVICE_EXTENSION: 'Two packages registered the same service property, or an extension factory threw.',
+} as const;
+
+export type RuntimeErrorCode = keyof typeof RUNTIME_ERROR_CODES;
+
+/** Options shared by the `HttpError` subclasses. */
+export interface HttpErrorOptions {
+  /**
+   * Machine-readable code for the body (`UPPER_SNAKE`).
+   * @default - the class's code (e.g. `NOT_FOUND`)
+   */
+  readonly code?: string;
+  /**
+   * Extra data for the client (e.g. validation problems); sent as `error.details`.
+   * @default - no details
+   */
+  readonly details?: unknown;
+  /**
+   * Extra response headers.
+   * @default - none
+   */
+  readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * The underlying error, kept for the log (never sent to the client).
+   * @default - none
+   */
+  readonly cause?: unknown;
+}
+
+/** An error that answers with its own status and the shared error body. Throw it (or a subclass) from a route. */
+export class HttpError extends FrameworkError {
+  public readonly status: number;
+  public readonly details?: unknown;
+  public readonly headers: Readonly<Record<string, string>>;
+
+  constructor(status: number, code: string, message: string, details?: unknown, options?: Omit<HttpErrorOptions, 'code' | 'details'>) {
+    super(code, message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.status = status;
+    if (details !== undefined) this.details = details;
+    this.headers = options?.headers ?? {};
+  }
+}
+
+/** Shorthand for the subclasses: `(message?, options?)`. */
+function make(status: number, code: HttpErrorCode, defaultMessage: string) {
+  return class extends HttpError {
+    constructor(message: string = defaultMessage, options: HttpErrorOptions = {}) {
+      super(status, options.code ?? code, message, options.details, options);
+    }
+  };
+}
+
+/** 400 `BAD_REQUEST`. */
+export class BadRequest extends make(400, 'BAD_REQUEST', 'Bad request') {}
+/** 401 `UNAUTHORIZED`, with `WWW-Authenticate: Bearer`. */
+export class Unauthorized extends make(401, 'UNAUTHORIZED', 'Authentication required') {
+  constructor(message?: string, options: HttpErrorOptions = {}) {
+    super(message, { ...options, headers: { 'www-authenticate': 'Bearer', ...options.headers } });
+  }
+}
+/** 403 `FORBIDDEN`. */
+export class Forbidden extends make(403, 'FORBIDDEN', 'Forbidden') {}
+/** 404 `NOT_FOUND`. */
+export class NotFound extends make(404, 'NOT_FOUND', 'Not found') {}
+/** 405 `METHOD_NOT_ALLOWED`. */
+export class MethodNotAllowed extends make(405, 'METHOD_NOT_ALLOWED', 'Method not allowed') {}
+/** 409 `CONFLICT`. */
+export class Conflict extends make(409, 'CONFLICT', 'Conflict') {}
+/** 410 `GONE`. */
+export class Gone extends make(410, 'GONE', 'Gone') {}
+/** 413 `PAYLOAD_TOO_LARGE`. */
+export class PayloadTooLarge extends make(413, 'PAYLOAD_TOO_LARGE', 'Payload too large') {}
+/** 415 `UNSUPPORTED_MEDIA_TYPE`. */
+export class UnsupportedMediaType extends make(415, 'UNSUPPORTED_MEDIA_TYPE', 'Unsupported media type') {}
+/** 422 `UNPROCESSABLE_ENTITY`: the body parsed but is not valid; put the problems in `details`. */
+export class UnprocessableEntity extends make(422, 'UNPROCESSABLE_ENTITY', 'Unprocessable entity') {}
+/** 501 `NOT_IMPLEMENTED`. */
+export class NotImplemented extends make(501, 'NOT_IMPLEMENTED', 'Not implemented') {}
+/** 502 `BAD_GATEWAY`. */
+export class BadGateway extends make(502, 'BAD_GATEWAY', 'Bad gateway') {}
+/** 504 `GATEWAY_TIMEOUT`. */
+export class GatewayTimeout extends make(504, 'GATEWAY_TIMEOUT', 'Gateway timeout') {}
+/** 500 `INTERNAL_ERROR` thrown on purpose. Like any 500, its message is not sent to the client. */
+export class InternalServerError extends make(500, 'INTERNAL_ERROR', 'Internal server error') {}
+
+/** Options of the errors that may tell the client when to come back. */
+export interface RetryAfterOptions extends HttpErrorOptions {
+  /**
+   * Seconds until the client may retry; sent as `Retry-After`.
+   * @default - no Retry-After header
+   */
+  readonly retryAfter?: number;
+}
+
+function withRetryAfter(options: RetryAfterOptions): HttpErrorOptions {
+  if (options.retryAfter === undefined) return options;
+  return { ...options, headers: { 'retry-after': String(Math.max(0, Math.ceil(options.retryAfter))), ...options.headers } };
+}
+
+/** 429 `TOO_MANY_REQUESTS`. */
+export class TooManyRequests extends HttpError {
+  public readonly retryAfter?: number;
+  constructor(message = 'Too many requests', options: RetryAfterOptions = {}) {
+    const o = withRetryAfter(options);
+    super(429, options.code ?? 'TOO_MANY_REQUESTS', message, options.details, o);
+    if (options.retryAfter !== undefined) this.retryAfter = options.retryAfter;
+  }
+}
+
+/** 503 `SERVICE_UNAVAILABLE`. */
+export class ServiceUnavailable extends HttpError {
+  public readonly retryAfter?: number;
+  constructor(message = 'Service unavailable', options: RetryAfterOptions = {}) {
+    const o = withRetryAfter(options);
+    super(503, options.code ?? 'SERVICE_UNAVAILABLE', message, options.details, o);
+    if (options.retryAfter !== undefined) this.retryAfter = options.retryAfter;
+  }
+}
+
+/** The body is declared JSON but does not parse: 400 `INVALID_JSON`. */
+export class InvalidJson extends HttpError {
+  constructor(message = 'The request body is not valid JSON; send a JSON document or change the Content-Type', options: { cause?: unknown } = {}) {
+    super(400, 'INVALID_JSON', message, undefined, options);
+  }
+}
+
+/** The token lacks a required scope: 403 `INSUFFICIENT_SCOPE`, naming the scopes the route requires. */
+export class InsufficientScope extends HttpError {
+  public readonly requiredScopes: readonly string[];
+  constructor(requiredScopes: readonly string[], missing: readonly string[]) {
+    super(
+      403,
+      'INSUFFICIENT_SCOPE',
+      `This route requires the scope${requiredScopes.length === 1 ? '' : 's'} ${requiredScopes.join(', ')}; the token lacks ${missing.join(', ')}`,
+      { requiredScopes, missingScopes: missing },
+      { headers: { 'www-authenticate': `Bearer error="insufficient_scope", scope="${requiredScopes.join(' ')}"` } },
+    );
+    this.requiredScopes = requiredScopes;
+  }
+}
+
+/** An error the runtime raises itself, with an `FW_ERR_*` code. */
+export class RuntimeError extends FrameworkError {
+  constructor(code: RuntimeErrorCode, message: string, options?: { cause?: unknown }) {
+    super(code, message, options);
+  }
+}
+
+/**
+ * The function called with `invoke` threw. `errorType` and `errorMessage` are the remote error's name and message
+ * (from Lambda's `FunctionError` payload, or the dev server's equivalent answer).
+ */
+export class InvokeError extends RuntimeError {
+  public readonly functionName: string;
+  public readonly errorType: string;
+  public readonly errorMessage: string;
+
+  constructor(functionName: string, errorType: string, errorMessage: string) {
+    super('FW_ERR_INVOKE_REMOTE', `${functionName} failed with ${errorType}: ${errorMessage}`);
+    this.functionName = functionName;
+    this.errorType = errorType;
+    this.errorMessage = errorMessage;
+  }
+}
+
+/**
+ * Throw (or wrap a cause in) this to tell `taskHandler`/`processRecords` that the failure is transient and worth
+ * retrying within the invocation.
+ */
+export class RetryableError extends RuntimeError {
+  public readonly retryable = true;
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('FW_ERR_RETRYABLE', message, options);
+  }
+}

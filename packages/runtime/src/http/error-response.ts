@@ -1,0 +1,50 @@
+import { HttpError } from '../errors.js';
+import type { Logger } from '../logger/logger.js';
+import type { HttpResponse } from '../middleware/types.js';
+
+/** The shared error body: `{ "error": { "code", "message", "requestId", "details"? } }`. */
+export interface ErrorBody {
+  readonly error: {
+    readonly code: string;
+    readonly message: string;
+    readonly requestId: string;
+    readonly details?: unknown;
+  };
+}
+
+/** A response with the shared error body. */
+export function errorResponse(
+  statusCode: number,
+  code: string,
+  message: string,
+  requestId: string,
+  options: { details?: unknown; headers?: Readonly<Record<string, string>> } = {},
+): HttpResponse {
+  const error: { code: string; message: string; requestId: string; details?: unknown } = { code, message, requestId };
+  if (options.details !== undefined) error.details = options.details;
+  return {
+    statusCode,
+    headers: { ...options.headers, 'content-type': 'application/json; charset=utf-8' },
+    body: JSON.stringify({ error }),
+  };
+}
+
+/**
+ * The response for anything a route (or its middleware) threw. `HttpError`s keep their status, code, message,
+ * details and headers (their message is written for the client), except a 500, whose message never leaves the
+ * function. Anything else is a 500
+ * `INTERNAL_ERROR` with a fixed message; the real error, with its stack, goes to the log with the request id.
+ */
+export function responseForError(error: unknown, requestId: string, logger: Logger): HttpResponse {
+  if (error instanceof HttpError) {
+    if (error.status >= 500) {
+      logger.error(`Request failed with ${error.status} ${error.code}`, { error });
+      const message = error.status === 500 ? 'Internal server error' : error.message;
+      return errorResponse(error.status, error.code, message, requestId, { details: error.status === 500 ? undefined : error.details, headers: error.headers });
+    }
+    if (logger.isEnabled('info')) logger.info(`Request answered ${error.status} ${error.code}`, { code: error.code, message: error.message });
+    return errorResponse(error.status, error.code, error.message, requestId, { details: error.details, headers: error.headers });
+  }
+  logger.error('Unhandled error', { error });
+  return errorResponse(500, 'INTERNAL_ERROR', 'Internal server error', requestId);
+}

@@ -1,0 +1,1 @@
+export { invoke, resetLambdaClient, type InvokeOptions, type InvokeTarget } from './invoke.js';

@@ -1,0 +1,143 @@
+import { ENV } from '@framework/core/names';
+import { RuntimeError } from '../errors.js';
+import { invoke } from '../invoke/invoke.js';
+import { queueClient, type QueueClient } from '../queues/queue-client.js';
+
+/**
+ * The queues of the app by id: `service.queues['email-outbox'].send({ to })`. Any id works at run time (the URL comes
+ * from `FW_QUEUE_<ID>_URL`); augment this interface to list your ids for autocompletion.
+ */
+export interface Queues {
+  readonly [queueId: string]: QueueClient;
+}
+
+/**
+ * The third argument of every handler: the app's identity and clients. Other packages add their own clients by
+ * declaration merging plus `registerServiceExtension` (see the README, "Service extension point"):
+ *
+ * ```ts
+ * declare module '@framework/runtime' {
+ *   interface Service { readonly db: Database }
+ * }
+ * registerServiceExtension('db', (service) => createDatabase(service));
+ * ```
+ */
+export interface Service {
+  /** Project name (`FW_PROJECT`). */
+  readonly project: string;
+  /** Stage (`FW_STAGE`): `dev`, `prod`, ... */
+  readonly stage: string;
+  /** Region (`FW_REGION`, else `AWS_REGION`). */
+  readonly region: string | undefined;
+  /** The function's environment (intent outputs included; read their names from `@framework/core/names`). */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** `invoke` bound to this app and stage. */
+  readonly invoke: typeof invoke;
+  /** Queue clients by queue id. */
+  readonly queues: Queues;
+}
+
+/** The properties the runtime itself provides; extensions may not replace them. */
+const BUILT_IN = ['project', 'stage', 'region', 'env', 'invoke', 'queues'] as const;
+type BuiltInKey = (typeof BUILT_IN)[number];
+
+/** A property other packages add to the service. */
+export type ServiceExtensionKey = Exclude<keyof Service, BuiltInKey>;
+
+/** Builds an extension's value, once per container (on first access), from the service. */
+export type ServiceExtensionFactory<K extends ServiceExtensionKey> = (service: Service) => Service[K];
+
+export interface RegisterServiceExtensionOptions {
+  /**
+   * Replace an extension registered under the same name by a different factory (tests, custom clients).
+   * @default false
+   */
+  readonly replace?: boolean;
+}
+
+/**
+ * Every service object inherits from this prototype, so an extension registered after the object was created (import
+ * order) is still visible on it.
+ */
+const serviceProto: object = {};
+const factories = new Map<string, unknown>();
+
+/**
+ * Adds `service.<name>`. The factory runs on first access and its value is kept for the container's lifetime, so an
+ * unused client costs nothing and a used one is created once (connection reuse across invocations). Registering the
+ * same factory twice is a no-op (a module evaluated twice); a different factory under a taken name throws unless
+ * `replace` is set.
+ */
+export function registerServiceExtension<K extends ServiceExtensionKey>(
+  name: K,
+  factory: ServiceExtensionFactory<K>,
+  options: RegisterServiceExtensionOptions = {},
+): void {
+  const key = name as string;
+  if ((BUILT_IN as readonly string[]).includes(key)) {
+    throw new RuntimeError('FW_ERR_SERVICE_EXTENSION', `service.${key} is built into the runtime and cannot be replaced by an extension`);
+  }
+  const existing = factories.get(key);
+  if (existing === factory) return;
+  if (existing !== undefined && !options.replace) {
+    throw new RuntimeError('FW_ERR_SERVICE_EXTENSION', `service.${key} is already registered by another package; pass { replace: true } to override it on purpose`);
+  }
+  factories.set(key, factory);
+  if (currentService && Object.prototype.hasOwnProperty.call(currentService, key)) {
+    delete (currentService as unknown as Record<string, unknown>)[key];
+  }
+  Object.defineProperty(serviceProto, key, {
+    configurable: true,
+    enumerable: false,
+    get(this: Service) {
+      let value: unknown;
+      try {
+        value = factory(this);
+      } catch (error) {
+        throw new RuntimeError('FW_ERR_SERVICE_EXTENSION', `Creating service.${key} failed: ${(error as Error).message}`, { cause: error });
+      }
+      Object.defineProperty(this, key, { value, configurable: true, enumerable: false, writable: false });
+      return value;
+    },
+  });
+}
+
+/** Names of the registered extensions (diagnostics, tests). */
+export function serviceExtensionNames(): string[] {
+  return [...factories.keys()];
+}
+
+function createService(): Service {
+  const queues = new Map<string, QueueClient>();
+  const queuesProxy = new Proxy({} as Queues, {
+    get(_target, id) {
+      if (typeof id !== 'string') return undefined;
+      let client = queues.get(id);
+      if (!client) queues.set(id, (client = queueClient(id)));
+      return client;
+    },
+  });
+  const service = Object.create(serviceProto) as Service;
+  // Identity is read from the environment at access time, so tests and the dev server may change it between calls.
+  Object.defineProperties(service, {
+    project: { enumerable: true, get: () => process.env[ENV.project] ?? '' },
+    stage: { enumerable: true, get: () => process.env[ENV.stage] ?? '' },
+    region: { enumerable: true, get: () => process.env[ENV.region] ?? process.env['AWS_REGION'] },
+    env: { enumerable: true, get: () => process.env },
+    invoke: { enumerable: true, value: invoke },
+    queues: { enumerable: true, value: queuesProxy },
+  });
+  return service;
+}
+
+let currentService: Service | undefined;
+
+/** The service object of this container (what handlers receive as their third argument). */
+export function getService(): Service {
+  return (currentService ??= createService());
+}
+
+/** Drop the container's service object and its extension values (tests). Registrations stay. */
+export function resetService(): void {
+  currentService = undefined;
+}

@@ -1,0 +1,70 @@
+import type { SQSBatchItemFailure, SQSEvent, SQSRecord } from 'aws-lambda';
+import { getRootLogger } from '../logger/logger.js';
+import { withRetries, type RetryPolicy } from './retry.js';
+import { taskInvocation } from './task-handler.js';
+
+/** What `processRecords` returns: a partial batch response plus a count for the logs. */
+export interface ProcessRecordsResult {
+  /** Records handled successfully. */
+  readonly processed: number;
+  /** Records that still failed after the retries; only these are redelivered. */
+  readonly batchItemFailures: SQSBatchItemFailure[];
+}
+
+export interface ProcessRecordsOptions {
+  /**
+   * Retries per record.
+   * @default - the enclosing `taskHandler`'s `retries` (0 outside one)
+   */
+  readonly retries?: number;
+}
+
+/** A message body: JSON when it parses (what the queue client sends for non-strings), else the raw string. */
+function parseRecordBody(body: string): unknown {
+  try {
+    return JSON.parse(body);
+  } catch {
+    return body;
+  }
+}
+
+function isFifo(record: SQSRecord): boolean {
+  return record.eventSourceARN?.endsWith('.fifo') === true || record.attributes?.MessageGroupId !== undefined;
+}
+
+/**
+ * Calls `fn(body, record)` for each SQS record in order, retrying transient errors per record as the enclosing
+ * `taskHandler` says, and returns `{ processed, batchItemFailures }` naming the records that still failed (the
+ * infra package enables partial batch responses, so only those are redelivered). On a FIFO queue processing stops
+ * at the first failure and every later record is reported too, keeping the group's order.
+ */
+export async function processRecords<TBody = unknown>(
+  event: SQSEvent,
+  fn: (body: TBody, record: SQSRecord) => Promise<unknown> | unknown,
+  options: ProcessRecordsOptions = {},
+): Promise<ProcessRecordsResult> {
+  const invocation = taskInvocation.getStore();
+  const policy: RetryPolicy = { ...invocation?.policy, retries: options.retries ?? invocation?.policy.retries ?? 0 };
+  const logger = invocation?.ctx.logger ?? getRootLogger();
+  const remaining = invocation ? () => invocation.ctx.getRemainingTimeInMillis() : undefined;
+  const failures: SQSBatchItemFailure[] = [];
+  let processed = 0;
+  const records = event.Records ?? [];
+  for (let i = 0; i < records.length; i++) {
+    const record = records[i]!;
+    try {
+      await withRetries(async () => fn(parseRecordBody(record.body) as TBody, record), policy, remaining, (error, retry, delayMs) =>
+        logger.warn(`Record ${record.messageId}: transient error, retry ${retry} of ${policy.retries} in ${delayMs} ms`, { error }),
+      );
+      processed++;
+    } catch (error) {
+      logger.error(`Record ${record.messageId} failed`, { error, messageId: record.messageId });
+      failures.push({ itemIdentifier: record.messageId });
+      if (isFifo(record)) {
+        for (const rest of records.slice(i + 1)) failures.push({ itemIdentifier: rest.messageId });
+        break;
+      }
+    }
+  }
+  return { processed, batchItemFailures: failures };
+}

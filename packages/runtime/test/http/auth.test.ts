@@ -1,0 +1,75 @@
+import { expect } from 'chai';
+import { createLogger, handler, setRootLogger, type Middleware } from '../../src/index.js';
+import { httpEvent, lambdaContext } from '../fixtures/events.js';
+
+describe('handler: scopes and claims', () => {
+  beforeEach(() => setRootLogger(createLogger({ sink: () => undefined })));
+  afterEach(() => setRootLogger(undefined));
+
+  // the gateway's JWT authorizer passes claims as strings (arrays become "[a b]")
+  const base = { sub: '7c0e1a3f-user', iss: 'https://cognito-idp.us-east-2.amazonaws.com/us-east-2_abc', client_id: 'web' };
+  const cases: Array<{ name: string; claims?: Record<string, unknown>; scopes?: string[]; status: number; code?: string }> = [
+    { name: 'no claims', status: 401, code: 'UNAUTHORIZED' },
+    { name: 'empty claims', claims: {}, status: 401, code: 'UNAUTHORIZED' },
+    { name: 'scope claim without the scope', claims: { ...base, scope: 'tasks:read' }, status: 403, code: 'INSUFFICIENT_SCOPE' },
+    { name: 'scope claim with the scope', claims: { ...base, scope: 'tasks:read tasks:write' }, status: 201 },
+    { name: 'scp array with the scope', claims: { ...base, scp: ['tasks:write'] }, status: 201 },
+    { name: 'scp stringified by the gateway', claims: { ...base, scp: '[tasks:read tasks:write]' }, status: 201 },
+    { name: 'scopes from the authorizer only', claims: base, scopes: ['tasks:write'], status: 201 },
+    { name: 'claims without any scope', claims: base, status: 403, code: 'INSUFFICIENT_SCOPE' },
+  ];
+
+  for (const c of cases) {
+    it(`${c.name} → ${c.status}`, async () => {
+      // given a route requiring tasks:write
+      const main = handler((_b, ctx) => ({ subject: ctx.auth.subject, scopes: ctx.auth.scopes }), { scopes: ['tasks:write'] });
+      // when
+      const event = httpEvent({ method: 'POST', ...(c.claims ? { claims: c.claims } : {}), ...(c.scopes ? { scopes: c.scopes } : {}) });
+      const result = await main(event, lambdaContext());
+      // then
+      expect(result.statusCode).to.equal(c.status);
+      const parsed = JSON.parse(result.body!);
+      if (c.code) {
+        expect(parsed.error.code).to.equal(c.code);
+      } else {
+        expect(parsed.subject).to.equal('7c0e1a3f-user');
+        expect(parsed.scopes).to.include('tasks:write');
+      }
+      if (c.status === 401) expect(result.headers?.['www-authenticate']).to.equal('Bearer');
+      if (c.status === 403) expect(parsed.error.message).to.contain('tasks:write');
+    });
+  }
+
+  it('requires every listed scope', async () => {
+    const main = handler({ scopes: ['tasks:read', 'tasks:write'], fn: () => ({ ok: true }) });
+    const partial = await main(httpEvent({ claims: { sub: 'u', scope: 'tasks:read' } }));
+    expect(partial.statusCode).to.equal(403);
+    expect(JSON.parse(partial.body!).error.details).to.deep.equal({ requiredScopes: ['tasks:read', 'tasks:write'], missingScopes: ['tasks:write'] });
+    const full = await main(httpEvent({ claims: { sub: 'u', scope: 'tasks:write tasks:read' } }));
+    expect(full.statusCode).to.equal(200);
+  });
+
+  it('runs a public route without claims, and still fills ctx.auth when claims are present', async () => {
+    const main = handler((_b, ctx) => ({ subject: ctx.auth?.subject ?? null }));
+    expect(JSON.parse((await main(httpEvent())).body!)).to.deep.equal({ subject: null });
+    expect(JSON.parse((await main(httpEvent({ claims: { sub: 'u1', scope: 'a' } }))).body!)).to.deep.equal({ subject: 'u1' });
+  });
+
+  it('rejects before any middleware runs', async () => {
+    const seen: string[] = [];
+    const spy: Middleware = { name: 'spy', before: () => void seen.push('before') };
+    const result = await handler(() => 'x', { scopes: ['admin'], middleware: [spy] })(httpEvent());
+    expect(result.statusCode).to.equal(401);
+    expect(seen).to.deep.equal([]);
+  });
+});
+
+describe('handler: handlerInfo', () => {
+  it('is readable without invoking the handler', () => {
+    const idem: Middleware = { name: 'idempotency' };
+    const main = handler({ fn: () => 'x', scopes: ['tasks:write'], middleware: [{ name: 'audit' }, idem] });
+    expect(main.handlerInfo).to.deep.equal({ kind: 'http', scopes: ['tasks:write'], middleware: ['audit', 'idempotency'], idempotent: true });
+    expect(Object.isFrozen(main.handlerInfo)).to.equal(true);
+    expect(handler(() => 'x').handlerInfo).to.deep.equal({ kind: 'http', scopes: [], middleware: [], idempotent: false });
+  });
+});

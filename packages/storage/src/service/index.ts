@@ -1,0 +1,1 @@
+export { registerStorageService } from './service-storage.js';

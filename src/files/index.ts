@@ -1,0 +1,2 @@
+export * from './managed-ts-file';
+export * from './render-literal';

@@ -1,0 +1,491 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { JsonFile, SampleFile, javascript, typescript } from 'projen';
+import { FrameworkAppError, ERROR_CODES } from './errors';
+import { ManagedTsFile, Literal, renderLiteral } from './files';
+import { cronSample, functionSample, queueConsumerSample } from './files/samples';
+import {
+  AppClient,
+  AuthIntent,
+  CacheIntent,
+  DatabaseIntent,
+  FunctionIntent,
+  OAuthFlow,
+  Preset,
+  QueueIntent,
+  ScheduleIntent,
+  Scope,
+  Stage,
+  StorageIntent,
+} from './intents';
+import { FrameworkTemplate } from './templates';
+import { TEMPLATES, templateFiles } from './templates/catalog';
+
+/** Options of a framework app (`.projenrc.ts`). */
+export interface FrameworkAppOptions {
+  /**
+   * Project name: 2 to 32 lowercase letters, digits or `-`, starting with a letter. Prefixes every deployed name
+   * and is the npm package name.
+   * @default $BASEDIR
+   * @featured
+   */
+  readonly name: string;
+
+  /** @default - the current directory */
+  readonly outdir?: string;
+
+  /**
+   * Cloud region to deploy to.
+   * @default 'us-east-1'
+   * @featured
+   */
+  readonly region?: string;
+
+  /**
+   * The starting point: its routes, tests and intents are added once; everything stays editable.
+   * @default FrameworkTemplate.API
+   * @featured
+   */
+  readonly template?: FrameworkTemplate;
+
+  /**
+   * Stages and their presets (`config/<stage>.ts` each).
+   * @default - dev on the `free` preset and prod on `medium`
+   */
+  readonly stages?: Stage[];
+
+  /** Account to deploy to (12 digits). @default - the account of the credentials used to deploy */
+  readonly account?: string;
+
+  /** OAuth scopes, in addition to the template's. @default - the template's scopes */
+  readonly scopes?: Scope[];
+  /** App clients, in addition to the template's. @default - the template's app clients */
+  readonly appClients?: AppClient[];
+  /** The identity provider. @default - the template's (every template has one) */
+  readonly auth?: AuthIntent;
+  /** Standalone functions (`src/functions/<id>.ts`). @default - none */
+  readonly functions?: FunctionIntent[];
+  /** Queues and their consumers (`src/queues/<id>.ts`). @default - the template's */
+  readonly queues?: QueueIntent[];
+  /** Scheduled tasks (`src/crons/<id>.ts`). @default - none */
+  readonly schedules?: ScheduleIntent[];
+  /** PostgreSQL databases. @default - the template's */
+  readonly databases?: DatabaseIntent[];
+  /** Object-storage buckets. @default - the template's */
+  readonly storage?: StorageIntent[];
+  /** Caches. @default - none */
+  readonly caches?: CacheIntent[];
+
+  /**
+   * Version of the `@framework/*` packages the app depends on (exact, so every package comes from one release).
+   * @default - the version of this `@framework/projen`
+   * @featured
+   */
+  readonly frameworkVersion?: string;
+
+  /**
+   * npm registry of the `@framework` scope, written to `.npmrc`.
+   * @default - the registry npm is configured with
+   * @featured
+   */
+  readonly frameworkRegistry?: string;
+
+  /** Runtime dependencies (`name@range`). @default - none beyond the framework's */
+  readonly deps?: string[];
+  /** Development dependencies (`name@range`). @default - none beyond the framework's */
+  readonly devDeps?: string[];
+  /** Version of projen itself. @default - the version this package was built with */
+  readonly projenVersion?: string;
+}
+
+const PROJECT_NAME = /^[a-z][a-z0-9-]{0,30}[a-z0-9]$/;
+const STAGE_NAME = /^[a-z][a-z0-9-]{0,19}$/;
+const REGION = /^[a-z]{2}(-gov|-iso[a-z]*)?-[a-z]+-\d$/;
+const DEFAULT_STAGES: Stage[] = [
+  { name: 'dev', preset: Preset.FREE },
+  { name: 'prod', preset: Preset.MEDIUM },
+];
+/** Versions of the tools a generated app uses; they match the ones the framework's own packages are tested with. */
+const TOOL_VERSIONS = {
+  typescript: '~6.0.3',
+  tsx: '^4.20.0',
+  mocha: '^12.0.0',
+  chai: '^6.2.0',
+  typesMocha: '^10.0.10',
+  typesChai: '^5.2.3',
+  typesAwsLambda: '^8.10.164',
+  constructs: '^10.4.0',
+};
+
+/**
+ * A framework app: a projen project type that owns the project's files. `.projenrc.ts` is the one place to change
+ * them: `fw.config.ts` and `config/*.ts` are generated from its options (so an intent added there reaches the app),
+ * `package.json` gets the `dev`, `deploy`, `synth`, `test`, `g` and `migrate` tasks, and the template's routes and
+ * tests are written once, then belong to the user.
+ *
+ * @pjid framework-app
+ */
+export class FrameworkApp extends typescript.TypeScriptProject {
+  /** Version of `@framework/*` packages this project type generates projects for (its own version). */
+  public static readonly VERSION: string = readOwnVersion();
+
+  /** Project name (prefix of every deployed name). */
+  public readonly appName: string;
+  /** Cloud region. */
+  public readonly region: string;
+  /** The template the project started from. */
+  public readonly template: FrameworkTemplate;
+  /** Version of the `@framework/*` packages. */
+  public readonly frameworkVersion: string;
+
+  private readonly account?: string;
+  private readonly stages: Stage[] = [];
+  private readonly scopes: Scope[] = [];
+  private readonly appClients: AppClient[] = [];
+  private authIntent?: AuthIntent;
+  private readonly functionIntents: FunctionIntent[] = [];
+  private readonly queueIntents: QueueIntent[] = [];
+  private readonly scheduleIntents: ScheduleIntent[] = [];
+  private readonly databaseIntents: DatabaseIntent[] = [];
+  private readonly storageIntents: StorageIntent[] = [];
+  private readonly cacheIntents: CacheIntent[] = [];
+  private readonly samplePaths = new Set<string>();
+
+  constructor(options: FrameworkAppOptions) {
+    const template = options.template ?? FrameworkTemplate.API;
+    const definition = TEMPLATES[template];
+    if (!definition) {
+      throw new FrameworkAppError(ERROR_CODES.unknownTemplate, `template "${String(template)}" does not exist; use one of ${Object.values(FrameworkTemplate).join(', ')}`);
+    }
+    checkPattern('name', options.name, PROJECT_NAME, 'a project name of 2 to 32 lowercase letters, digits or "-", starting with a letter (it prefixes every deployed name)');
+    const region = options.region ?? 'us-east-1';
+    checkPattern('region', region, REGION, 'a region such as "eu-west-1"');
+    const frameworkVersion = options.frameworkVersion ?? FrameworkApp.VERSION;
+    const fw = (pkg: string) => `@framework/${pkg}@${frameworkVersion}`;
+
+    super({
+      name: options.name,
+      outdir: options.outdir,
+      defaultReleaseBranch: 'main',
+      packageManager: javascript.NodePackageManager.NPM,
+      projenVersion: options.projenVersion ?? readProjenVersion(),
+      projenrcTs: true,
+      projenrcTsOptions: { runner: typescript.TypeScriptRunner.tsx() },
+      typescriptVersion: TOOL_VERSIONS.typescript,
+      minNodeVersion: '20.0.0',
+      srcdir: 'src',
+      testdir: 'tests',
+      libdir: 'lib',
+      entrypoint: '',
+      sampleCode: false,
+      jest: false,
+      eslint: false,
+      prettier: false,
+      github: false,
+      release: false,
+      buildWorkflow: false,
+      depsUpgrade: false,
+      pullRequestTemplate: false,
+      package: false,
+      licensed: false,
+      disableTsconfigDev: true,
+      tsconfig: {
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: javascript.TypeScriptModuleResolution.NODE_NEXT,
+          lib: ['ES2023'],
+          types: ['node', 'mocha'],
+          noEmit: true,
+          declaration: false,
+          strict: true,
+          esModuleInterop: true,
+          skipLibCheck: true,
+          resolveJsonModule: true,
+          noUnusedLocals: false,
+          noUnusedParameters: false,
+          isolatedModules: true,
+          inlineSourceMap: false,
+          inlineSources: false,
+        },
+        include: ['fw.config.ts', 'config/**/*.ts', 'src/**/*.ts', 'tests/**/*.ts', '.projenrc.ts'],
+      },
+      deps: [fw('runtime'), fw('core'), ...(options.deps ?? [])],
+      devDeps: [
+        fw('cli'),
+        fw('projen'),
+        `constructs@${TOOL_VERSIONS.constructs}`,
+        `tsx@${TOOL_VERSIONS.tsx}`,
+        `mocha@${TOOL_VERSIONS.mocha}`,
+        `chai@${TOOL_VERSIONS.chai}`,
+        `@types/mocha@${TOOL_VERSIONS.typesMocha}`,
+        `@types/chai@${TOOL_VERSIONS.typesChai}`,
+        `@types/aws-lambda@${TOOL_VERSIONS.typesAwsLambda}`,
+        ...definition.devDeps,
+        ...(options.devDeps ?? []).filter((d) => !d.startsWith('@framework/projen')),
+      ],
+      gitignore: ['.fw/', 'cdk.out/', '*.tsbuildinfo'],
+    });
+
+    this.appName = options.name;
+    this.region = region;
+    this.template = template;
+    this.frameworkVersion = frameworkVersion;
+    this.account = options.account;
+    if (options.account !== undefined) checkPattern('account', options.account, /^\d{12}$/, 'a 12-digit account id');
+
+    // ESM: route files import the framework's ESM packages, and `fw` loads them as modules.
+    this.package.addField('type', 'module');
+    if (options.frameworkRegistry) {
+      checkPattern('frameworkRegistry', options.frameworkRegistry, /^https?:\/\/\S+$/, 'a registry URL such as "https://registry.example.com/"');
+      this.npmrc.addRegistry(options.frameworkRegistry, '@framework');
+    }
+
+    for (const stage of options.stages ?? DEFAULT_STAGES) this.addStage(stage);
+
+    // The template first, then the options: the template's intents are a starting point the options extend.
+    for (const scope of [...definition.scopes, ...(options.scopes ?? [])]) this.addScope(scope);
+    for (const client of [...definition.appClients, ...(options.appClients ?? [])]) this.addAppClient(client);
+    const auth = options.auth ?? definition.auth;
+    if (auth) this.addAuth(auth);
+    for (const [file, source] of templateFiles(template)) this.addSample(file, { sourcePath: source });
+    for (const db of [...definition.databases, ...(options.databases ?? [])]) this.addDatabase(db);
+    for (const bucket of [...definition.storage, ...(options.storage ?? [])]) this.addStorage(bucket);
+    for (const queue of [...definition.queues, ...(options.queues ?? [])]) this.addQueue(queue);
+    for (const schedule of options.schedules ?? []) this.addSchedule(schedule);
+    for (const fn of options.functions ?? []) this.addFunction(fn);
+    for (const cache of options.caches ?? []) this.addCache(cache);
+
+    // The app is type-checked, never emitted (esbuild bundles each handler), and its TypeScript lives outside src/
+    // too (fw.config.ts, config/, tests/), so no rootDir/outDir.
+    this.tsconfig?.file.addDeletionOverride('compilerOptions.rootDir');
+    this.tsconfig?.file.addDeletionOverride('compilerOptions.outDir');
+    this.compileTask.reset('tsc');
+    this.addFrameworkTasks();
+    new JsonFile(this, '.mocharc.json', {
+      obj: { 'spec': ['tests/**/*.test.ts'], 'node-option': ['import=tsx'], 'timeout': 20000, 'recursive': true, 'exit': true },
+      newline: true,
+    });
+    new ManagedTsFile(this, 'fw.config.ts', () => this.renderFwConfig());
+    new ManagedTsFile(this, 'config/base.ts', () => this.renderBase());
+    new ManagedTsFile(this, 'config/security.ts', () => this.renderSecurity());
+    // Stage files are registered at synth so stages added after construction get theirs too.
+  }
+
+  /** Adds a stage (`config/<name>.ts`). */
+  public addStage(stage: Stage): void {
+    checkPattern('stages[].name', stage.name, STAGE_NAME, 'a stage name of 1 to 20 lowercase letters, digits or "-", starting with a letter');
+    if (!Object.values(Preset).includes(stage.preset)) throw invalid('stages[].preset', stage.preset, `one of ${Object.values(Preset).join(', ')}`);
+    this.pushUnique('stages', this.stages, stage, stage.name, 'name');
+  }
+
+  /** Adds an OAuth scope. */
+  public addScope(scope: Scope): void {
+    this.pushUnique('scopes', this.scopes, scope, scope.name, 'name');
+  }
+
+  /** Adds an app client. */
+  public addAppClient(client: AppClient): void {
+    this.pushUnique('appClients', this.appClients, client, client.name, 'name');
+  }
+
+  /** Sets the identity provider intent (replaces the template's). */
+  public addAuth(auth: AuthIntent): void {
+    this.authIntent = auth;
+  }
+
+  /** Adds a queue; writes a sample consumer `src/queues/<id>.ts` once when there is none. */
+  public addQueue(queue: QueueIntent): void {
+    this.pushUnique('queues', this.queueIntents, queue, queue.id);
+    this.addSample(`src/queues/${queue.id}.ts`, { contents: queueConsumerSample(queue.id) });
+  }
+
+  /** Adds a scheduled task; writes a sample `src/crons/<id>.ts` once when there is none. */
+  public addSchedule(schedule: ScheduleIntent): void {
+    if ((schedule.cron === undefined) === (schedule.rate === undefined)) {
+      throw new FrameworkAppError(ERROR_CODES.invalidOption, `schedules "${schedule.id}": give exactly one of cron (e.g. '0 12 * * ? *') or rate (e.g. '5 minutes')`);
+    }
+    this.pushUnique('schedules', this.scheduleIntents, schedule, schedule.id);
+    this.addSample(`src/crons/${schedule.id}.ts`, { contents: cronSample(schedule.id) });
+  }
+
+  /** Adds a standalone function; writes a sample `src/functions/<id>.ts` once when there is none. */
+  public addFunction(fn: FunctionIntent): void {
+    this.pushUnique('functions', this.functionIntents, fn, fn.id);
+    this.addSample(`src/functions/${fn.id}.ts`, { contents: functionSample(fn.id) });
+  }
+
+  /** Adds a PostgreSQL database (and the `@framework/data` dependency). */
+  public addDatabase(database: DatabaseIntent): void {
+    this.pushUnique('databases', this.databaseIntents, database, database.id);
+    this.addDeps(`@framework/data@${this.frameworkVersion}`);
+  }
+
+  /** Adds an object-storage bucket (and the `@framework/storage` dependency). */
+  public addStorage(bucket: StorageIntent): void {
+    this.pushUnique('storage', this.storageIntents, bucket, bucket.id);
+    this.addDeps(`@framework/storage@${this.frameworkVersion}`);
+  }
+
+  /** Adds a cache. */
+  public addCache(cache: CacheIntent): void {
+    this.pushUnique('caches', this.cacheIntents, cache, cache.id);
+  }
+
+  public preSynthesize(): void {
+    super.preSynthesize();
+    for (const stage of this.stages) {
+      if (!this.tryFindFile(`config/${stage.name}.ts`)) new ManagedTsFile(this, `config/${stage.name}.ts`, () => renderStage(stage));
+    }
+  }
+
+  private addFrameworkTasks(): void {
+    const fwTask = (name: string, description: string, command: string) => this.addTask(name, { description, exec: `fw ${command}`, receiveArgs: true });
+    fwTask('dev', 'Run every route, queue, cron and function locally (fw dev)', 'dev');
+    fwTask('deploy', 'Deploy a stage: npx projen deploy --stage prod (dev by default)', 'deploy');
+    fwTask('synth', 'Write the cloud assembly of a stage (fw synth)', 'synth');
+    fwTask('diff', 'Show what a deploy would change (fw diff)', 'diff');
+    fwTask('g', 'Generate a route file: npx projen g route "tasks/[id]" -m put --scopes tasks:write', 'g');
+    fwTask('migrate', 'Apply database migrations (fw migrate)', 'migrate');
+    this.testTask.reset('mocha', { receiveArgs: true });
+  }
+
+  private addSample(file: string, options: { contents?: string; sourcePath?: string }): void {
+    if (this.samplePaths.has(file)) return;
+    this.samplePaths.add(file);
+    new SampleFile(this, file, options);
+  }
+
+  private pushUnique<T>(kind: string, list: T[], item: T, id: string, idField = 'id'): void {
+    if (list.some((other) => (other as Record<string, unknown>)[idField] === id)) {
+      throw new FrameworkAppError(ERROR_CODES.duplicateId, `${kind}: ${idField} "${id}" is declared twice (maybe once by the template); remove one, or pick another ${idField}`);
+    }
+    list.push(item);
+  }
+
+  private renderFwConfig(): string {
+    const stageImports = this.stages.map((s) => `import ${stageVar(s.name)} from './config/${s.name}.js';`);
+    const envs = this.stages.map((s) => (stageVar(s.name) === s.name ? s.name : `'${s.name}': ${stageVar(s.name)}`));
+    const infrastructure: Record<string, Literal> = {
+      auth: this.authIntent ? toLiteral(this.authIntent) : undefined,
+      databases: nonEmpty(this.databaseIntents.map((d) => toLiteral(d))),
+      storage: nonEmpty(this.storageIntents.map((s) => toLiteral(s))),
+      queues: nonEmpty(this.queueIntents.map((q) => toLiteral(q))),
+      schedules: nonEmpty(
+        this.scheduleIntents.map(({ cron, rate, ...rest }) => ({ id: rest.id, schedule: cron !== undefined ? { cron } : { rate }, ...toLiteralObject({ ...rest, id: undefined }) })),
+      ),
+      functions: nonEmpty(
+        this.functionIntents.map(({ environment, ...rest }) => ({
+          ...toLiteralObject(rest),
+          environment: environment?.length ? Object.fromEntries(environment.map((v) => [v.name, v.value])) : undefined,
+        })),
+      ),
+      caches: nonEmpty(this.cacheIntents.map((c) => toLiteral(c))),
+    };
+    return [
+      `import { defineApp } from '@framework/core';`,
+      `import base from './config/base.js';`,
+      `import security from './config/security.js';`,
+      ...stageImports,
+      '',
+      '/** The app: its identity, security, stages and infrastructure intents (from .projenrc.ts). */',
+      `export default defineApp({`,
+      `  base,`,
+      `  security,`,
+      `  envs: { ${envs.join(', ')} },`,
+      `  routesDir: 'src/routes',`,
+      `  functionsDir: 'src/functions',`,
+      `  infrastructure: ${renderLiteral(infrastructure, '  ')},`,
+      `});`,
+      '',
+    ].join('\n');
+  }
+
+  private renderBase(): string {
+    const base = { name: this.appName, region: this.region, account: this.account };
+    return [
+      `import type { BaseConfig } from '@framework/core';`,
+      '',
+      '/** Project identity: the name prefixes every deployed unit; the region is where it is deployed. */',
+      `const base: BaseConfig = ${renderLiteral(base)};`,
+      '',
+      'export default base;',
+      '',
+    ].join('\n');
+  }
+
+  private renderSecurity(): string {
+    const security = {
+      scopes: Object.fromEntries(this.scopes.map((s) => [s.name, s.description])),
+      appClients: this.appClients.length
+        ? Object.fromEntries(
+            this.appClients.map((c) => [
+              c.name,
+              toLiteralObject({ scopes: c.scopes, flows: c.flows ?? [OAuthFlow.CLIENT_CREDENTIALS], callbackUrls: c.callbackUrls, logoutUrls: c.logoutUrls, generateSecret: c.generateSecret }),
+            ]),
+          )
+        : undefined,
+    };
+    return [
+      `import type { SecurityConfig } from '@framework/core';`,
+      '',
+      '/** OAuth scopes (what a token may do) and app clients (who may ask for which scopes). */',
+      `const security: SecurityConfig = ${renderLiteral(security)};`,
+      '',
+      'export default security;',
+      '',
+    ].join('\n');
+  }
+}
+
+function renderStage(stage: Stage): string {
+  const env = { preset: stage.preset as string, overrides: stage.overrides ? toLiteral(stage.overrides) : undefined };
+  return [
+    `import type { EnvironmentConfig } from '@framework/core';`,
+    '',
+    `/** The "${stage.name}" stage: a preset plus overrides (every field of the preset stays overridable). */`,
+    `const ${stageVar(stage.name)}: EnvironmentConfig = ${renderLiteral(env)};`,
+    '',
+    `export default ${stageVar(stage.name)};`,
+    '',
+  ].join('\n');
+}
+
+/** `prod-eu` → `prodEu`: stage names may contain `-`, variable names may not. */
+function stageVar(stage: string): string {
+  return stage.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+}
+
+function toLiteral(value: object): Literal {
+  return JSON.parse(JSON.stringify(value)) as Literal;
+}
+
+function toLiteralObject(value: object): { readonly [key: string]: Literal } {
+  return JSON.parse(JSON.stringify(value)) as { readonly [key: string]: Literal };
+}
+
+function nonEmpty<T>(list: T[]): T[] | undefined {
+  return list.length ? list : undefined;
+}
+
+function checkPattern(option: string, value: unknown, pattern: RegExp, expected: string): void {
+  if (typeof value !== 'string' || !pattern.test(value)) throw invalid(option, value, expected);
+}
+
+function invalid(option: string, value: unknown, expected: string): FrameworkAppError {
+  return new FrameworkAppError(ERROR_CODES.invalidOption, `FrameworkApp option "${option}": got ${JSON.stringify(value)}, expected ${expected}. Fix it in .projenrc.ts`);
+}
+
+function readOwnVersion(): string {
+  const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+function readProjenVersion(): string {
+  try {
+    const pkg = JSON.parse(fs.readFileSync(require.resolve('projen/package.json'), 'utf8')) as { version: string };
+    return pkg.version;
+  } catch {
+    return '0.103.25';
+  }
+}

@@ -1,0 +1,3 @@
+export * from './intents';
+export * from './security';
+export * from './stages';

@@ -1,0 +1,76 @@
+import { execFile } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { promisify } from 'node:util';
+import { expect } from 'chai';
+import { FrameworkApp, FrameworkTemplate } from '../src/index';
+import { TEMPLATES } from '../src/templates/catalog';
+import { filesNamingPaths, listFiles, tempDir } from './support/temp-dir';
+
+const run = promisify(execFile);
+const repoRoot = path.resolve(__dirname, '..');
+const bin = (name: string) => path.join(repoRoot, 'node_modules', '.bin', name);
+
+/**
+ * Each template, generated through FrameworkApp into an empty folder, is a complete working project: its config is
+ * valid for core's `defineApp` (every intent has its handler file), it type-checks, and its own tests pass. The
+ * project uses this repository's packages (its `node_modules` links to the repository's, where the workspace
+ * packages are), so this runs without a registry; `test/e2e` does the same from published packages.
+ */
+describe('templates', function () {
+  this.timeout(180_000);
+  const postBefore = process.env.PROJEN_DISABLE_POST;
+  before(() => {
+    process.env.PROJEN_DISABLE_POST = 'true';
+  });
+  after(() => {
+    if (postBefore === undefined) delete process.env.PROJEN_DISABLE_POST;
+    else process.env.PROJEN_DISABLE_POST = postBefore;
+  });
+
+  for (const template of Object.values(FrameworkTemplate)) {
+    describe(`${template} (${TEMPLATES[template].description})`, () => {
+      let project: { dir: string; remove(): void };
+      before(() => {
+        project = tempDir(`fw-template-${template}`);
+        new FrameworkApp({ name: 'my-app', outdir: project.dir, template }).synth();
+        fs.symlinkSync(path.join(repoRoot, 'node_modules'), path.join(project.dir, 'node_modules'), 'dir');
+      });
+      after(() => project?.remove());
+
+      it('has the sample files of its layers and no file naming a path of this machine', () => {
+        const files = listFiles(project.dir);
+        expect(files).to.include.members(['fw.config.ts', 'config/base.ts', 'config/security.ts', 'config/dev.ts', 'config/prod.ts', 'src/routes/health/get.ts', 'tests/health.test.ts']);
+        expect(filesNamingPaths(project.dir, [project.dir, repoRoot, os.homedir()])).to.deep.equal([]);
+      });
+
+      it("is a valid app for core's defineApp (every intent has its handler file)", async () => {
+        const script = "const m = await import(process.argv[1]); const app = m.default; console.log(JSON.stringify({ routes: app.routes.map((r) => r.routeKey), queues: app.queues.map((q) => q.id), databases: app.databases.map((d) => d.id), storage: app.storage.map((b) => b.id) }));";
+        const { stdout } = await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, path.join(project.dir, 'fw.config.ts')], {
+          cwd: project.dir,
+          env: { ...process.env, FW_PROJECT_ROOT: project.dir, FW_STAGE: 'dev' },
+        });
+        const app = JSON.parse(stdout.trim().split('\n').pop() as string) as { routes: string[]; queues: string[]; databases: string[]; storage: string[] };
+        expect(app.routes).to.include.members(['GET /health', 'GET /tasks', 'POST /tasks']);
+        expect(app.queues).to.deep.equal(TEMPLATES[template].queues.map((q) => q.id));
+        expect(app.databases).to.deep.equal(TEMPLATES[template].databases.map((d) => d.id));
+        expect(app.storage).to.deep.equal(TEMPLATES[template].storage.map((s) => s.id));
+      });
+
+      it('type-checks (tsc --noEmit)', async () => {
+        await run(bin('tsc'), ['--noEmit', '-p', 'tsconfig.json'], { cwd: project.dir }).catch((error: { stdout?: string }) => {
+          throw new Error(`tsc failed in the generated ${template} project:\n${error.stdout ?? String(error)}`);
+        });
+      });
+
+      it('passes its own tests (mocha)', async () => {
+        const result = await run(bin('mocha'), [], { cwd: project.dir, env: { ...process.env, PROJEN_DISABLE_POST: undefined } }).catch((error: { stdout?: string; stderr?: string }) => {
+          throw new Error(`the ${template} project's tests failed:\n${error.stdout ?? ''}\n${error.stderr ?? String(error)}`);
+        });
+        expect(result.stdout).to.match(/\d+ passing/);
+        expect(result.stdout).not.to.match(/failing/);
+      });
+    });
+  }
+});
