@@ -191,12 +191,17 @@ project.addTask('bench:idempotency', {
 
 project.addTask('bench:runtime', {
   description: 'handler() vs Middy 6.4 (JSON body parser + error handler): per-invocation overhead of a JSON POST route, and the minimal route bundle size',
-  exec: 'tsx bench/runtime/run.ts',
+  exec: 'tsx bench/runtime/run.mts',
 });
 
 project.addTask('bench:data', {
   description: 'service.db vs raw pg: per-query overhead on the same PostgreSQL server (native when installed, else PGlite)',
   exec: 'tsx bench/data/run.ts',
+});
+
+project.addTask('bench:core', {
+  description: 'defineApp on a generated 290-unit project vs a bare recursive listing of the same tree',
+  exec: 'tsc -b packages/core && tsx bench/core/run.ts',
 });
 
 project.testTask.reset();

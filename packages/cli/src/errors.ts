@@ -45,3 +45,33 @@ export class MigrateCommandError extends FrameworkError {
     super(code, message);
   }
 }
+
+/** `fw init` refused to create the project, or creating it failed: the message says what to change. */
+export class InitError extends FrameworkError {
+  public static readonly CODES = {
+    FW_ERR_INIT_BAD_ARGUMENT: 'The project name is missing or not a valid project name, or an option is unknown or malformed.',
+    FW_ERR_INIT_UNKNOWN_TEMPLATE: 'The --template value is not one of the five templates.',
+    FW_ERR_INIT_TARGET_NOT_EMPTY: 'The project folder already exists and is not empty; fw init never writes into one.',
+    FW_ERR_INIT_FAILED: 'Creating the project (projen new, dependency install) failed; its output above says why.',
+  } as const;
+
+  constructor(code: keyof typeof InitError.CODES, message: string, options?: { cause?: unknown }) {
+    super(code, message, options);
+  }
+}
+
+/** `fw synth`, `fw deploy`, `fw diff` and `fw destroy` could not proceed: the message says what to do. */
+export class CloudCommandError extends FrameworkError {
+  public static readonly CODES = {
+    FW_ERR_CLOUD_BAD_ARGUMENT: 'An option of fw synth/deploy/diff/destroy is unknown or has a bad value.',
+    FW_ERR_CLOUD_NO_CONFIG: 'No fw.config.ts in the folder the command runs in.',
+    FW_ERR_CLOUD_NO_CREDENTIALS: 'No cloud credentials are configured (deploy, diff and destroy need them; synth does not).',
+    FW_ERR_CLOUD_NOT_BOOTSTRAPPED: 'The account and region have not been prepared for CDK deployments (bootstrap stack missing).',
+    FW_ERR_CLOUD_NOT_CONFIRMED: 'fw destroy was not confirmed (pass --yes when there is no terminal to ask).',
+    FW_ERR_CLOUD_FAILED: 'The deployment engine reported a failure (stack events above say which resource and why).',
+  } as const;
+
+  constructor(code: keyof typeof CloudCommandError.CODES, message: string, options?: { cause?: unknown }) {
+    super(code, message, options);
+  }
+}

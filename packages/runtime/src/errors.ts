@@ -74,61 +74,120 @@ export interface HttpErrorOptions {
   readonly cause?: unknown;
 }
 
+const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
+
 /** An error that answers with its own status and the shared error body. Throw it (or a subclass) from a route. */
 export class HttpError extends FrameworkError {
-  public readonly status: number;
-  public readonly details?: unknown;
-  public readonly headers: Readonly<Record<string, string>>;
+  // `declare`: assigned in the constructor only, so no define-semantics field initializers run first (cheaper throws).
+  declare public readonly status: number;
+  declare public readonly details?: unknown;
+  declare public readonly headers: Readonly<Record<string, string>>;
 
   constructor(status: number, code: string, message: string, details?: unknown, options?: Omit<HttpErrorOptions, 'code' | 'details'>) {
     super(code, message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.status = status;
-    if (details !== undefined) this.details = details;
-    this.headers = options?.headers ?? {};
+    this.details = details;
+    this.headers = options?.headers ?? NO_HEADERS;
   }
-}
-
-/** Shorthand for the subclasses: `(message?, options?)`. */
-function make(status: number, code: HttpErrorCode, defaultMessage: string) {
-  return class extends HttpError {
-    constructor(message: string = defaultMessage, options: HttpErrorOptions = {}) {
-      super(status, options.code ?? code, message, options.details, options);
-    }
-  };
 }
 
 /** 400 `BAD_REQUEST`. */
-export class BadRequest extends make(400, 'BAD_REQUEST', 'Bad request') {}
-/** 401 `UNAUTHORIZED`, with `WWW-Authenticate: Bearer`. */
-export class Unauthorized extends make(401, 'UNAUTHORIZED', 'Authentication required') {
-  constructor(message?: string, options: HttpErrorOptions = {}) {
-    super(message, { ...options, headers: { 'www-authenticate': 'Bearer', ...options.headers } });
+export class BadRequest extends HttpError {
+  constructor(message = 'Bad request', options: HttpErrorOptions = {}) {
+    super(400, options.code ?? 'BAD_REQUEST', message, options.details, options);
   }
 }
+
+/** 401 `UNAUTHORIZED`, with `WWW-Authenticate: Bearer`. */
+export class Unauthorized extends HttpError {
+  constructor(message = 'Authentication required', options: HttpErrorOptions = {}) {
+    super(401, options.code ?? 'UNAUTHORIZED', message, options.details, { ...options, headers: { 'www-authenticate': 'Bearer', ...options.headers } });
+  }
+}
+
 /** 403 `FORBIDDEN`. */
-export class Forbidden extends make(403, 'FORBIDDEN', 'Forbidden') {}
+export class Forbidden extends HttpError {
+  constructor(message = 'Forbidden', options: HttpErrorOptions = {}) {
+    super(403, options.code ?? 'FORBIDDEN', message, options.details, options);
+  }
+}
+
 /** 404 `NOT_FOUND`. */
-export class NotFound extends make(404, 'NOT_FOUND', 'Not found') {}
+export class NotFound extends HttpError {
+  constructor(message = 'Not found', options: HttpErrorOptions = {}) {
+    super(404, options.code ?? 'NOT_FOUND', message, options.details, options);
+  }
+}
+
 /** 405 `METHOD_NOT_ALLOWED`. */
-export class MethodNotAllowed extends make(405, 'METHOD_NOT_ALLOWED', 'Method not allowed') {}
+export class MethodNotAllowed extends HttpError {
+  constructor(message = 'Method not allowed', options: HttpErrorOptions = {}) {
+    super(405, options.code ?? 'METHOD_NOT_ALLOWED', message, options.details, options);
+  }
+}
+
 /** 409 `CONFLICT`. */
-export class Conflict extends make(409, 'CONFLICT', 'Conflict') {}
+export class Conflict extends HttpError {
+  constructor(message = 'Conflict', options: HttpErrorOptions = {}) {
+    super(409, options.code ?? 'CONFLICT', message, options.details, options);
+  }
+}
+
 /** 410 `GONE`. */
-export class Gone extends make(410, 'GONE', 'Gone') {}
+export class Gone extends HttpError {
+  constructor(message = 'Gone', options: HttpErrorOptions = {}) {
+    super(410, options.code ?? 'GONE', message, options.details, options);
+  }
+}
+
 /** 413 `PAYLOAD_TOO_LARGE`. */
-export class PayloadTooLarge extends make(413, 'PAYLOAD_TOO_LARGE', 'Payload too large') {}
+export class PayloadTooLarge extends HttpError {
+  constructor(message = 'Payload too large', options: HttpErrorOptions = {}) {
+    super(413, options.code ?? 'PAYLOAD_TOO_LARGE', message, options.details, options);
+  }
+}
+
 /** 415 `UNSUPPORTED_MEDIA_TYPE`. */
-export class UnsupportedMediaType extends make(415, 'UNSUPPORTED_MEDIA_TYPE', 'Unsupported media type') {}
+export class UnsupportedMediaType extends HttpError {
+  constructor(message = 'Unsupported media type', options: HttpErrorOptions = {}) {
+    super(415, options.code ?? 'UNSUPPORTED_MEDIA_TYPE', message, options.details, options);
+  }
+}
+
 /** 422 `UNPROCESSABLE_ENTITY`: the body parsed but is not valid; put the problems in `details`. */
-export class UnprocessableEntity extends make(422, 'UNPROCESSABLE_ENTITY', 'Unprocessable entity') {}
+export class UnprocessableEntity extends HttpError {
+  constructor(message = 'Unprocessable entity', options: HttpErrorOptions = {}) {
+    super(422, options.code ?? 'UNPROCESSABLE_ENTITY', message, options.details, options);
+  }
+}
+
 /** 501 `NOT_IMPLEMENTED`. */
-export class NotImplemented extends make(501, 'NOT_IMPLEMENTED', 'Not implemented') {}
+export class NotImplemented extends HttpError {
+  constructor(message = 'Not implemented', options: HttpErrorOptions = {}) {
+    super(501, options.code ?? 'NOT_IMPLEMENTED', message, options.details, options);
+  }
+}
+
 /** 502 `BAD_GATEWAY`. */
-export class BadGateway extends make(502, 'BAD_GATEWAY', 'Bad gateway') {}
+export class BadGateway extends HttpError {
+  constructor(message = 'Bad gateway', options: HttpErrorOptions = {}) {
+    super(502, options.code ?? 'BAD_GATEWAY', message, options.details, options);
+  }
+}
+
 /** 504 `GATEWAY_TIMEOUT`. */
-export class GatewayTimeout extends make(504, 'GATEWAY_TIMEOUT', 'Gateway timeout') {}
+export class GatewayTimeout extends HttpError {
+  constructor(message = 'Gateway timeout', options: HttpErrorOptions = {}) {
+    super(504, options.code ?? 'GATEWAY_TIMEOUT', message, options.details, options);
+  }
+}
+
 /** 500 `INTERNAL_ERROR` thrown on purpose. Like any 500, its message is not sent to the client. */
-export class InternalServerError extends make(500, 'INTERNAL_ERROR', 'Internal server error') {}
+export class InternalServerError extends HttpError {
+  constructor(message = 'Internal server error', options: HttpErrorOptions = {}) {
+    super(500, options.code ?? 'INTERNAL_ERROR', message, options.details, options);
+  }
+}
 
 /** Options of the errors that may tell the client when to come back. */
 export interface RetryAfterOptions extends HttpErrorOptions {

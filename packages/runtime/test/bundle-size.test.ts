@@ -1,7 +1,10 @@
-import { dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { expect } from 'chai';
 import { build } from 'esbuild';
+import { jsonPost } from './fixtures/events.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -24,7 +27,7 @@ async function bundleRoute(source: string) {
   const output = Object.values(result.metafile.outputs)[0]!;
   // modules that contributed code to the output (tree-shaken ones are listed with 0 bytes)
   const inputs = Object.entries(output.inputs).filter(([, i]) => i.bytesInOutput > 0).map(([path]) => path);
-  return { bytes: result.outputFiles[0]!.contents.length, inputs, imports: output.imports };
+  return { bytes: result.outputFiles[0]!.contents.length, inputs, imports: output.imports, code: result.outputFiles[0]!.text };
 }
 
 describe('bundle size', () => {
@@ -43,6 +46,27 @@ describe('bundle size', () => {
     // the SDK clients are only reached through dynamic import(), on first use
     const sdk = imports.filter((i) => i.path.startsWith('@aws-sdk/'));
     expect(sdk.every((i) => i.kind === 'dynamic-import')).to.equal(true);
+  });
+
+  it('runs as a bundle: the minified module loads in Node and answers a gateway event', async () => {
+    // given the bundled minimal route written to a temporary folder
+    const { code } = await bundleRoute(`
+      import { handler } from '../src/index.js';
+      export const main = handler(async (body: { title: string }) => ({ id: '1', title: body.title }));
+    `);
+    const dir = await mkdtemp(join(tmpdir(), 'fw-runtime-bundle-'));
+    try {
+      const file = join(dir, 'index.mjs');
+      await writeFile(file, code);
+      // when Lambda would load and call it
+      const mod = (await import(pathToFileURL(file).href)) as { main: (event: unknown) => Promise<{ statusCode: number; body: string }> };
+      const result = await mod.main(jsonPost({ title: 'bundled' }));
+      // then
+      expect(result.statusCode).to.equal(201);
+      expect(JSON.parse(result.body)).to.deep.equal({ id: '1', title: 'bundled' });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('leaves task-only code (AsyncLocalStorage, retries) out of an HTTP route', async () => {

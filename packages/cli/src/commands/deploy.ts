@@ -1,6 +1,29 @@
-import { notBuiltYet } from './not-built-yet.js';
+import { BootstrapEnvironments } from '@aws-cdk/toolkit-lib';
+import { cloudContext, loadCloudApp, toCloudError } from '../cloud/cloud-app.js';
+import { parseCloudOptions } from '../cloud/cloud-options.js';
+import { requireCredentials } from '../cloud/credentials.js';
 
-/** `fw deploy`: owned by the issue that builds it; until then it says so and exits non-zero. */
-export async function run(_argv: string[]): Promise<number> {
-  return notBuiltYet('deploy');
+/**
+ * `fw deploy [--stage dev] [--bootstrap] [--no-checks]`: checks credentials first (a machine without any fails in
+ * seconds with instructions), then synthesizes and deploys the stage's stack with progress, and prints its outputs.
+ */
+export async function run(argv: string[]): Promise<number> {
+  const options = parseCloudOptions('deploy', argv);
+  const started = Date.now();
+  const app = await loadCloudApp(process.cwd(), options.stage);
+  const ctx = await cloudContext(app, options);
+  await requireCredentials(ctx.ioHost, 'deploy', app.stage, app.region);
+  ctx.out.write(`Deploying ${app.project} stage ${app.stage} to ${app.region} (preset ${app.config.preset}, ${app.units.length} functions)...\n`);
+  try {
+    if (options.bootstrap) await ctx.toolkit.bootstrap(BootstrapEnvironments.fromCloudAssemblySource(ctx.source));
+    const result = await ctx.toolkit.deploy(ctx.source, { stacks: ctx.stacks });
+    for (const stack of result.stacks) {
+      process.stdout.write(`${stack.stackName}: deployed\n`);
+      for (const [key, value] of Object.entries(stack.outputs)) process.stdout.write(`  ${key} = ${value}\n`);
+    }
+    process.stdout.write(`Done in ${((Date.now() - started) / 1000).toFixed(0)}s\n`);
+    return 0;
+  } catch (error) {
+    throw toCloudError(error, 'deploy', app);
+  }
 }

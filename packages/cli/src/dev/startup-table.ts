@@ -41,7 +41,7 @@ export function startupTable(app: AppDefinition, url: string, scopes: ReadonlyMa
   const declared = Object.keys(app.config.security.scopes);
   lines.push('', 'Token (for scoped routes)');
   lines.push(`  curl -s -X POST ${url}/_dev/token -H 'content-type: application/json' -d '${JSON.stringify({ scopes: declared, sub: 'user-1' })}'`);
-  lines.push(`  curl -H "Authorization: Bearer <access_token>" ${url}${app.routes.find((r) => (scopes.get(r.functionName) ?? []).length)?.path ?? '/'}`);
+  lines.push(`  curl -H "Authorization: Bearer <access_token>" ${url}${app.routes.find((r) => (scopes.get(r.functionName) ?? []).length && r.pathParams.length === 0)?.path ?? '/'}`);
   lines.push('', `Dev endpoints: GET ${url}/_dev/functions, JWKS ${url}/.well-known/jwks.json`, '');
   return `${lines.join('\n')}\n`;
 }

@@ -99,7 +99,7 @@ export function defineApp(options: AppOptions): AppDefinition {
   if (stage && stages.length && !stages.includes(stage)) {
     problems.push({
       code: 'FW_ERR_CONFIG_UNKNOWN_STAGE',
-      path: `envs.${stage}`,
+      path: joinPath('envs', stage),
       message: `stage "${stage}" (from ${input.stage !== undefined ? 'the stage option' : process.env.FW_STAGE ? 'FW_STAGE' : 'the default'}) has no environment; declared stages: ${stages.join(', ')}. Add envs.${stage} or pick one of those`,
     });
   }
@@ -108,7 +108,13 @@ export function defineApp(options: AppOptions): AppDefinition {
   problems.push(...checkVisibilityTimeouts(infrastructure, input.envs));
 
   // Files on disk, checked against the intents. A directory option that names a file is reported, not thrown.
+  // Without a project folder the files are not looked at: every intent would only be reported as missing its file.
+  const badRootDir = problems.some((p) => p.path === 'rootDir');
+  const rootProblem = badRootDir ? undefined : checkProjectFolder(rootDir, input.rootDir !== undefined ? 'rootDir' : process.env.FW_PROJECT_ROOT ? 'FW_PROJECT_ROOT' : 'rootDir');
+  if (rootProblem) problems.push(rootProblem);
+  const skipFiles = badRootDir || rootProblem !== undefined;
   const readable = (dir: string, option: string) => {
+    if (skipFiles) return false;
     const problem = checkDirectory(rootDir, dir, option);
     if (problem) problems.push(problem);
     return problem === undefined;
@@ -119,9 +125,11 @@ export function defineApp(options: AppOptions): AppDefinition {
   const queueFiles = readable('src/queues', 'src/queues') ? discoverFlat(rootDir, 'src/queues', 'queue consumer') : empty;
   const cronFiles = readable('src/crons', 'src/crons') ? discoverFlat(rootDir, 'src/crons', 'cron') : empty;
   problems.push(...discovered.problems, ...fnFiles.problems, ...queueFiles.problems, ...cronFiles.problems);
-  problems.push(...matchIntents('functions', intentIds.functions, fnFiles.units, functionsDir, false));
-  problems.push(...matchIntents('queues', intentIds.queues, queueFiles.units, 'src/queues', true));
-  problems.push(...matchIntents('schedules', intentIds.schedules, cronFiles.units, 'src/crons', true));
+  if (!skipFiles) {
+    problems.push(...matchIntents('functions', intentIds.functions, fnFiles.units, functionsDir, false));
+    problems.push(...matchIntents('queues', intentIds.queues, queueFiles.units, 'src/queues', true));
+    problems.push(...matchIntents('schedules', intentIds.schedules, cronFiles.units, 'src/crons', true));
+  }
   problems.push(...checkFunctionNameClashes(fnFiles.units));
   for (const [kind, list] of Object.entries({ storage: infrastructure.storage ?? [] })) {
     list.forEach((bucket, i) =>
@@ -181,6 +189,16 @@ function idsOf(infrastructure: unknown): IntentIds {
     });
   }
   return out;
+}
+
+/** The project folder must exist: without it every intent would be reported as missing its file. */
+function checkProjectFolder(rootDir: string, option: string): ConfigProblem | undefined {
+  try {
+    if (fs.statSync(rootDir).isDirectory()) return undefined;
+    return { code: 'FW_ERR_CONFIG_INVALID_VALUE', path: option, message: `expected the project folder, but ${rootDir} is a file` };
+  } catch (error) {
+    return { code: 'FW_ERR_CONFIG_INVALID_VALUE', path: option, message: `expected the project folder, but ${rootDir} cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})` };
+  }
 }
 
 /** A directory option that exists but is not a readable folder; a missing folder simply holds no handlers. */

@@ -101,7 +101,8 @@ describe('ConfigError cases of defineApp', () => {
     });
 
     it('reports a rootDir that is not a path and a routesDir that is a file', () => {
-      expectProblem(() => defineApp(validOptions(project.rootDir, { rootDir: 42 })), 'FW_ERR_CONFIG_INVALID_VALUE', 'rootDir', 'expected the project folder as a path string, got 42');
+      expectProblem(() => defineApp(validOptions(project.rootDir, { rootDir: 42, infrastructure: infra() })), 'FW_ERR_CONFIG_INVALID_VALUE', 'rootDir', 'expected the project folder as a path string, got 42');
+      expectProblem(() => defineApp(validOptions(`${project.rootDir}/missing`, { infrastructure: infra() })), 'FW_ERR_CONFIG_INVALID_VALUE', 'rootDir', /^expected the project folder, but .*missing cannot be read \(ENOENT\)$/);
       project.add('src/not-a-folder.ts');
       expectProblem(() => defineApp(validOptions(project.rootDir, { routesDir: 'src/not-a-folder.ts', infrastructure: infra() })), 'FW_ERR_CONFIG_INVALID_VALUE', 'routesDir', /is a file/);
     });

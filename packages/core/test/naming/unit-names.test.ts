@@ -112,7 +112,9 @@ describe('naming', () => {
             expect(fitted).to.have.length.at.most(NAME_LIMITS.lambdaFunction).and.match(/-[0-9a-f]{8}$/);
             expect(readable.startsWith(fitted.slice(0, -9))).to.equal(true);
           }
-          expect(queueName(project, stage, id)).to.equal(`${project}-${stage}-${id}`); // 32 + 20 + 48 + 2 < 80: always fits
+          const readableQueue = `${project}-${stage}-${id}`;
+          if (readableQueue.length <= NAME_LIMITS.sqsQueue) expect(queueName(project, stage, id)).to.equal(readableQueue);
+          else expect(queueName(project, stage, id)).to.have.length.at.most(NAME_LIMITS.sqsQueue).and.match(/-[0-9a-f]{8}$/);
         }),
         { numRuns: 300 },
       );
@@ -155,5 +157,22 @@ describe('naming', () => {
         { numRuns: 300 },
       );
     });
+  });
+});
+
+describe('naming at the longest inputs', () => {
+  it('shortens every kind of name for a 32-character project, a 20-character stage and 48-character ids', () => {
+    // Given the longest valid project, stage and id
+    const project = `p${'r'.repeat(30)}t`;
+    const stage = `s${'t'.repeat(19)}`;
+    const id = `i${'d'.repeat(47)}`;
+    // Then every name keeps a readable prefix, ends with the hash of the full name, and fits its limit
+    const queues = [queueName(project, stage, id), deadLetterQueueName(project, stage, id)];
+    for (const name of queues) expect(name).to.have.length.at.most(NAME_LIMITS.sqsQueue).and.match(new RegExp(`^${project}-${stage}-id+-[0-9a-f]{8}$`));
+    expect(queues[0]).not.to.equal(queues[1]);
+    for (const name of [queueFunctionName(project, stage, id), cronFunctionName(project, stage, id), standaloneFunctionName(project, stage, `${id}/${id}`)]) {
+      expect(name).to.have.length.at.most(NAME_LIMITS.lambdaFunction).and.match(new RegExp(`^${project}-${stage}-[a-z-]+-[0-9a-f]{8}$`));
+    }
+    expect(cronRuleName(project, stage, id)).to.equal(cronFunctionName(project, stage, id));
   });
 });

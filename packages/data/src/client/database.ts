@@ -59,6 +59,7 @@ export function transactionBackoff(attempt: number, random: () => number = Math.
  */
 export class Database extends QueryRunner {
   private poolPromise?: Promise<pg.Pool>;
+  private readyPool?: pg.Pool;
   private readonly options: DatabaseOptions;
 
   constructor(options: DatabaseOptions) {
@@ -72,14 +73,25 @@ export class Database extends QueryRunner {
 
   /** The underlying `pg` pool (escape hatch: LISTEN/NOTIFY, COPY, driver features this API does not cover). */
   public pool(): Promise<pg.Pool> {
-    this.poolPromise ??= this.createPool();
-    // A pool that could not be configured (missing variables, secret unreadable) is retried on the next call.
-    this.poolPromise.catch(() => (this.poolPromise = undefined));
+    if (!this.poolPromise) {
+      const pending = this.createPool();
+      this.poolPromise = pending;
+      pending.then(
+        (pool) => {
+          if (this.poolPromise === pending) this.readyPool = pool;
+        },
+        // A pool that could not be configured (missing variables, secret unreadable) is retried on the next call.
+        () => {
+          if (this.poolPromise === pending) this.poolPromise = undefined;
+        },
+      );
+    }
     return this.poolPromise;
   }
 
   protected override async run(compiled: CompiledQuery, options: QueryOptions | undefined): Promise<PgQueryResult> {
-    const pool = await this.pool();
+    // The hot path: once the pool exists, no extra promise per statement.
+    const pool = this.readyPool ?? (await this.pool());
     try {
       return await pool.query(compiled);
     } catch (error) {
@@ -129,6 +141,7 @@ export class Database extends QueryRunner {
   public async end(): Promise<void> {
     const pending = this.poolPromise;
     this.poolPromise = undefined;
+    this.readyPool = undefined;
     if (pending) await (await pending.catch(() => undefined))?.end();
   }
 

@@ -78,14 +78,22 @@ export function fallbackRequestId(): string {
   return `local-${Date.now().toString(36)}-${fallbackCounter.toString(36)}`;
 }
 
-function lowerCaseHeaders(headers: APIGatewayProxyEventV2['headers'] | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (!headers) return out;
+const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
+
+/** The gateway (and Node's HTTP server, under `fw dev`) already lower-cases names: copy only when one is not. */
+function lowerCaseHeaders(headers: APIGatewayProxyEventV2['headers'] | undefined): Readonly<Record<string, string>> {
+  if (!headers) return NO_HEADERS;
   for (const name in headers) {
-    const value = headers[name];
-    if (value !== undefined) out[name.toLowerCase()] = value;
+    if (name !== name.toLowerCase()) {
+      const out: Record<string, string> = {};
+      for (const n in headers) {
+        const value = headers[n];
+        if (value !== undefined) out[n.toLowerCase()] = value;
+      }
+      return out;
+    }
   }
-  return out;
+  return headers as Record<string, string>;
 }
 
 function parseQuery(raw: string): Record<string, string[]> {
@@ -120,7 +128,6 @@ function parseCookies(cookies: readonly string[] | undefined, header: string | u
  * trace, bound logger) are computed on first access, so a route that does not read them does not pay for them.
  */
 export class HttpHandlerContext implements HandlerContext {
-  readonly timestamp: Date;
   readonly requestId: string;
   readonly method: string;
   readonly path: string;
@@ -134,9 +141,11 @@ export class HttpHandlerContext implements HandlerContext {
   private _logger: Logger | undefined;
   private _multi: Record<string, readonly string[]> | undefined;
   private _cookies: Record<string, string> | undefined;
+  private _timestamp: Date | undefined;
+  private readonly startedAt: number;
 
   constructor(event: APIGatewayProxyEventV2, lambdaContext: LambdaContext, requestId: string, startedAt: number) {
-    this.timestamp = new Date(startedAt);
+    this.startedAt = startedAt;
     this.requestId = requestId;
     this.rawEvent = event;
     this.lambdaContext = lambdaContext;
@@ -145,6 +154,10 @@ export class HttpHandlerContext implements HandlerContext {
     this.pathParams = (event.pathParameters as Record<string, string> | undefined) ?? {};
     this.query = (event.queryStringParameters as Record<string, string> | undefined) ?? {};
     this.headers = lowerCaseHeaders(event.headers);
+  }
+
+  get timestamp(): Date {
+    return (this._timestamp ??= new Date(this.startedAt));
   }
 
   get trace(): TraceInfo | undefined {

@@ -1,5 +1,5 @@
 import { HttpError } from '../errors.js';
-import type { Logger } from '../logger/logger.js';
+import { getRootLogger, type Logger } from '../logger/logger.js';
 import type { HttpResponse } from '../middleware/types.js';
 
 /** The shared error body: `{ "error": { "code", "message", "requestId", "details"? } }`. */
@@ -35,16 +35,17 @@ export function errorResponse(
  * function. Anything else is a 500
  * `INTERNAL_ERROR` with a fixed message; the real error, with its stack, goes to the log with the request id.
  */
-export function responseForError(error: unknown, requestId: string, logger: Logger): HttpResponse {
+export function responseForError(error: unknown, requestId: string, getLogger: () => Logger): HttpResponse {
   if (error instanceof HttpError) {
     if (error.status >= 500) {
-      logger.error(`Request failed with ${error.status} ${error.code}`, { error });
+      getLogger().error(`Request failed with ${error.status} ${error.code}`, { error });
       const message = error.status === 500 ? 'Internal server error' : error.message;
       return errorResponse(error.status, error.code, message, requestId, { details: error.status === 500 ? undefined : error.details, headers: error.headers });
     }
-    if (logger.isEnabled('info')) logger.info(`Request answered ${error.status} ${error.code}`, { code: error.code, message: error.message });
+    // A 4xx is the client's business and the gateway's access log has it; debug keeps CloudWatch quiet by default.
+    if (getRootLogger().isEnabled('debug')) getLogger().debug(`Request answered ${error.status} ${error.code}`, { code: error.code, message: error.message });
     return errorResponse(error.status, error.code, error.message, requestId, { details: error.details, headers: error.headers });
   }
-  logger.error('Unhandled error', { error });
+  getLogger().error('Unhandled error', { error });
   return errorResponse(500, 'INTERNAL_ERROR', 'Internal server error', requestId);
 }

@@ -93,14 +93,14 @@ export function handler(
       if (auth) ctx.auth = auth;
       body = parseBody(event, ctx.headers);
     } catch (error) {
-      return toResult(responseForError(error, requestId, ctx.logger));
+      return toResult(responseForError(error, requestId, () => ctx.logger));
     }
 
     if (middleware.length === 0) {
       try {
         return toResult(toHttpResponse(await fn(body, ctx, service), ctx.method));
       } catch (error) {
-        return toResult(responseForError(error, requestId, ctx.logger));
+        return toResult(responseForError(error, requestId, () => ctx.logger));
       }
     }
 
@@ -110,7 +110,7 @@ export function handler(
         await runMiddleware(request, middleware, async (req) => toHttpResponse(await fn(req.body, ctx, service), ctx.method)),
       );
     } catch (error) {
-      return toResult(responseForError(error, requestId, ctx.logger));
+      return toResult(responseForError(error, requestId, () => ctx.logger));
     }
   }
 

@@ -27,13 +27,13 @@ export interface MakeIdempotentOptions<TArgs extends readonly unknown[]> {
    */
   readonly scope: string;
   /** The key of one call, e.g. `(record) => record.messageId` or a business id from the body. */
-  readonly key: (...args: TArgs) => string | undefined;
+  readonly key: (...args: NoInfer<TArgs>) => string | undefined;
   /**
    * What must be equal for a repeated key to count as the same operation; a different value throws
    * `IdempotencyKeyReusedError`. Leave unset for queue records (redeliveries differ in receipt handle and counts).
    * @default - not checked
    */
-  readonly fingerprint?: (...args: TArgs) => unknown;
+  readonly fingerprint?: (...args: NoInfer<TArgs>) => unknown;
   /**
    * Lifetime of a record, seconds.
    * @default 86400

@@ -28,8 +28,9 @@ function parseRecordBody(body: string): unknown {
   }
 }
 
+/** By the queue ARN: standard queues may carry a MessageGroupId too (fair queues), only FIFO names end in `.fifo`. */
 function isFifo(record: SQSRecord): boolean {
-  return record.eventSourceARN?.endsWith('.fifo') === true || record.attributes?.MessageGroupId !== undefined;
+  return record.eventSourceARN?.endsWith('.fifo') === true;
 }
 
 /**

@@ -3,7 +3,9 @@ import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { expect } from 'chai';
 import { handler } from '../../src/http/handler.js';
-import { IdempotencyNotOwnerError } from '../../src/idempotency/errors.js';
+import { response } from '../../src/http/response.js';
+import { IdempotencyConfigError, IdempotencyNotOwnerError, IdempotencyStoreError } from '../../src/idempotency/errors.js';
+import { InMemoryIdempotencyStore } from '../../src/idempotency/in-memory-idempotency-store.js';
 import { idempotencyMiddleware, type IdempotencyMiddlewareOptions } from '../../src/idempotency/idempotency-middleware.js';
 import type { IdempotencyStore } from '../../src/idempotency/idempotency-store.js';
 import { startExecution } from '../../src/idempotency/idempotent-execution.js';
@@ -303,3 +305,51 @@ for (const backend of backends) {
     });
   });
 }
+
+describe('idempotencyMiddleware, store-independent behaviour', () => {
+  it('marks the handler idempotent in handlerInfo, readable without invoking it', () => {
+    const { main } = orderRoute(new InMemoryIdempotencyStore());
+    expect(main.handlerInfo.middleware).to.deep.equal(['idempotency']);
+    expect(main.handlerInfo.idempotent).to.equal(true);
+  });
+
+  it('does not store a 5xx answer: the record is deleted so a retry runs the handler', async () => {
+    const store = new InMemoryIdempotencyStore();
+    let status = 503;
+    const main = handler(async () => response({ statusCode: status, body: { ok: status < 500 } }), {
+      middleware: [idempotencyMiddleware({ store })],
+    });
+    expect((await main(post({}, 'k-5xx'), lambdaContext())).statusCode).to.equal(503);
+    expect(await store.get('POST /orders#k-5xx', Date.now())).to.equal(undefined);
+    status = 200;
+    const retried = await main(post({}, 'k-5xx'), lambdaContext());
+    expect(retried.statusCode).to.equal(200);
+    expect(retried.headers?.['Idempotency-Replayed']).to.equal(undefined);
+    expect((await main(post({}, 'k-5xx'), lambdaContext())).headers?.['Idempotency-Replayed']).to.equal('true');
+  });
+
+  it('fails closed when the store cannot be reached before the handler: 500, handler not run', async () => {
+    const broken: InMemoryIdempotencyStore = Object.assign(new InMemoryIdempotencyStore(), {
+      acquire: async () => {
+        throw new IdempotencyStoreError('acquire a record', new Error('ResourceNotFoundException: table not found'));
+      },
+    });
+    const { main, calls } = orderRoute(broken);
+    const original = console.log;
+    console.log = () => undefined;
+    let answer;
+    try {
+      answer = await main(post({ sku: 'a' }, 'k-down'), lambdaContext());
+    } finally {
+      console.log = original;
+    }
+    expect(answer.statusCode).to.equal(500);
+    expect(calls).to.have.length(0);
+  });
+
+  it('checks its options when created', () => {
+    expect(() => idempotencyMiddleware({ store: undefined as unknown as InMemoryIdempotencyStore })).to.throw(IdempotencyConfigError, /store/);
+    expect(() => idempotencyMiddleware({ store: new InMemoryIdempotencyStore(), ttlSeconds: 0 })).to.throw(IdempotencyConfigError, /ttlSeconds/);
+    expect(() => idempotencyMiddleware({ store: new InMemoryIdempotencyStore(), scope: ' ' })).to.throw(IdempotencyConfigError, /scope/);
+  });
+});

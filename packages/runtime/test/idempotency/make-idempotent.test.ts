@@ -1,4 +1,4 @@
-import type { SQSEvent } from 'aws-lambda';
+import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { expect } from 'chai';
 import {
   IdempotencyConfigError,
@@ -34,7 +34,7 @@ for (const backend of backends) {
       const effects: string[] = [];
       const attempts: string[] = [];
       const chargeOnce = makeIdempotent(
-        async (order: Order) => {
+        async (order: Order, _record: SQSRecord) => {
           attempts.push(order.orderId);
           if (order.poison) throw new Error(`cannot charge ${order.orderId}`);
           effects.push(order.orderId);
@@ -98,7 +98,7 @@ for (const backend of backends) {
     it('a failure deletes the record so the next attempt runs', async () => {
       let calls = 0;
       const flaky = makeIdempotent(
-        async () => {
+        async (_date: string) => {
           calls++;
           if (calls === 1) throw new Error('transient');
           return 'done';

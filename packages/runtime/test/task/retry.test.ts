@@ -1,11 +1,6 @@
 import { expect } from 'chai';
-import { backoffDelay, isTransientError, RetryableError, withRetries, type Clock } from '../../src/index.js';
-
-/** A fake clock: sleeping records the wait and returns at once; random is scripted. */
-export function fakeClock(random = 0.5): Clock & { waits: number[] } {
-  const waits: number[] = [];
-  return { waits, sleep: async (ms) => void waits.push(ms), random: () => random };
-}
+import { backoffDelay, isTransientError, RetryableError, withRetries } from '../../src/index.js';
+import { fakeClock } from '../fixtures/fake-clock.js';
 
 describe('transient errors', () => {
   const transient: Array<[string, unknown]> = [

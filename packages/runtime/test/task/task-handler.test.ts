@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { ScheduledEvent, SQSEvent } from 'aws-lambda';
 import { createLogger, processRecords, RetryableError, setRootLogger, taskHandler } from '../../src/index.js';
 import { lambdaContext, parseLines, sqsEvent, sqsRecord } from '../fixtures/events.js';
-import { fakeClock } from './retry.test.js';
+import { fakeClock } from '../fixtures/fake-clock.js';
 
 describe('taskHandler', () => {
   let lines: string[];

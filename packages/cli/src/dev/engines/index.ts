@@ -7,7 +7,6 @@ import { inMemoryIdempotency } from './idempotency.js';
 import { embeddedQueues } from './queues.js';
 import { embeddedSchedules } from './schedules.js';
 import { embeddedStorage } from './storage.js';
-import { embeddedStorage } from './storage.js';
 
 export * from './engine.js';
 export { EmbeddedQueueEngine, LocalQueue } from './queues.js';

@@ -1,0 +1,37 @@
+import * as http from 'node:http';
+
+/** Sends GET requests over `connections` keep-alive sockets for `durationMs` (or until `total` answers); counts 200s. */
+export async function load(url: string, options: { connections: number; durationMs?: number; total?: number }): Promise<{ requests: number; perSecond: number; errors: number }> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: options.connections });
+  const target = new URL(url);
+  const started = performance.now();
+  const deadline = options.durationMs === undefined ? Infinity : started + options.durationMs;
+  let sent = 0;
+  let ok = 0;
+  let errors = 0;
+  const one = () =>
+    new Promise<void>((resolve) => {
+      const request = http.get({ host: target.hostname, port: target.port, path: target.pathname, agent }, (response) => {
+        response.resume();
+        response.on('end', () => {
+          if (response.statusCode === 200) ok++;
+          else errors++;
+          resolve();
+        });
+      });
+      request.on('error', () => {
+        errors++;
+        resolve();
+      });
+    });
+  const worker = async () => {
+    while (performance.now() < deadline && (options.total === undefined || sent < options.total)) {
+      sent++;
+      await one();
+    }
+  };
+  await Promise.all(Array.from({ length: options.connections }, worker));
+  const seconds = (performance.now() - started) / 1000;
+  agent.destroy();
+  return { requests: ok, perSecond: ok / seconds, errors };
+}

@@ -1,0 +1,149 @@
+/**
+ * `npm run bench:dev` (projen task): fw dev against plain Fastify serving the same handler in-process.
+ * Prints: GET /health requests per second (and the ratio to plain Fastify), edit-to-new-response median of 20 edits,
+ * launch to first 200 (installed project, second launch), resident memory after 10,000 requests and 100 edits.
+ * Runs on a copy of examples/tasks-api in a temporary folder (its node_modules linked to the repository's).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { load } from './load';
+
+const repo = path.resolve(__dirname, '..', '..');
+const cli = path.join(repo, 'packages', 'cli', 'lib', 'bin', 'fw.js');
+const HEALTH = path.join('src', 'routes', 'health', 'get.ts');
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function copyProject(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-bench-dev-'));
+  const source = path.join(repo, 'examples', 'tasks-api');
+  fs.cpSync(source, dir, { recursive: true, filter: (src) => !/[\\/](node_modules|\.fw)$/.test(src) });
+  fs.symlinkSync(path.join(repo, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+  return dir;
+}
+
+function get(url: string, agent?: http.Agent): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { agent }, (response) => {
+        let body = '';
+        response.setEncoding('utf8');
+        response.on('data', (d: string) => (body += d));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+      })
+      .on('error', reject);
+  });
+}
+
+async function startDev(dir: string, port: number): Promise<{ child: ChildProcess; launchMs: number }> {
+  const started = performance.now();
+  const child = spawn(process.execPath, [cli, 'dev', '--port', String(port), '--engine', 'databases=embedded'], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] });
+  for (;;) {
+    try {
+      if ((await get(`http://127.0.0.1:${port}/health`)).status === 200) return { child, launchMs: performance.now() - started };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+async function startPlain(bundle: string, port: number): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [path.join(__dirname, 'plain-fastify.mjs'), bundle, String(port)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve) => child.stdout!.on('data', (d: Buffer) => d.toString().includes('ready') && resolve()));
+  return child;
+}
+
+function rssMb(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
+}
+
+async function editAndWait(dir: string, url: string, marker: string, agent: http.Agent): Promise<number> {
+  const file = path.join(dir, HEALTH);
+  const text = fs.readFileSync(file, 'utf8').replace(/status: '[^']*'/, `status: '${marker}'`);
+  const started = performance.now();
+  fs.writeFileSync(file, text);
+  for (;;) {
+    const response = await get(url, agent);
+    if (response.body.includes(marker)) return performance.now() - started;
+  }
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+async function main(): Promise<void> {
+  const dir = copyProject();
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}/health`;
+  const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+  try {
+    // First launch creates .fw (database, keys, builds): the "installed project" is the second one.
+    const first = await startDev(dir, port);
+    await stop(first.child);
+    const { child: dev, launchMs } = await startDev(dir, port);
+    const bundle = path.join(dir, '.fw', 'dev', 'build', 'src', 'routes', 'health', 'get.mjs');
+    const plainPort = await freePort();
+    const plain = await startPlain(bundle, plainPort);
+    const plainUrl = `http://127.0.0.1:${plainPort}/health`;
+
+    // Interleave two rounds each so background load hits both alike.
+    await load(url, { connections: 10, durationMs: 1000 });
+    await load(plainUrl, { connections: 10, durationMs: 1000 });
+    const devRuns: number[] = [];
+    const plainRuns: number[] = [];
+    for (let round = 0; round < 2; round++) {
+      plainRuns.push((await load(plainUrl, { connections: 10, durationMs: seconds * 1000 })).perSecond);
+      devRuns.push((await load(url, { connections: 10, durationMs: seconds * 1000 })).perSecond);
+    }
+    await stop(plain);
+    const devRps = devRuns.reduce((a, b) => a + b) / devRuns.length;
+    const plainRps = plainRuns.reduce((a, b) => a + b) / plainRuns.length;
+
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const edits: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      edits.push(await editAndWait(dir, url, `ok-edit-${i}`, agent));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+
+    // Memory: 10,000 requests and 100 edits in total (counting the ones above).
+    await load(url, { connections: 10, total: 10_000 });
+    for (let i = 20; i < 100; i++) await editAndWait(dir, url, `ok-edit-${i}`, agent);
+    await load(url, { connections: 10, total: 1000 });
+    const rss = rssMb(dev.pid!);
+    agent.destroy();
+    await stop(dev);
+
+    const editMedian = median(edits);
+    console.log(`GET /health req/s: fw dev ${devRps.toFixed(0)}, plain Fastify ${plainRps.toFixed(0)}, ratio ${(devRps / plainRps).toFixed(2)} (target >= 0.50)`);
+    console.log(`edit-to-new-response median of 20 edits: ${editMedian.toFixed(1)} ms (p90 ${[...edits].sort((a, b) => a - b)[17]!.toFixed(1)} ms), ratio to one plain Fastify request ${(editMedian / (1000 / plainRps * 10)).toFixed(1)}x (target <= 50 ms)`);
+    console.log(`launch to first 200 (installed project): ${launchMs.toFixed(0)} ms (first launch ${first.launchMs.toFixed(0)} ms) (target <= 1000 ms)`);
+    console.log(`RSS after 10,000 requests and 100 edits: ${rss.toFixed(0)} MB (target < 300 MB)`);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exitCode = 1;
+});

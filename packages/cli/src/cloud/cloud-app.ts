@@ -1,0 +1,61 @@
+import * as path from 'node:path';
+import { StackSelectionStrategy, Toolkit, ToolkitError, type ICloudAssemblySource, type StackSelector } from '@aws-cdk/toolkit-lib';
+import type { AppDefinition } from '@framework/core';
+import { buildCdkApp } from '@framework/infra';
+import { loadApp } from '../dev/app/load-app.js';
+import { CloudCommandError } from '../errors.js';
+import { credentialsHelp } from './credentials.js';
+import type { CloudOptions } from './cloud-options.js';
+import { ProgressIoHost, type ProgressOutput } from './progress-io-host.js';
+
+/** Everything a cloud command works with. */
+export interface CloudContext {
+  readonly app: AppDefinition;
+  readonly toolkit: Toolkit;
+  readonly ioHost: ProgressIoHost;
+  readonly source: ICloudAssemblySource;
+  /** The stage's stack (the only top-level stack; route shards are nested in it). */
+  readonly stacks: StackSelector;
+  readonly out: ProgressOutput;
+}
+
+/** Loads the project's app model for the stage (`fw.config.ts` in `rootDir`). */
+export async function loadCloudApp(rootDir: string, stage: string): Promise<AppDefinition> {
+  try {
+    return await loadApp(rootDir, stage);
+  } catch (error) {
+    if ((error as { code?: string }).code === 'FW_ERR_DEV_NO_CONFIG') {
+      throw new CloudCommandError('FW_ERR_CLOUD_NO_CONFIG', `no fw.config.ts in ${rootDir}: run the command in the project folder (where fw.config.ts is)`, { cause: error });
+    }
+    throw error;
+  }
+}
+
+/**
+ * The toolkit and a cloud assembly source that bundles and synthesizes the stage in this process (with the
+ * toolkit's context and output folder), so deploy, diff and destroy all act on the same synthesized app.
+ */
+export async function cloudContext(app: AppDefinition, options: CloudOptions, out: ProgressOutput = { write: (t) => process.stderr.write(t) }): Promise<CloudContext> {
+  const ioHost = new ProgressIoHost(out);
+  const toolkit = new Toolkit({ ioHost, emojis: false, color: false });
+  const outdir = path.resolve(app.rootDir, options.out ?? 'cdk.out');
+  const source = await toolkit.fromAssemblyBuilder(
+    async (props) => {
+      const { cdkApp } = buildCdkApp(app, { outdir: props.outdir ?? outdir, context: props.context, checks: options.checks });
+      return cdkApp.synth();
+    },
+    { outdir, disposeOutdir: false },
+  );
+  return { app, toolkit, ioHost, source, stacks: { strategy: StackSelectionStrategy.ALL_STACKS }, out };
+}
+
+/** Turns the toolkit's errors into ours: a message that says what to do, never a stack trace. */
+export function toCloudError(error: unknown, command: string, app: AppDefinition): unknown {
+  if ((error as { code?: string }).code?.startsWith?.('FW_ERR')) return error;
+  if (ToolkitError.isAuthenticationError(error)) return new CloudCommandError('FW_ERR_CLOUD_NO_CREDENTIALS', credentialsHelp(command, app.stage, app.region), { cause: error });
+  if (ToolkitError.isBootstrapError(error) || /bootstrap/i.test((error as Error).message ?? '')) {
+    return new CloudCommandError('FW_ERR_CLOUD_NOT_BOOTSTRAPPED', `${(error as Error).message}\nPrepare the account and region once with: fw deploy --bootstrap${app.stage === 'dev' ? '' : ` --stage ${app.stage}`}`, { cause: error });
+  }
+  if (ToolkitError.isToolkitError(error)) return new CloudCommandError('FW_ERR_CLOUD_FAILED', `fw ${command} failed: ${error.message}`, { cause: error });
+  return error;
+}

@@ -1,0 +1,5 @@
+export * from './assembly-summary.js';
+export * from './cloud-app.js';
+export * from './cloud-options.js';
+export * from './credentials.js';
+export * from './progress-io-host.js';

@@ -1,0 +1,114 @@
+import { execFile } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { expect } from 'chai';
+import { checkTarget, parseInitArgs, projenNewCommand, TEMPLATE_CHOICES } from '../../src/commands/init.js';
+import { InitError } from '../../src/errors.js';
+
+const run = promisify(execFile);
+const fwBin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../lib/bin/fw.js');
+
+function thrown(fn: () => unknown): InitError {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).to.be.instanceOf(InitError);
+    return error as InitError;
+  }
+  throw new Error('expected an InitError');
+}
+
+describe('fw init', () => {
+  describe('arguments', () => {
+    it('takes a project name, --template (both forms) and --yes', () => {
+      expect(parseInitArgs(['my-app', '--template', 'api-queue', '--yes'])).to.deep.equal({ projectName: 'my-app', template: 'api-queue', yes: true });
+      expect(parseInitArgs(['--template=fullstack', 'shop-api'])).to.deep.equal({ projectName: 'shop-api', template: 'fullstack', yes: false });
+      expect(parseInitArgs(['my-app', '-y', '--registry', 'http://127.0.0.1:4873/'])).to.deep.equal({ projectName: 'my-app', yes: true, registry: 'http://127.0.0.1:4873/' });
+    });
+
+    for (const [name, why] of [
+      ['My_App', 'capitals and "_"'],
+      ['1app', 'a leading digit'],
+      ['app-', 'a trailing "-"'],
+      ['a', 'one character'],
+      ['x'.repeat(33), '33 characters'],
+    ]) {
+      it(`refuses the project name "${name.length > 12 ? `${name.slice(0, 12)}...` : name}" (${why}), saying what a valid one is`, () => {
+        const error = thrown(() => parseInitArgs([name]));
+        expect(error.code).to.equal('FW_ERR_INIT_BAD_ARGUMENT');
+        expect(error.message).to.contain(`"${name}" is not a valid project name`).and.contain('lowercase letters');
+      });
+    }
+
+    it('refuses a missing name, an unknown option and a second name', () => {
+      expect(thrown(() => parseInitArgs(['--yes'])).message).to.match(/missing project name/);
+      expect(thrown(() => parseInitArgs(['my-app', '--force'])).message).to.match(/unknown option --force/);
+      expect(thrown(() => parseInitArgs(['my-app', 'other'])).message).to.match(/unexpected argument "other"/);
+      expect(thrown(() => parseInitArgs(['my-app', '--template'])).message).to.match(/--template needs a value/);
+    });
+
+    it('refuses an unknown template, listing the five', () => {
+      const error = thrown(() => parseInitArgs(['my-app', '--template', 'graphql']));
+      expect(error.code).to.equal('FW_ERR_INIT_UNKNOWN_TEMPLATE');
+      expect(error.message).to.contain('api, api-database, api-queue, api-storage, fullstack');
+    });
+  });
+
+  describe('target folder', () => {
+    let tmp: string;
+    beforeEach(() => {
+      tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-init-'));
+    });
+    afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+    it('accepts a missing or empty folder', () => {
+      expect(() => checkTarget(path.join(tmp, 'new-app'))).not.to.throw();
+      fs.mkdirSync(path.join(tmp, 'empty-app'));
+      expect(() => checkTarget(path.join(tmp, 'empty-app'))).not.to.throw();
+    });
+
+    it('refuses a non-empty folder, naming what is in it', () => {
+      fs.mkdirSync(path.join(tmp, 'my-app'));
+      fs.writeFileSync(path.join(tmp, 'my-app', 'notes.txt'), 'mine');
+      const error = thrown(() => checkTarget(path.join(tmp, 'my-app')));
+      expect(error.code).to.equal('FW_ERR_INIT_TARGET_NOT_EMPTY');
+      expect(error.message).to.contain('is not empty (notes.txt)');
+    });
+
+    it('the fw binary exits 1 with the message and leaves the folder untouched', async () => {
+      // Given a folder with a user's file
+      fs.mkdirSync(path.join(tmp, 'my-app'));
+      fs.writeFileSync(path.join(tmp, 'my-app', 'notes.txt'), 'mine');
+      // When fw init targets it
+      const result = await run(process.execPath, [fwBin, 'init', 'my-app', '--yes'], { cwd: tmp }).then(
+        () => ({ code: 0, stderr: '' }),
+        (error: { code: number; stderr: string }) => error,
+      );
+      // Then it refuses without a stack, and nothing was written
+      expect(result.code).to.equal(1);
+      expect(result.stderr).to.contain('is not empty').and.not.contain('    at ');
+      expect(fs.readdirSync(path.join(tmp, 'my-app'))).to.deep.equal(['notes.txt']);
+    });
+
+    it('the fw binary refuses an invalid name before creating anything', async () => {
+      const result = await run(process.execPath, [fwBin, 'init', 'My App', '--yes'], { cwd: tmp }).then(
+        () => ({ code: 0, stderr: '' }),
+        (error: { code: number; stderr: string }) => error,
+      );
+      expect(result.code).to.equal(1);
+      expect(result.stderr).to.contain('"My App" is not a valid project name');
+      expect(fs.readdirSync(tmp)).to.deep.equal([]);
+    });
+  });
+
+  it('creates the project with projen new from @framework/projen of the same release, pinned projen, no git', () => {
+    const command = projenNewCommand({ template: 'api-storage', frameworkVersion: '1.2.3', registry: 'http://127.0.0.1:4873/' });
+    expect(command.join(' ')).to.equal(
+      'npx --yes projen@0.103.25 new --from @framework/projen@1.2.3 --template api-storage --no-git --projen-version 0.103.25 --framework-registry http://127.0.0.1:4873/',
+    );
+    expect(TEMPLATE_CHOICES.map((t) => t.value)[0]).to.equal('api');
+  });
+});

@@ -1,0 +1,120 @@
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { expect } from 'chai';
+import { defineApp } from '@framework/core';
+import { bundleApp, needsOf, packageNameOf, readHandlerInfo, type AppBundle } from '../src/index.js';
+import { allIntentsApp } from './fixtures/all-intents/app.js';
+import { SMALL_APP, routeSource, tempProject } from './helpers/temp-project.js';
+
+const sha = (file: string) => createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+
+describe('bundleApp', () => {
+  const app = allIntentsApp('dev');
+  let bundle: AppBundle;
+  before(function () {
+    this.timeout(60_000);
+    bundle = bundleApp(app);
+  });
+
+  it('writes one self-contained folder per function, with an ESM entry and its source map', () => {
+    expect([...bundle.functions.keys()]).to.have.members(app.units.map((u) => u.functionName));
+    for (const fn of bundle.functions.values()) {
+      expect(fs.readdirSync(fn.directory).sort()).to.deep.equal(['index.mjs', 'index.mjs.map']);
+      expect(fn.handler).to.equal('index.main');
+      const code = fs.readFileSync(fn.entryFile, 'utf8');
+      expect(code).to.match(/^import\{createRequire as __fwCreateRequire\}from"node:module"|^import \{ createRequire as __fwCreateRequire \}/);
+      expect(code).to.include('sourceMappingURL=index.mjs.map');
+    }
+  });
+
+  it('records the packages each function imports, bundled or external', () => {
+    const of = (name: string) => bundle.functions.get(name)!.packages;
+    expect(of('acme-dev-route-get-tasks').has('pg')).to.equal(true);
+    expect(of('acme-dev-route-post-files').has('@aws-sdk/client-s3')).to.equal(true);
+    expect(of('acme-dev-queue-emails').has('@aws-sdk/client-sqs')).to.equal(true);
+    expect([...of('acme-dev-route-get-health')]).to.deep.equal([]);
+    // The AWS SDK stays out of the bundle (the Lambda runtime provides it).
+    expect(fs.readFileSync(bundle.functions.get('acme-dev-route-post-files')!.entryFile, 'utf8')).to.match(/from\s*"@aws-sdk\/client-s3"/);
+  });
+
+  it('reads the scopes each handler declares by loading its bundle', () => {
+    const infos = readHandlerInfo(app, bundle);
+    expect(infos.get('acme-dev-route-get-health')).to.deep.equal({ kind: 'http', scopes: [], middleware: [] });
+    expect(infos.get('acme-dev-route-put-tasks-id')?.scopes).to.deep.equal(['tasks:write', 'tasks:read']);
+    expect(infos.get('acme-dev-route-post-tasks')).to.deep.include({ idempotent: true, middleware: ['idempotency'] });
+    expect(infos.get('acme-dev-cron-cleanup')).to.deep.include({ kind: 'task', retries: 2 });
+  });
+
+  it('keeps the bytes of every unchanged function when one function changes', function () {
+    this.timeout(60_000);
+    const project = tempProject({
+      'src/routes/a/get.ts': routeSource(),
+      'src/routes/b/get.ts': routeSource(),
+      'src/lib/shared.ts': 'export const shared = () => 1;\n',
+      'src/routes/c/get.ts': "import { shared } from '../../lib/shared.js';\n" + routeSource([], 'shared()'),
+    });
+    try {
+      const small = defineApp({ ...SMALL_APP, rootDir: project.dir });
+      const first = bundleApp(small);
+      const before = new Map([...first.functions].map(([name, fn]) => [name, sha(fn.entryFile)]));
+      const again = bundleApp(small);
+      for (const [name, fn] of again.functions) expect(sha(fn.entryFile), `${name} is deterministic`).to.equal(before.get(name));
+      project.write('src/routes/a/get.ts', routeSource([], "({ ok: 'changed' })"));
+      const after = bundleApp(small);
+      expect(sha(after.functions.get('shop-dev-route-get-a')!.entryFile)).to.not.equal(before.get('shop-dev-route-get-a'));
+      expect(sha(after.functions.get('shop-dev-route-get-b')!.entryFile)).to.equal(before.get('shop-dev-route-get-b'));
+      expect(sha(after.functions.get('shop-dev-route-get-c')!.entryFile)).to.equal(before.get('shop-dev-route-get-c'));
+    } finally {
+      project.remove();
+    }
+  });
+
+  it('names the packages of specifiers and infers needs from them', () => {
+    expect(packageNameOf('@aws-sdk/client-s3/dist/x.js')).to.equal('@aws-sdk/client-s3');
+    expect(packageNameOf('pg/lib/client')).to.equal('pg');
+    expect(packageNameOf('./local.js')).to.equal(undefined);
+    expect(packageNameOf('node:fs')).to.equal(undefined);
+    expect(needsOf(new Set(['pg']))).to.deep.include({ database: true, cache: false, storage: false });
+    expect(needsOf(new Set(['@framework/runtime']))).to.deep.include({ queueSend: true, invoke: true, idempotency: false });
+    expect(needsOf(new Set(), true).idempotency).to.equal(true);
+  });
+});
+
+describe('bundling errors', () => {
+  function expectCode(files: Record<string, string>, code: string, message: RegExp): void {
+    const project = tempProject(files);
+    try {
+      const app = defineApp({ ...SMALL_APP, rootDir: project.dir });
+      expect(() => readHandlerInfo(app, bundleApp(app))).to.throw(message).with.property('code', code);
+    } finally {
+      project.remove();
+    }
+  }
+
+  it('reports a file esbuild cannot build, with its location', () => {
+    expectCode({ 'src/routes/a/get.ts': 'export const main = (;\n' }, 'FW_ERR_INFRA_BUNDLE', /src\/routes\/a\/get\.ts:1/);
+  });
+
+  it('reports a handler that throws while loading', () => {
+    expectCode({ 'src/routes/a/get.ts': "throw new Error('needs the cloud at load');\n" + routeSource() }, 'FW_ERR_INFRA_HANDLER_LOAD', /src\/routes\/a\/get\.ts threw while being loaded.*needs the cloud at load/);
+  });
+
+  it('reports a handler file without a main export', () => {
+    expectCode({ 'src/routes/a/get.ts': 'export const handler = async () => ({});\n' }, 'FW_ERR_INFRA_HANDLER_EXPORT', /does not export a function named "main" \(exports: handler\)/);
+  });
+
+  it('loads handlers with a neutral environment: no credentials reach module code', () => {
+    const project = tempProject({ 'src/routes/a/get.ts': "export const seen = process.env.AWS_SECRET_ACCESS_KEY ?? 'none';\nif (seen !== 'none') throw new Error('leaked');\n" + routeSource() });
+    const saved = process.env.AWS_SECRET_ACCESS_KEY;
+    process.env.AWS_SECRET_ACCESS_KEY = 'do-not-leak';
+    try {
+      const app = defineApp({ ...SMALL_APP, rootDir: project.dir });
+      expect(readHandlerInfo(app, bundleApp(app)).get('shop-dev-route-get-a')?.scopes).to.deep.equal([]);
+    } finally {
+      if (saved === undefined) delete process.env.AWS_SECRET_ACCESS_KEY;
+      else process.env.AWS_SECRET_ACCESS_KEY = saved;
+      project.remove();
+    }
+  });
+});

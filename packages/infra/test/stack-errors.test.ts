@@ -1,0 +1,64 @@
+import { expect } from 'chai';
+import { App, Stack } from 'aws-cdk-lib';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import { defineApp, type SecurityConfig } from '@framework/core';
+import { FrameworkStack, IntentOutputs, buildCdkApp } from '../src/index.js';
+import { SMALL_APP, routeSource, tempProject } from './helpers/temp-project.js';
+
+describe('FrameworkStack refuses what cannot deploy', () => {
+  function build(files: Record<string, string>, options: { auth?: boolean; security?: SecurityConfig } = {}): () => void {
+    const project = tempProject(files);
+    return () => {
+      try {
+        const app = defineApp({ ...SMALL_APP, security: options.security ?? SMALL_APP.security, rootDir: project.dir, infrastructure: options.auth === false ? {} : { auth: {} } });
+        new FrameworkStack(new App(), 'Test', { app });
+      } finally {
+        project.remove();
+      }
+    };
+  }
+
+  it('a scoped route in an app without an auth intent', () => {
+    expect(build({ 'src/routes/a/get.ts': routeSource(['items:read']) }, { auth: false }))
+      .to.throw(/GET \/a \(src\/routes\/a\/get\.ts\) requires scopes items:read, but the app has no auth intent.*Add `auth: \{\}`/)
+      .with.property('code', 'FW_ERR_INFRA_SCOPES_WITHOUT_AUTH');
+  });
+
+  it('a route requiring a scope the security config does not declare', () => {
+    expect(build({ 'src/routes/a/get.ts': routeSource(['items:wirte']) }))
+      .to.throw(/requires items:wirte, which config\/security\.ts does not declare \(declared: items:read\)/)
+      .with.property('code', 'FW_ERR_INFRA_UNDECLARED_SCOPE');
+  });
+
+  it('an app client mixing client_credentials with a browser flow', () => {
+    const security: SecurityConfig = { scopes: { 'items:read': 'Read' }, appClients: { mixed: { scopes: ['items:read'], flows: ['client_credentials', 'authorization_code'] } } };
+    expect(build({ 'src/routes/a/get.ts': routeSource() }, { security }))
+      .to.throw(/App client "mixed" combines client_credentials with authorization_code.*Split it into two app clients/)
+      .with.property('code', 'FW_ERR_INFRA_APP_CLIENT_FLOWS');
+  });
+
+  it('a variable whose intent output the constructs do not provide', () => {
+    const outputs = new IntentOutputs();
+    expect(() => outputs.resolve({ FW_X: { kind: 'output', intent: 'databases', id: 'main', output: 'replicaHost' } }))
+      .to.throw(/FW_X needs output "replicaHost" of databases "main"/)
+      .with.property('code', 'FW_ERR_INFRA_UNKNOWN_OUTPUT');
+  });
+});
+
+describe('cdk-nag checks', () => {
+  it('fail the synth on a finding nobody acknowledged', function () {
+    this.timeout(60_000);
+    // Given an app whose stack gains a bucket the framework did not configure (no TLS enforcement, no logs)
+    const project = tempProject({ 'src/routes/a/get.ts': routeSource() });
+    try {
+      const app = defineApp({ ...SMALL_APP, rootDir: project.dir, infrastructure: {} });
+      const { cdkApp, stack } = buildCdkApp(app, { outdir: `${project.dir}/cdk.out` });
+      new s3.Bucket(new Stack(cdkApp, 'Extra'), 'Unchecked');
+      void stack;
+      // When it is synthesized, then the AwsSolutions pack stops it
+      expect(() => cdkApp.synth()).to.throw(/Validation failed/);
+    } finally {
+      project.remove();
+    }
+  });
+});
