@@ -11,7 +11,7 @@ import { getService } from '@framework/runtime';
 import pg from 'pg';
 import { startNative, startPglite, type BenchServer } from './server.js';
 
-const ROUNDS = 30;
+const ROUNDS = 60;
 const PER_BLOCK = 200;
 
 function median(values: number[]): number {
@@ -30,7 +30,7 @@ async function main(): Promise<void> {
   const vars = databaseEnv('main');
   Object.assign(process.env, { [vars.host]: '127.0.0.1', [vars.port]: String(server.port), [vars.name]: 'postgres', [vars.secretArn]: 'local' });
   // Same pool size for both sides; one query at a time uses one connection either way.
-  const raw = new pg.Pool({ host: '127.0.0.1', port: server.port, database: 'postgres', user: 'postgres', max: 10 });
+  const raw = new pg.Pool({ host: '127.0.0.1', port: server.port, database: 'postgres', user: 'postgres', max: 10, idleTimeoutMillis: 60_000, connectionTimeoutMillis: 10_000, allowExitOnIdle: true });
   const db = getService().db;
   try {
     await raw.query('CREATE TABLE bench_tasks (id serial PRIMARY KEY, owner text NOT NULL, title text NOT NULL)');

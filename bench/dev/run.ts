@@ -88,6 +88,7 @@ async function editAndWait(dir: string, url: string, marker: string, agent: http
   }
 }
 
+const progress = (text: string) => process.stderr.write(`[bench:dev] ${text}\n`);
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 async function main(): Promise<void> {
@@ -97,10 +98,12 @@ async function main(): Promise<void> {
   const seconds = Number(process.env.BENCH_SECONDS ?? 5);
   try {
     // First launch creates .fw (database, keys, builds): the "installed project" is the second one.
+    progress('first launch');
     const first = await startDev(dir, port);
     await stop(first.child);
     const { child: dev, launchMs } = await startDev(dir, port);
     const bundle = path.join(dir, '.fw', 'dev', 'build', 'src', 'routes', 'health', 'get.mjs');
+    progress('requests per second');
     const plainPort = await freePort();
     const plain = await startPlain(bundle, plainPort);
     const plainUrl = `http://127.0.0.1:${plainPort}/health`;
@@ -119,12 +122,14 @@ async function main(): Promise<void> {
     const plainRps = plainRuns.reduce((a, b) => a + b) / plainRuns.length;
 
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    progress('20 edits');
     const edits: number[] = [];
     for (let i = 0; i < 20; i++) {
       edits.push(await editAndWait(dir, url, `ok-edit-${i}`, agent));
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
 
+    progress('10,000 requests and 80 more edits');
     // Memory: 10,000 requests and 100 edits in total (counting the ones above).
     await load(url, { connections: 10, total: 10_000 });
     for (let i = 20; i < 100; i++) await editAndWait(dir, url, `ok-edit-${i}`, agent);

@@ -132,6 +132,13 @@ for (const engine of ENGINES) {
       expect((await migrationStatus(db, { dir })).map((s) => s.state)).to.deep.equal(['applied', 'pending', 'pending']);
     });
 
+    it('runs a file marked fw:no-transaction outside a transaction', async () => {
+      // VACUUM refuses to run inside a transaction block
+      writeFileSync(path.join(dir, '11_vacuum.sql'), '-- fw:no-transaction\nVACUUM tasks;\n');
+      const result = await migrate(db, { dir });
+      expect(result.applied).to.include('11_vacuum.sql');
+    });
+
     it('applies each migration once when two runners start together', async () => {
       // given two runners with their own pools (two deploys, or a deploy and a developer)
       const other = new Database({ connection: server().connection, logger: quiet });

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { Conflict, UnprocessableEntity } from '@framework/runtime';
-import { Database, NoRowsError, TooManyRowsError, BadCursorError, sql } from '../src/index.js';
+import { Database, NoRowsError, TooManyRowsError, BadCursorError, sql, type Page } from '../src/index.js';
 import { ENGINES, useEngine } from './support/engines.js';
 
 interface Task {
@@ -106,7 +106,7 @@ for (const engine of ENGINES) {
       let after: string | undefined;
       let pages = 0;
       do {
-        const page = await db.paginate<Task>(sql`SELECT id, title, created_at FROM tasks`, { orderBy: [{ column: 'created_at', direction: 'desc' }, { column: 'id', direction: 'desc' }], limit: 3, ...(after ? { after } : {}) });
+        const page: Page<Task> = await db.paginate<Task>(sql`SELECT id, title, created_at FROM tasks`, { orderBy: [{ column: 'created_at', direction: 'desc' }, { column: 'id', direction: 'desc' }], limit: 3, ...(after ? { after } : {}) });
         seen.push(...page.items.map((t) => t.title));
         after = page.nextCursor;
         pages++;
@@ -119,7 +119,7 @@ for (const engine of ENGINES) {
       const mixed: string[] = [];
       after = undefined;
       do {
-        const page = await db.paginate<Task>(sql`SELECT id, title, owner FROM tasks`, { orderBy: [{ column: 'owner' }, { column: 'id', direction: 'desc' }], limit: 2, ...(after ? { after } : {}) });
+        const page: Page<Task> = await db.paginate<Task>(sql`SELECT id, title, owner FROM tasks`, { orderBy: [{ column: 'owner' }, { column: 'id', direction: 'desc' }], limit: 2, ...(after ? { after } : {}) });
         mixed.push(...page.items.map((t) => t.title));
         after = page.nextCursor;
       } while (after);

@@ -77,7 +77,7 @@ describe('service.db in handlers (PGlite, as under fw dev)', () => {
       // then a direct status invocation reports it applied, and a delete event changes nothing
       const status = await handler({ action: 'status' });
       expect(status).to.have.property('status').that.has.length(1);
-      expect((status as { status: { state: string }[] }).status[0]?.state).to.equal('applied');
+      expect((status as unknown as { status: { state: string }[] }).status[0]?.state).to.equal('applied');
       await handler({ RequestType: 'Delete', PhysicalResourceId: 'fw-migrations-main', ResourceProperties: { DatabaseId: 'main' } });
       expect(await getDatabase('main').many(sql`SELECT * FROM notes`)).to.deep.equal([]);
     } finally {

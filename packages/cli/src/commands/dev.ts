@@ -52,9 +52,17 @@ export async function run(argv: string[]): Promise<number> {
   return new Promise<number>((resolve) => {
     const shutdown = () => {
       process.stdout.write('[fw] stopping\n');
+      const exit = (code: number) => {
+        resolve(code);
+        // Engines' libraries (esbuild's service, PGlite) may hold handles a moment after stopping: do not wait on them.
+        setTimeout(() => process.exit(code), 200).unref();
+      };
       server.stop().then(
-        () => resolve(0),
-        () => resolve(1),
+        () => exit(0),
+        (error: Error) => {
+          process.stderr.write(`[fw] stop failed: ${error.message}\n`);
+          exit(1);
+        },
       );
     };
     process.once('SIGINT', shutdown);

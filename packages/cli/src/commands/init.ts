@@ -94,7 +94,11 @@ export function projenNewCommand(options: { readonly template: string; readonly 
   return [
     'npx',
     '--yes',
+    // Explicit package: under `npx -p @framework/cli fw init`, npm_config_package names the cli for nested npx.
+    '--package',
     `projen@${PROJEN_VERSION}`,
+    '--',
+    'projen',
     'new',
     '--from',
     `@framework/projen@${options.frameworkVersion}`,
@@ -134,7 +138,7 @@ export async function run(argv: string[]): Promise<number> {
   process.stdout.write(`Creating ${options.projectName} from the ${template} template...\n`);
   const code = await runCommand(command, dir);
   if (code !== 0) {
-    throw new InitError('FW_ERR_INIT_FAILED', `creating the project failed (${command.slice(0, 7).join(' ')} exited with ${code}); see the output above. The folder ${dir} was left as is for inspection`);
+    throw new InitError('FW_ERR_INIT_FAILED', `creating the project failed (${command.slice(0, 10).join(' ')} exited with ${code}); see the output above. The folder ${dir} was left as is for inspection`);
   }
   process.stdout.write(
     [

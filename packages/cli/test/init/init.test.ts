@@ -107,7 +107,7 @@ describe('fw init', () => {
   it('creates the project with projen new from @framework/projen of the same release, pinned projen, no git', () => {
     const command = projenNewCommand({ template: 'api-storage', frameworkVersion: '1.2.3', registry: 'http://127.0.0.1:4873/' });
     expect(command.join(' ')).to.equal(
-      'npx --yes projen@0.103.25 new --from @framework/projen@1.2.3 --template api-storage --no-git --projen-version 0.103.25 --framework-registry http://127.0.0.1:4873/',
+      'npx --yes --package projen@0.103.25 -- projen new --from @framework/projen@1.2.3 --template api-storage --no-git --projen-version 0.103.25 --framework-registry http://127.0.0.1:4873/',
     );
     expect(TEMPLATE_CHOICES.map((t) => t.value)[0]).to.equal('api');
   });

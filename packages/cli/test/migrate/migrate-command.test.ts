@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -103,5 +105,54 @@ describe('fw migrate', () => {
     expect(() => parseMigrateArguments(['down', '--stage', 'prod'])).to.throw(/local project only/);
     expect(parseMigrateArguments(['status', '--stage=prod', '--db', 'main'])).to.deep.include({ action: 'status', stage: 'prod', db: 'main' });
     expect(existsSync(root)).to.equal(true);
+  });
+
+  describe('--stage (AWS Lambda mocked by a local endpoint: no cloud here)', () => {
+    let lambda: Server;
+    let invocations: { path: string; body: unknown }[];
+    let reply: { headers: Record<string, string>; body: unknown };
+    const saved: Record<string, string | undefined> = {};
+
+    before(async () => {
+      lambda = createServer((req, res) => {
+        let body = '';
+        req.on('data', (c: Buffer) => (body += c.toString()));
+        req.on('end', () => {
+          invocations.push({ path: req.url ?? '', body: JSON.parse(body || 'null') });
+          res.writeHead(200, { 'content-type': 'application/json', ...reply.headers });
+          res.end(JSON.stringify(reply.body));
+        });
+      });
+      await new Promise<void>((resolve) => lambda.listen(0, '127.0.0.1', resolve));
+      const vars = { AWS_ENDPOINT_URL_LAMBDA: `http://127.0.0.1:${(lambda.address() as AddressInfo).port}`, AWS_ACCESS_KEY_ID: 'test', AWS_SECRET_ACCESS_KEY: 'test' };
+      for (const [k, v] of Object.entries(vars)) {
+        saved[k] = process.env[k];
+        process.env[k] = v;
+      }
+    });
+    after(async () => {
+      for (const [k, v] of Object.entries(saved)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+      await new Promise((resolve) => lambda.close(resolve));
+    });
+    beforeEach(() => {
+      invocations = [];
+    });
+
+    it('invokes the stage\'s migration function and prints what it applied', async () => {
+      reply = { headers: {}, body: { database: 'main', applied: ['0001_notes.sql'], alreadyApplied: 0 } };
+      expect(await runMigrate(['--stage', 'prod'], { cwd: root, out })).to.equal(0);
+      expect(invocations).to.deep.equal([{ path: '/2015-03-31/functions/notes-prod-migrate-main/invocations', body: { action: 'apply', database: 'main' } }]);
+      expect(lines).to.include('applied 0001_notes.sql to main (prod)');
+    });
+
+    it('reports the remote failure with its message', async () => {
+      reply = { headers: { 'x-amz-function-error': 'Unhandled' }, body: { errorType: 'MigrationFailedError', errorMessage: 'Migration 0001_notes.sql failed and was rolled back' } };
+      const error = await runMigrate(['--stage', 'prod'], { cwd: root, out }).catch((e: unknown) => e);
+      expect(error).to.have.property('code', 'FW_ERR_DATA_REMOTE_MIGRATION');
+      expect((error as Error).message).to.contain('0001_notes.sql failed');
+    });
   });
 });

@@ -286,7 +286,11 @@ export class FrameworkStack extends Stack {
         acknowledgeNagFindings(fn.function.role!, 'bucketGrants', findings);
       }
       if (need.queueSend) for (const queue of this.queues.values()) queue.queue.grantSendMessages(role);
-      if (need.invoke) for (const target of this.app.functions) if (target.functionName !== name) this.functionOf(target).grantInvoke(role);
+      if (need.invoke) {
+        const targets = this.app.functions.filter((target) => target.functionName !== name).map((target) => this.functionOf(target));
+        for (const target of targets) target.grantInvoke(role);
+        acknowledgeNagFindings(role.role!, 'invokeGrants', targets.map((t) => `Resource::${nagResourceRef(role, t.node.defaultChild as CfnElement)}:*`));
+      }
       if (need.idempotency && this.idempotencyTable) this.idempotencyTable.grantReadWriteData(role);
     }
   }
