@@ -47,6 +47,8 @@ const project = new cdk.JsiiProject({
 project.package.addVersion(FRAMEWORK_VERSION);
 // Released with the `dev` tag like every workspace package (the spec: "packages are installed with the dev tag").
 project.package.addField('publishConfig', { access: 'public', tag: 'dev' });
+// What the published @framework/projen holds (an allowlist: the repository root also holds every workspace).
+project.package.addField('files', ['lib', '.jsii', 'templates', 'API.md', 'README.md', 'LICENSE']);
 // verdaccio 6.5.0's audit plugin needs node-fetch 2 to load on Node 20 (e2e test registry).
 project.package.addField('overrides', { 'verdaccio-audit': { 'node-fetch': '2.7.0' } });
 project.package.addField('workspaces', ['packages/*', 'examples/*']);
@@ -199,9 +201,19 @@ project.addTask('bench:data', {
   exec: 'tsx bench/data/run.ts',
 });
 
+project.addTask('bench:storage', {
+  description: 'Local storage engine (verified presigned uploads and downloads) vs s3rver, over loopback HTTP',
+  exec: 'tsx bench/storage/run.mts',
+});
+
 project.addTask('bench:core', {
   description: 'defineApp on a generated 290-unit project vs a bare recursive listing of the same tree',
   exec: 'tsc -b packages/core && tsx bench/core/run.ts',
+});
+
+project.addTask('bench:infra', {
+  description: 'Synth + bundle of generated 10/100/300-route apps: @framework/infra vs CDK NodejsFunction per route',
+  exec: 'tsc -b packages/infra && tsx bench/infra/run.ts',
 });
 
 project.testTask.reset();

@@ -98,6 +98,7 @@ export interface FrameworkAppOptions {
   readonly projenVersion?: string;
 }
 
+const PROJEN_NEW_KEY = '__new__';
 const PROJECT_NAME = /^[a-z][a-z0-9-]{0,30}[a-z0-9]$/;
 const STAGE_NAME = /^[a-z][a-z0-9-]{0,19}$/;
 const REGION = /^[a-z]{2}(-gov|-iso[a-z]*)?-[a-z]+-\d$/;
@@ -164,6 +165,8 @@ export class FrameworkApp extends typescript.TypeScriptProject {
     const fw = (pkg: string) => `@framework/${pkg}@${frameworkVersion}`;
 
     super({
+      // `projen new` passes how it was called under this key; projen needs it to write .projenrc.ts.
+      ...pick(options, PROJEN_NEW_KEY),
       name: options.name,
       outdir: options.outdir,
       defaultReleaseBranch: 'main',
@@ -225,6 +228,7 @@ export class FrameworkApp extends typescript.TypeScriptProject {
         ...(options.devDeps ?? []).filter((d) => !d.startsWith('@framework/projen')),
       ],
       gitignore: ['.fw/', 'cdk.out/', '*.tsbuildinfo'],
+      readme: { contents: sampleReadme(options.name, definition.description) },
     });
 
     this.appName = options.name;
@@ -438,6 +442,26 @@ export class FrameworkApp extends typescript.TypeScriptProject {
   }
 }
 
+function sampleReadme(name: string, templateDescription: string): string {
+  return [
+    `# ${name}`,
+    '',
+    `A framework app (${templateDescription}).`,
+    '',
+    '```sh',
+    'npx projen dev                   # every route, queue and cron on http://localhost:3000',
+    'npm test                         # the tests in tests/',
+    'npx projen synth                 # the cloud assembly of the dev stage',
+    'npx projen deploy --stage prod   # deploy a stage',
+    '```',
+    '',
+    'Routes live in `src/routes/` (one file per route: `src/routes/tasks/get.ts` is `GET /tasks`). Intents (queues,',
+    'schedules, databases, buckets, ...), stages and scopes are declared in `.projenrc.ts`; run `npx projen` after',
+    'changing it to regenerate `fw.config.ts` and `config/`.',
+    '',
+  ].join('\n');
+}
+
 function renderStage(stage: Stage): string {
   const env = { preset: stage.preset as string, overrides: stage.overrides ? toLiteral(stage.overrides) : undefined };
   return [
@@ -462,6 +486,11 @@ function toLiteral(value: object): Literal {
 
 function toLiteralObject(value: object): { readonly [key: string]: Literal } {
   return JSON.parse(JSON.stringify(value)) as { readonly [key: string]: Literal };
+}
+
+function pick(options: object, key: string): Record<string, unknown> {
+  const value = (options as Record<string, unknown>)[key];
+  return value === undefined ? {} : { [key]: value };
 }
 
 function nonEmpty<T>(list: T[]): T[] | undefined {

@@ -24,7 +24,8 @@ function timed(step: string, seconds: number): void {
 function userEnv(registryUrl: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
-    if (/^(npm_|PROJEN_|FW_|INIT_CWD$|NODE_OPTIONS$)/i.test(key)) continue;
+    // CI=true would make projen install with `npm ci`, which a brand-new project (no lockfile yet) cannot do.
+    if (/^(npm_|PROJEN_|FW_|INIT_CWD$|NODE_OPTIONS$|CI$)/i.test(key)) continue;
     env[key] = value;
   }
   return {
@@ -34,12 +35,12 @@ function userEnv(registryUrl: string): NodeJS.ProcessEnv {
     npm_config_fund: 'false',
     npm_config_update_notifier: 'false',
     npm_config_prefer_offline: 'true',
-    CI: 'true',
   };
 }
 
 async function fetchJson(url: string, init: RequestInit = {}): Promise<{ status: number; body: unknown }> {
-  const res = await fetch(url, init);
+  // A wedged server fails the step with a message instead of hanging until the suite's timeout.
+  const res = await fetch(url, { signal: AbortSignal.timeout(90_000), ...init });
   const text = await res.text();
   let body: unknown = text;
   try {
@@ -96,9 +97,12 @@ describe('e2e: the newcomer path from a registry', function () {
     registry = await startLocalRegistry({ verdaccioBin: path.join(repoRoot, 'node_modules', 'verdaccio', 'bin', 'verdaccio'), workDir: path.join(work.dir, 'registry'), uplink, env: userEnv('') });
     const publishRc = path.join(work.dir, 'publish.npmrc');
     fs.writeFileSync(publishRc, `registry=${registry.url}\n//${new URL(registry.url).host}/:_authToken=${registry.token}\n`);
-    for (const tarball of fs.readdirSync(tarballs).filter((f) => f.endsWith('.tgz'))) {
-      await runOk('npm', ['publish', path.join(tarballs, tarball), '--tag', 'dev', '--userconfig', publishRc, '--registry', registry.url], { cwd: work.dir, env: userEnv(registry.url) });
-    }
+    await Promise.all(
+      fs
+        .readdirSync(tarballs)
+        .filter((f) => f.endsWith('.tgz'))
+        .map((tarball) => runOk('npm', ['publish', path.join(tarballs, tarball), '--tag', 'dev', '--userconfig', publishRc, '--registry', registry!.url], { cwd: work.dir, env: userEnv(registry!.url) })),
+    );
     timed('start the local registry and publish', (Date.now() - startedRegistry) / 1000);
     env = userEnv(registry.url);
   });

@@ -2,7 +2,11 @@ import { expect } from 'chai';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { databaseEnv } from '@framework/core/names';
-import { connectionSettings, DatabaseSecretError, forgetDatabaseSecret } from '../src/index.js';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { rootCertificates } from 'node:tls';
+import { connectionSettings, DatabaseSecretError, forgetDatabaseSecret, tlsSettings } from '../src/index.js';
 
 /**
  * The deployed path reads credentials from Secrets Manager. AWS itself cannot run here, so a local HTTP endpoint
@@ -71,5 +75,22 @@ describe('deployed connection settings (Secrets Manager mocked by a local endpoi
     answer = { status: 200, body: { ARN, SecretString: JSON.stringify({ user: 'app' }) } };
     const error = await connectionSettings('main', env).catch((e: unknown) => e);
     expect(error).to.have.property('code', 'FW_ERR_DATA_SECRET');
+  });
+});
+
+describe('TLS to RDS', () => {
+  it('adds the Lambda runtime\'s CA bundle (with the RDS CAs) to Node\'s roots unless NODE_EXTRA_CA_CERTS is set', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'fw-ca-'));
+    try {
+      const bundle = path.join(dir, 'ca-cert.pem');
+      writeFileSync(bundle, '-----BEGIN CERTIFICATE-----\nRDS\n-----END CERTIFICATE-----\n');
+      const tls = tlsSettings({}, bundle);
+      expect(tls.rejectUnauthorized).to.equal(true);
+      expect(tls.ca).to.have.length(rootCertificates.length + 1);
+      expect(tlsSettings({ NODE_EXTRA_CA_CERTS: bundle }, bundle)).to.deep.equal({ rejectUnauthorized: true });
+      expect(tlsSettings({}, path.join(dir, 'missing.pem'))).to.deep.equal({ rejectUnauthorized: true });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

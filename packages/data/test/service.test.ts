@@ -30,6 +30,28 @@ describe('connection settings from the database intent variables', () => {
   });
 });
 
+describe('service.db with several databases', () => {
+  const vars = { FW_DB_A_HOST: '127.0.0.1', FW_DB_B_HOST: '127.0.0.1' };
+  beforeEach(() => Object.assign(process.env, vars));
+  afterEach(() => {
+    for (const k of Object.keys(vars)) delete process.env[k];
+    resetService();
+  });
+
+  it('throws naming the ids, and service.database(id) picks one', () => {
+    const service = getService();
+    let error: unknown;
+    try {
+      void service.db;
+    } catch (e) {
+      error = e;
+    }
+    expect(error).to.have.property('code', 'FW_ERR_SERVICE_EXTENSION');
+    expect((error as Error).cause).to.be.instanceOf(DatabaseConfigError).with.property('message').that.contains('A, B');
+    expect(service.database('b')).to.be.instanceOf(Database);
+  });
+});
+
 const pglite = ENGINES[0] as (typeof ENGINES)[number];
 
 describe('service.db in handlers (PGlite, as under fw dev)', () => {

@@ -1,3 +1,5 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { expect } from 'chai';
 import { Match } from 'aws-cdk-lib/assertions';
 import { DEV_ONLY_ENV, type AppDefinition } from '@framework/core';
@@ -117,7 +119,8 @@ describe('FrameworkStack on an app using every intent', () => {
       expect(withTable).to.have.length(1);
       expect(withTable[0]).to.include('routeposttasks');
       const withSecret = policies.filter((p) => p.includes('secretsmanager:GetSecretValue'));
-      expect(withSecret).to.have.length(2);
+      // The two routes that use pg, and the migration function.
+      expect(withSecret).to.have.length(3);
     });
   });
 
@@ -208,10 +211,21 @@ describe('FrameworkStack on an app using every intent', () => {
     it('creates the serverless cache with the preset limits', () => {
       dev.template.hasResourceProperties('AWS::ElastiCache::ServerlessCache', { ServerlessCacheName: 'acme-dev-sessions', Engine: 'valkey', CacheUsageLimits: { DataStorage: { Maximum: 1, Unit: 'GB' }, ECPUPerSecond: { Maximum: 1000 } } });
       prod.template.hasResourceProperties('AWS::ElastiCache::ServerlessCache', { CacheUsageLimits: { DataStorage: { Maximum: 10, Unit: 'GB' }, ECPUPerSecond: { Maximum: 50000 } } });
+      const variables = (functionNamed(dev, 'acme-dev-fn-reports-daily').properties.Environment as { Variables: Record<string, unknown> }).Variables;
+      expect(JSON.stringify(variables.FW_CACHE_SESSIONS_ENDPOINT)).to.match(/^\{"Fn::Join":\["",\["rediss:\/\/",\{"Fn::GetAtt":\[".*","Endpoint\.Address"\]\},":",\{"Fn::GetAtt":\[".*","Endpoint\.Port"\]\}\]\]\}$/);
     });
 
     it('announces uploads under the prefix on the queue', () => {
       dev.template.hasResourceProperties('Custom::S3BucketNotifications', { NotificationConfiguration: { QueueConfigurations: [Match.objectLike({ Events: ['s3:ObjectCreated:*'], Filter: { Key: { FilterRules: [{ Name: 'prefix', Value: 'incoming/' }] } } })] } });
+    });
+
+    it('applies the database migrations on deploy through the migration function named by core', () => {
+      const migrate = functionNamed(dev, 'acme-dev-migrate-main');
+      expect(migrate.properties).to.have.property('VpcConfig');
+      const bundle = dev.stack.bundle.migrations.get('main')!;
+      expect(fs.readdirSync(path.join(bundle.directory, 'migrations'))).to.deep.equal(['0001_init.sql']);
+      dev.template.hasResourceProperties('Custom::FrameworkMigrations', { DatabaseId: 'main', MigrationsHash: bundle.migrationsHash });
+      expect(bundle.migrationsHash).to.match(/^[0-9a-f]{64}$/);
     });
 
     it('outputs the API URL and each intent public ids', () => {

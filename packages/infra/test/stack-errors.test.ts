@@ -37,6 +37,16 @@ describe('FrameworkStack refuses what cannot deploy', () => {
       .with.property('code', 'FW_ERR_INFRA_APP_CLIENT_FLOWS');
   });
 
+  it('a route shard count it cannot use', () => {
+    const project = tempProject({ 'src/routes/a/get.ts': routeSource() });
+    try {
+      const app = defineApp({ ...SMALL_APP, rootDir: project.dir, infrastructure: {} });
+      expect(() => new FrameworkStack(new App(), 'Test', { app, routeShards: 0 })).to.throw(/routeShards must be an integer from 1 to 100, got 0/).with.property('code', 'FW_ERR_INFRA_INVALID_PROP');
+    } finally {
+      project.remove();
+    }
+  });
+
   it('a variable whose intent output the constructs do not provide', () => {
     const outputs = new IntentOutputs();
     expect(() => outputs.resolve({ FW_X: { kind: 'output', intent: 'databases', id: 'main', output: 'replicaHost' } }))

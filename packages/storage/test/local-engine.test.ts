@@ -278,6 +278,10 @@ describe('local storage engine, through real HTTP', () => {
       .put('x', 'y')
       .catch((e: unknown) => (error = e));
     expect(error).to.be.instanceOf(StorageRequestError).with.property('s3Code', 'NoSuchBucket');
+    const wrongBucket = createBucketClient('uploads', { env: { ...server.env, FW_STORAGE_UPLOADS_URL: `${server.baseUrl}/_dev/storage/nope` } });
+    error = undefined;
+    await wrongBucket.get('x').catch((e: unknown) => (error = e));
+    expect(error, 'a missing bucket is not a missing object').to.be.instanceOf(StorageRequestError);
   });
 });
 
@@ -310,5 +314,24 @@ describe('upload notifications, locally', () => {
       ['images/cat 1.png', 'ObjectCreated:Post'],
     ]);
     expect(objectsCreated(JSON.parse(invokes[0]!.body))[0]).to.include({ bucket: 'inbox', key: 'images/cat 1.png', size: PNG.length });
+  });
+});
+
+describe('lifecycle rules, locally', () => {
+  let server: EngineServer;
+  afterEach(async () => server.close());
+
+  it('expires objects under a rule prefix once they are old enough, and keeps the others', async () => {
+    let clock = 0;
+    server = await startEngineServer([bucketDefinition('logs', { lifecycle: [{ prefix: 'tmp/', expireAfterDays: 30 }] })], { now: () => Date.now() + clock });
+    const logs = createBucketClient('logs', { env: server.env });
+    await logs.put('tmp/a.log', 'a');
+    await logs.put('keep/b.log', 'b');
+
+    clock = 29 * 86_400_000;
+    expect(await server.engine.applyLifecycle()).to.deep.equal({});
+    clock = 30 * 86_400_000;
+    expect(await server.engine.applyLifecycle()).to.deep.equal({ logs: ['tmp/a.log'] });
+    expect((await logs.list()).objects.map((o) => o.key)).to.deep.equal(['keep/b.log']);
   });
 });

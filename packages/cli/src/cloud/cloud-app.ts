@@ -56,6 +56,11 @@ export function toCloudError(error: unknown, command: string, app: AppDefinition
   if (ToolkitError.isBootstrapError(error) || /bootstrap/i.test((error as Error).message ?? '')) {
     return new CloudCommandError('FW_ERR_CLOUD_NOT_BOOTSTRAPPED', `${(error as Error).message}\nPrepare the account and region once with: fw deploy --bootstrap${app.stage === 'dev' ? '' : ` --stage ${app.stage}`}`, { cause: error });
   }
-  if (ToolkitError.isToolkitError(error)) return new CloudCommandError('FW_ERR_CLOUD_FAILED', `fw ${command} failed: ${error.message}`, { cause: error });
+  if (ToolkitError.isToolkitError(error)) {
+    // The assembly builder wraps our own errors (bundling, handler loading, nag): surface theirs, which say what to fix.
+    const cause = error.cause as { code?: string; message?: string } | undefined;
+    if (cause?.code?.startsWith?.('FW_ERR')) return cause;
+    return new CloudCommandError('FW_ERR_CLOUD_FAILED', `fw ${command} failed: ${error.message}${cause?.message ? `: ${cause.message}` : ''}`, { cause: error });
+  }
   return error;
 }

@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { parseCloudOptions } from '../../src/cloud/cloud-options.js';
+import { CloudCommandError } from '../../src/errors.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const fixture = path.join(here, 'fixtures', 'app');
@@ -91,5 +92,12 @@ describe('cloud command options', () => {
     const result = fw(['destroy']);
     expect(result.status).to.equal(1);
     expect(result.stderr).to.include('there is no terminal to confirm: pass --yes');
+  });
+});
+
+describe('cloud command errors', () => {
+  it('each have a row in README.md', () => {
+    const readme = fs.readFileSync(path.resolve(here, '..', '..', 'README.md'), 'utf8');
+    for (const code of Object.keys(CloudCommandError.CODES)) expect(readme, code).to.include(`| \`${code}\` |`);
   });
 });

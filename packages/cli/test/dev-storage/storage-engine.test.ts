@@ -1,11 +1,8 @@
 import { expect } from 'chai';
 import { readdir, rm } from 'node:fs/promises';
 import * as path from 'node:path';
-// The built dev server: its function workers are separate .js entry points that only exist in lib/.
-import { DevServer } from '../../lib/dev/dev-server.js';
 import { writeStorageFixture } from './fixture.js';
-
-const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
+import { startFwDev, type FwDevProcess } from './fw-dev-process.js';
 
 /** Posts a presigned upload as `curl -F` does: the fields, then the file last. */
 function postForm(url: string, fields: Record<string, string>, bytes: string, type: string): Promise<Response> {
@@ -28,7 +25,7 @@ async function waitFor<T>(probe: () => Promise<T | undefined>, what: string, tim
 describe('fw dev: the embedded storage engine', function () {
   this.timeout(120_000);
   let rootDir: string;
-  let server: DevServer;
+  let server: FwDevProcess;
 
   const json = async (method: string, route: string, body?: unknown) => {
     const res = await fetch(`${server.url}${route}`, { method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -37,7 +34,7 @@ describe('fw dev: the embedded storage engine', function () {
 
   before(async () => {
     rootDir = await writeStorageFixture();
-    server = await DevServer.start({ rootDir, port: 0, log: quiet, print: () => undefined });
+    server = await startFwDev(rootDir);
   });
   after(async () => {
     await server?.stop();
@@ -61,6 +58,8 @@ describe('fw dev: the embedded storage engine', function () {
     const download = await fetch(files[0]!.url);
     expect(download.status).to.equal(200);
     expect(await download.text()).to.equal('hello from curl');
+    const head = await fetch(files[0]!.url, { method: 'HEAD' });
+    expect([head.status, head.headers.get('content-length'), head.headers.get('content-type')]).to.deep.equal([200, '15', 'text/plain']);
     const read = await json('GET', '/files/notes%2Fhello.txt');
     expect(read.body).to.deep.equal({ contentType: 'text/plain', text: 'hello from curl' });
   });
@@ -92,21 +91,23 @@ describe('fw dev: the embedded storage engine', function () {
     expect(await readdir(rootDir)).to.not.include('passwd');
   });
 
-  it('announces arrivals: a queue message for images/, a function invocation for docs/', async () => {
-    for (const [key, type] of [['images/cat.png', 'image/png'], ['docs/readme.txt', 'text/plain']] as const) {
+  it('announces arrivals: a function invocation for docs/, a queue message for images/', async () => {
+    const seen = async (prefix: string) => ((await json('GET', `/files?prefix=${prefix}`)).body.files as { key: string }[]).map((f) => f.key);
+    // One after the other: each notification is awaited before the next upload, so each path is shown on its own.
+    for (const [key, type, recorded] of [
+      ['docs/readme.txt', 'text/plain', 'seen/function/docs/readme.txt'],
+      ['images/cat.png', 'image/png', 'seen/queue/images/cat.png'],
+    ] as const) {
       const presigned = await json('POST', '/uploads', { key, contentType: type });
       expect((await postForm(presigned.body.url, presigned.body.fields, 'data', type)).status).to.equal(204);
+      await waitFor(async () => ((await seen('seen/')).includes(recorded) ? true : undefined), `${recorded}; fw dev printed:\n${server.output()}`);
     }
-    const seen = await waitFor(async () => {
-      const files = ((await json('GET', '/files?prefix=seen/')).body.files as { key: string }[]).map((f) => f.key);
-      return files.length >= 2 ? files : undefined;
-    }, 'the consumer and the function to record the uploads');
-    expect(seen).to.deep.equal(['seen/function/docs/readme.txt', 'seen/queue/images/cat.png']);
+    expect(await seen('seen/')).to.deep.equal(['seen/function/docs/readme.txt', 'seen/queue/images/cat.png']);
   });
 
   it('keeps objects across a restart of fw dev', async () => {
     await server.stop();
-    server = await DevServer.start({ rootDir, port: 0, log: quiet, print: () => undefined });
+    server = await startFwDev(rootDir);
     const read = await json('GET', '/files/notes%2Fhello.txt');
     expect(read.status).to.equal(200);
     expect(read.body).to.deep.equal({ contentType: 'text/plain', text: 'hello from curl' });

@@ -1,4 +1,7 @@
 import { databaseEnv, ENV } from '@framework/core/names';
+import { existsSync, readFileSync } from 'node:fs';
+import { rootCertificates } from 'node:tls';
+import type { ConnectionOptions } from 'node:tls';
 import type { PoolConfig } from 'pg';
 import { DatabaseConfigError } from '../errors.js';
 import { readDatabaseSecret } from './database-secret.js';
@@ -53,7 +56,21 @@ export async function connectionSettings(databaseId: string, env: NodeJS.Process
     user: username,
     // pg asks on every new connection: the cached secret, refetched after a failed login (rotation).
     password: async () => (await readDatabaseSecret(secretArn)).password,
-    // RDS and Aurora present certificates of the Amazon RDS CA; the function needs it in NODE_EXTRA_CA_CERTS.
-    ssl: { rejectUnauthorized: true },
+    ssl: tlsSettings(env),
   };
+}
+
+/** Where the Lambda Node.js runtimes keep a CA bundle that includes the Amazon RDS certificate authorities. */
+export const LAMBDA_CA_BUNDLE = '/var/runtime/ca-cert.pem';
+
+/**
+ * TLS with certificate verification. RDS and Aurora present certificates of the Amazon RDS CAs, which Node's default
+ * store lacks; since the Node.js 20 runtime Lambda no longer adds them by itself. When `NODE_EXTRA_CA_CERTS` is not
+ * set, the runtime's bundle is added to Node's roots here, so a deployment that forgets the variable still verifies.
+ */
+export function tlsSettings(env: NodeJS.ProcessEnv = process.env, bundle: string = LAMBDA_CA_BUNDLE): ConnectionOptions {
+  if (!env['NODE_EXTRA_CA_CERTS'] && existsSync(bundle)) {
+    return { rejectUnauthorized: true, ca: [...rootCertificates, readFileSync(bundle, 'utf8')] };
+  }
+  return { rejectUnauthorized: true };
 }

@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
+import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import type { AppDefinition, FunctionUnit } from '@framework/core';
 import { buildSync, type BuildFailure, type Metafile } from 'esbuild';
@@ -37,11 +39,48 @@ export interface FunctionBundle {
   readonly packages: ReadonlySet<string>;
 }
 
+/** A database's migration function: `@framework/data/migrate-handler` with the `.sql` files in `migrations/`. */
+export interface MigrationBundle {
+  readonly databaseId: string;
+  /** Core's `migrationFunctionName(project, stage, id)`. */
+  readonly functionName: string;
+  readonly directory: string;
+  readonly handler: string;
+  /** SHA-256 of the migration files (names and contents): deployment re-runs migrations when it changes. */
+  readonly migrationsHash: string;
+}
+
 /** Every function of an app, bundled by one esbuild build. */
 export interface AppBundle {
   readonly outDir: string;
   /** By function name. */
   readonly functions: ReadonlyMap<string, FunctionBundle>;
+  /**
+   * By database id; empty when the app has no database or the project does not depend on `@framework/data`.
+   */
+  readonly migrations: ReadonlyMap<string, MigrationBundle>;
+}
+
+/** The migration handler of the project's `@framework/data`, if the project has it. */
+function resolveMigrateHandler(rootDir: string): string | undefined {
+  try {
+    return createRequire(path.join(rootDir, 'package.json')).resolve('@framework/data/migrate-handler');
+  } catch {
+    return undefined;
+  }
+}
+
+/** Copies a database's `.sql` files (sorted) into its function folder and hashes names and contents. */
+function copyMigrations(sourceDir: string, targetDir: string): string {
+  const hash = createHash('sha256');
+  fs.mkdirSync(targetDir, { recursive: true });
+  const files = fs.existsSync(sourceDir) ? fs.readdirSync(sourceDir).filter((f) => f.endsWith('.sql')).sort() : [];
+  for (const file of files) {
+    const content = fs.readFileSync(path.join(sourceDir, file));
+    fs.writeFileSync(path.join(targetDir, file), content);
+    hash.update(file).update('\0').update(content).update('\0');
+  }
+  return hash.digest('hex');
 }
 
 export const DEFAULT_EXTERNALS: readonly string[] = ['@aws-sdk/*', 'pg-native'];
@@ -66,7 +105,9 @@ export function bundleApp(app: AppDefinition, options: BundleOptions = {}): AppB
   for (const unit of app.units) entryPoints[`${unit.functionName}/index`] = path.join(app.rootDir, unit.file);
 
   const units = app.units;
-  if (units.length === 0) return { outDir, functions: new Map() };
+  const migrateHandler = app.databases.length ? resolveMigrateHandler(app.rootDir) : undefined;
+  if (migrateHandler) for (const db of app.databases) entryPoints[`${db.migrationFunctionName}/index`] = migrateHandler;
+  if (Object.keys(entryPoints).length === 0) return { outDir, functions: new Map(), migrations: new Map() };
   let metafile: Metafile;
   try {
     const result = buildSync({
@@ -104,5 +145,13 @@ export function bundleApp(app: AppDefinition, options: BundleOptions = {}): AppB
     const outputKey = path.relative(app.rootDir, entryFile).split(path.sep).join('/');
     functions.set(unit.functionName, { unit, directory, entryFile, handler: 'index.main', packages: packagesOfOutput(metafile, outputKey) });
   }
-  return { outDir, functions };
+  const migrations = new Map<string, MigrationBundle>();
+  if (migrateHandler) {
+    for (const db of app.databases) {
+      const directory = path.join(outDir, db.migrationFunctionName);
+      const migrationsHash = copyMigrations(path.join(app.rootDir, db.migrationsDir), path.join(directory, 'migrations'));
+      migrations.set(db.id, { databaseId: db.id, functionName: db.migrationFunctionName, directory, handler: 'index.main', migrationsHash });
+    }
+  }
+  return { outDir, functions, migrations };
 }

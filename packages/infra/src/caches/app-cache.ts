@@ -17,7 +17,8 @@ export const CACHE_PORT = 6379;
 
 /**
  * A cache intent: ElastiCache Serverless (Valkey or Redis OSS) in the private subnets, with the preset's usage
- * limits, admitting only the app's function security group. `endpoint` is `host:port` (TLS).
+ * limits, admitting only the app's function security group. `endpoint` is a `rediss://host:port` URL (TLS required):
+ * the scheme tells a client it speaks the Redis protocol over TLS, where `fw dev` serves an `http://` endpoint.
  */
 export class AppCache extends Construct {
   public readonly definition: CacheDefinition;
@@ -42,6 +43,6 @@ export class AppCache extends Construct {
       securityGroupIds: [this.securityGroup.securityGroupId],
       subnetIds: network.vpc.selectSubnets(network.privateSubnets).subnetIds.slice(0, 3),
     });
-    this.endpoint = `${this.cache.attrEndpointAddress}:${this.cache.attrEndpointPort}`;
+    this.endpoint = `rediss://${this.cache.attrEndpointAddress}:${this.cache.attrEndpointPort}`;
   }
 }

@@ -1,1 +1,2 @@
 export * from './app-database.js';
+export * from './database-migrations.js';

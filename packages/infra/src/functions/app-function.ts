@@ -10,7 +10,7 @@ import type { AppNetwork } from '../network/app-network.js';
 /** Props of `AppFunction`. */
 export interface AppFunctionProps {
   readonly unit: FunctionUnit;
-  readonly bundle: FunctionBundle;
+  readonly bundle: Pick<FunctionBundle, 'directory' | 'handler'>;
   /** Runtime, architecture, tracing and log retention, from the stage's preset. */
   readonly settings: EnvironmentSettings;
   /** The complete environment (the app's variables with their cloud values, then the unit's own). */

@@ -16,6 +16,7 @@ import { needsOf, type FunctionNeeds } from '../bundling/bundle-usage.js';
 import { readHandlerInfo, type HandlerInfo } from '../bundling/handler-info.js';
 import { AppCache } from '../caches/app-cache.js';
 import { AppDatabase } from '../databases/app-database.js';
+import { DatabaseMigrations } from '../databases/database-migrations.js';
 import { InfraError } from '../errors.js';
 import { AppFunction } from '../functions/app-function.js';
 import { AppHttpApi } from '../http-api/app-http-api.js';
@@ -84,6 +85,8 @@ export class FrameworkStack extends Stack {
   public readonly routeShards = new Map<number, NestedStack>();
   /** By cron id. */
   public readonly schedules = new Map<string, scheduler.Schedule>();
+  /** Migration functions and their deploy-time custom resources, by database id. */
+  public readonly migrations = new Map<string, DatabaseMigrations>();
   /** Routes by route key. */
   public readonly routes = new Map<string, apigw.HttpRoute>();
 
@@ -96,6 +99,10 @@ export class FrameworkStack extends Stack {
       ...props,
     });
     this.app = app;
+    const shardCount = props.routeShards ?? DEFAULT_ROUTE_SHARDS;
+    if (!Number.isInteger(shardCount) || shardCount < 1 || shardCount > 100) {
+      throw new InfraError('FW_ERR_INFRA_INVALID_PROP', `routeShards must be an integer from 1 to 100, got ${shardCount}. Keep the default (${DEFAULT_ROUTE_SHARDS}) unless a stack reports more than ${MAX_RESOURCES_PER_STACK} resources.`);
+    }
     const settings = app.config.settings;
     for (const [key, value] of Object.entries(app.config.tags)) Tags.of(this).add(key, value);
     Tags.of(this).add('framework:project', app.project);
@@ -118,7 +125,7 @@ export class FrameworkStack extends Stack {
     if (app.databases.length || app.caches.length) {
       this.network = new AppNetwork(this, 'Network', {
         settings: settings.network,
-        secretsManagerEndpoint: settings.network.natGateways === 0 && app.databases.length > 0 && anyNeeds('database'),
+        secretsManagerEndpoint: settings.network.natGateways === 0 && app.databases.length > 0 && (anyNeeds('database') || this.bundle.migrations.size > 0),
       });
     }
     for (const definition of app.databases) {
@@ -160,6 +167,9 @@ export class FrameworkStack extends Stack {
       outputs.set('idempotency', 'default', 'tableName', tableName);
     }
     const environment = outputs.resolve(app.environment);
+    for (const [id, bundle] of this.bundle.migrations) {
+      this.migrations.set(id, new DatabaseMigrations(this, `Migrations-${id}`, { database: this.databases.get(id)!, bundle, settings, environment, network: this.network! }));
+    }
 
     // Standalone functions, queue consumers and crons in this stack; routes in their shards.
     const others = new Construct(this, 'Functions');
@@ -175,7 +185,6 @@ export class FrameworkStack extends Stack {
         logs: settings.logs,
         jwt: this.auth && clientIds.length ? { issuer: this.auth.issuer, audience: clientIds } : undefined,
       });
-      const shardCount = props.routeShards ?? DEFAULT_ROUTE_SHARDS;
       for (const route of app.routes) {
         const shardNumber = routeShardOf(route.routeKey, shardCount);
         let shard = this.routeShards.get(shardNumber);
@@ -190,10 +199,9 @@ export class FrameworkStack extends Stack {
     }
 
     this.grantNeeds();
-    for (const [id, queue] of this.queues) {
+    for (const queue of this.queues.values()) {
       const consumer = this.functionOf(queue.definition);
       consumer.addEventSource(new SqsEventSource(queue.queue, { batchSize: queue.definition.batchSize, reportBatchItemFailures: true }));
-      void id;
     }
     for (const cron of app.crons) {
       this.schedules.set(

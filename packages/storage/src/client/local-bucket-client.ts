@@ -102,7 +102,8 @@ export class LocalBucketClient implements BucketClient {
     } catch (cause) {
       throw new StorageRequestError('NetworkingError', 0, `the dev server at ${url} did not answer; is fw dev running?`, { cause });
     }
-    if (res.ok || (init.allowNotFound && res.status === 404)) return res;
+    // Only a missing object is an answer (undefined); a missing bucket is an error like any other.
+    if (res.ok || (init.allowNotFound && res.status === 404 && res.headers.get('x-fw-error-code') === 'NoSuchKey')) return res;
     const text = await res.text();
     const parsed = parseS3ErrorXml(text);
     throw new StorageRequestError(parsed?.code ?? 'UnknownError', res.status, parsed?.message || text.slice(0, 200));

@@ -128,7 +128,7 @@ export class S3BucketClient implements BucketClient {
     } catch (error) {
       const e = error as { name?: string; message?: string; $metadata?: { httpStatusCode?: number } };
       const status = e.$metadata?.httpStatusCode ?? 0;
-      if (missingIsUndefined && (e.name === 'NoSuchKey' || e.name === 'NotFound' || status === 404)) return undefined;
+      if (missingIsUndefined && e.name !== 'NoSuchBucket' && (e.name === 'NoSuchKey' || e.name === 'NotFound' || status === 404)) return undefined;
       throw new StorageRequestError(e.name ?? 'UnknownError', status, e.message ?? String(error), { cause: error });
     }
   }

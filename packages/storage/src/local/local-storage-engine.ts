@@ -60,6 +60,7 @@ interface Bucket {
  */
 export class LocalStorageEngine {
   private readonly pending = new Set<Promise<void>>();
+  private lifecycleTimer?: NodeJS.Timeout;
 
   private constructor(
     private readonly options: LocalStorageEngineOptions,
@@ -74,7 +75,12 @@ export class LocalStorageEngine {
     for (const definition of options.buckets) {
       buckets.set(definition.id, { definition, store: await LocalObjectStore.open(path.join(root, definition.id)) });
     }
-    return new LocalStorageEngine(options, signer, buckets);
+    const engine = new LocalStorageEngine(options, signer, buckets);
+    // Expiration rules run at start and then hourly, as S3 applies lifecycle rules in the background (about daily).
+    await engine.applyLifecycle();
+    engine.lifecycleTimer = setInterval(() => void engine.applyLifecycle().catch(() => undefined), 3_600_000);
+    engine.lifecycleTimer.unref();
+    return engine;
   }
 
   /** `<rootDir>/.fw/storage`. */
@@ -99,8 +105,31 @@ export class LocalStorageEngine {
     return `${this.baseUrl()}${LOCAL_STORAGE_PATH}/${encodeURIComponent(bucketId)}`;
   }
 
-  /** Waits for notifications still being delivered. */
+  /**
+   * Deletes the objects that a lifecycle rule with `expireAfterDays` has expired (age from the object's last write).
+   * Storage-class transitions (`infrequentAccessAfterDays`, `archiveAfterDays`) change nothing locally: there is one
+   * class. Returns the deleted keys by bucket id.
+   */
+  async applyLifecycle(): Promise<Record<string, string[]>> {
+    const now = this.now();
+    const deleted: Record<string, string[]> = {};
+    for (const { definition, store } of this.buckets.values()) {
+      const rules = definition.lifecycle.filter((r) => r.expireAfterDays !== undefined);
+      if (!rules.length) continue;
+      for (const meta of store.list('', Number.MAX_SAFE_INTEGER).objects) {
+        const age = now - Date.parse(meta.lastModified);
+        if (rules.some((r) => meta.key.startsWith(r.prefix ?? '') && age >= r.expireAfterDays! * 86_400_000)) {
+          await store.delete(meta.key);
+          (deleted[definition.id] ??= []).push(meta.key);
+        }
+      }
+    }
+    return deleted;
+  }
+
+  /** Stops the lifecycle timer and waits for notifications still being delivered. */
   async stop(): Promise<void> {
+    clearInterval(this.lifecycleTimer);
     await Promise.allSettled([...this.pending]);
   }
 

@@ -2,7 +2,8 @@ import * as path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { databaseEnv } from '@framework/core';
-import { closeDatabases, getDatabase, migrate } from '@framework/data';
+import { closeDatabases, getDatabase } from '@framework/data';
+import { migrate } from '@framework/data/migrations';
 
 /**
  * A real PostgreSQL for the tests: PGlite (PostgreSQL compiled to WebAssembly, in memory) served on a free local

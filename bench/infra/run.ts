@@ -1,0 +1,119 @@
+/**
+ * Synthesize-and-bundle time of generated apps (10, 100, 300 routes): @framework/infra (one esbuild build for every
+ * function, route shards, handler scopes read from the bundles) against the anchor, the same routes built with CDK's
+ * NodejsFunction (one esbuild process per function) behind an HTTP API, in the same run, same machine.
+ *
+ *   npx projen bench:infra        (or: npx tsx bench/infra/run.ts [10,100,300])
+ *
+ * Checks (cdk-nag) are off on both sides: the figure is bundling plus synthesis. NodejsFunction prints its own
+ * bundling progress on stderr; the figures are the lines on stdout.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import type * as cdkTypes from 'aws-cdk-lib';
+import type * as apigwTypes from 'aws-cdk-lib/aws-apigatewayv2';
+import type * as integrationTypes from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import type * as lambdaTypes from 'aws-cdk-lib/aws-lambda';
+import type * as nodejsTypes from 'aws-cdk-lib/aws-lambda-nodejs';
+import { defineApp, type AppDefinition } from '@framework/core';
+import { synthesizeApp } from '@framework/infra';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+// aws-cdk-lib is a dependency of @framework/infra (not of the repository root): load that very copy.
+const fromInfra = createRequire(path.join(repoRoot, 'packages', 'infra', 'package.json'));
+const { App, NestedStack, Stack } = fromInfra('aws-cdk-lib') as typeof cdkTypes;
+const apigw = fromInfra('aws-cdk-lib/aws-apigatewayv2') as typeof apigwTypes;
+const { HttpLambdaIntegration } = fromInfra('aws-cdk-lib/aws-apigatewayv2-integrations') as typeof integrationTypes;
+const lambda = fromInfra('aws-cdk-lib/aws-lambda') as typeof lambdaTypes;
+const { NodejsFunction, OutputFormat } = fromInfra('aws-cdk-lib/aws-lambda-nodejs') as typeof nodejsTypes;
+const sizes = (process.argv[2] ?? '10,100,300').split(',').map(Number);
+const workDir = path.join(repoRoot, '.bench', 'infra');
+
+/** A project with `routes` route files sharing a small lib, like a real API (the lib is bundled into each). */
+function generateProject(routes: number): string {
+  const dir = path.join(workDir, `app-${routes}`);
+  fs.rmSync(dir, { recursive: true, force: true });
+  const write = (file: string, content: string) => {
+    fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    fs.writeFileSync(path.join(dir, file), content);
+  };
+  write('src/lib/items.ts', [
+    'export interface Item { id: string; name: string; createdAt: string }',
+    'export function validate(body: unknown): Item { const b = body as Partial<Item>; if (typeof b?.name !== "string") throw new Error("name required"); return { id: crypto.randomUUID(), name: b.name, createdAt: new Date().toISOString() }; }',
+    'export const page = <T>(items: T[], size = 20) => ({ items: items.slice(0, size), next: items.length > size ? String(size) : undefined });',
+  ].join('\n'));
+  for (let i = 0; i < routes; i++) {
+    write(`src/routes/items${i}/[id]/get.ts`, [
+      "import { page, validate } from '../../../lib/items.js';",
+      `export const main = Object.assign(async (event: { body?: string }) => page([validate(JSON.parse(event.body ?? '{"name":"x"}'))]), { handlerInfo: { kind: 'http', scopes: [], middleware: [] } });`,
+    ].join('\n'));
+  }
+  return dir;
+}
+
+function appOf(dir: string): AppDefinition {
+  return defineApp({ rootDir: dir, stage: 'dev', base: { name: 'bench', region: 'us-east-1' }, security: { scopes: {} }, envs: { dev: { preset: 'free' } } });
+}
+
+function timeFramework(app: AppDefinition): number {
+  const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-bench-infra-'));
+  const started = performance.now();
+  synthesizeApp(app, { outdir, checks: false });
+  const ms = performance.now() - started;
+  fs.rmSync(outdir, { recursive: true, force: true });
+  return ms;
+}
+
+function timeNodejsFunction(app: AppDefinition): number {
+  const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-bench-cdk-'));
+  const started = performance.now();
+  const cdkApp = new App({ outdir });
+  const stack = new Stack(cdkApp, 'Anchor', { env: { region: app.region } });
+  const api = new apigw.HttpApi(stack, 'Api');
+  // 60 routes per nested stack (about 300 resources), the way one keeps a plain CDK app under 500 per stack.
+  const chunks: cdkTypes.NestedStack[] = [];
+  app.routes.forEach((route, i) => {
+    const scope = chunks[Math.floor(i / 60)] ?? (chunks[Math.floor(i / 60)] = new NestedStack(stack, `Chunk${Math.floor(i / 60)}`));
+    const fn = new NodejsFunction(scope, route.functionName, {
+      functionName: route.functionName,
+      entry: path.join(app.rootDir, route.file),
+      handler: 'main',
+      runtime: lambda.Runtime.NODEJS_22_X,
+      architecture: lambda.Architecture.ARM_64,
+      projectRoot: repoRoot,
+      depsLockFilePath: path.join(repoRoot, 'package-lock.json'),
+      bundling: { minify: true, sourceMap: true, format: OutputFormat.ESM, target: 'node22', externalModules: ['@aws-sdk/*'], mainFields: ['module', 'main'] },
+    });
+    new apigw.HttpRoute(scope, `Route-${route.functionName}`, {
+      httpApi: api,
+      routeKey: apigw.HttpRouteKey.with(route.path, apigw.HttpMethod.GET),
+      integration: new HttpLambdaIntegration(`Integration-${route.functionName}`, fn),
+    });
+  });
+  cdkApp.synth();
+  const ms = performance.now() - started;
+  fs.rmSync(outdir, { recursive: true, force: true });
+  return ms;
+}
+
+// Warm-up (not measured): module loading and JIT would otherwise be charged to the first size.
+timeFramework(appOf(generateProject(5)));
+
+const results: Array<{ routes: number; framework: number; anchor: number }> = [];
+for (const routes of sizes) {
+  const app = appOf(generateProject(routes));
+  // Median of three: a framework run takes seconds and this machine is shared. The anchor runs once (minutes).
+  const framework = [timeFramework(app), timeFramework(app), timeFramework(app)].sort((x, y) => x - y)[1]!;
+  const anchor = timeNodejsFunction(app);
+  results.push({ routes, framework, anchor });
+  console.log(`synth+bundle ${routes} routes: framework ${(framework / 1000).toFixed(2)}s, NodejsFunction ${(anchor / 1000).toFixed(2)}s, ratio ${(anchor / framework).toFixed(1)}x faster`);
+}
+const first = results[0]!;
+for (const r of results.slice(1)) {
+  const perRoute = (x: { routes: number; framework: number }) => x.framework / x.routes;
+  console.log(`framework growth ${first.routes} -> ${r.routes} routes: time x${(r.framework / first.framework).toFixed(1)} for routes x${(r.routes / first.routes).toFixed(0)} (per-route cost ${(perRoute(r)).toFixed(0)}ms vs ${(perRoute(first)).toFixed(0)}ms)`);
+}
+fs.rmSync(workDir, { recursive: true, force: true });
