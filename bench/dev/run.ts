@@ -35,14 +35,14 @@ function copyProject(): string {
 
 function get(url: string, agent?: http.Agent): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    http
-      .get(url, { agent }, (response) => {
-        let body = '';
-        response.setEncoding('utf8');
-        response.on('data', (d: string) => (body += d));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
-      })
-      .on('error', reject);
+    const request = http.get(url, { agent }, (response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (d: string) => (body += d));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+    });
+    request.on('error', reject);
+    request.setTimeout(15_000, () => request.destroy(new Error(`no answer from ${url} in 15 s`)));
   });
 }
 
@@ -140,7 +140,9 @@ async function main(): Promise<void> {
 
     progress('10,000 requests and 80 more edits');
     await load(url, { connections: 10, total: 10_000 });
+    progress('80 more edits');
     for (let i = 20; i < 100; i++) await editAndWait(dir, url, `ok-edit-${i}`, agent);
+    progress('1,000 more requests');
     await load(url, { connections: 10, total: 1000 });
     const rss = rssMb(dev.pid!);
     agent.destroy();

@@ -186,8 +186,9 @@ describe('e2e: the newcomer path from a registry', function () {
       const { url, dev } = await startDev(app, env);
       try {
         const invoked = await fetchJson(`${url}/_dev/invoke/queue/emails`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ to: 'ada@example.com' }) });
-        expect(invoked.status, JSON.stringify(invoked.body)).to.equal(200);
-        expect(invoked.body).to.deep.include({ processed: 1 });
+        const detail = `${JSON.stringify(invoked.body)}\n--- fw dev output\n${dev.output().slice(-4000)}`;
+        expect(invoked.status, detail).to.equal(200);
+        expect(invoked.body, detail).to.deep.include({ processed: 1 });
       } finally {
         await dev.stop();
       }

@@ -48,6 +48,15 @@ export function authFromEvent(event: APIGatewayProxyEventV2): AuthInfo | undefin
 }
 
 /**
+ * Whether a granted scope satisfies a required one. Cognito issues custom scopes as `<resource server>/<scope>`
+ * (`tasks-api/tasks:read`) while routes declare the bare name; declared scope names never contain `/`, so a suffix
+ * match after the last `/` is exact.
+ */
+export function grants(granted: string, required: string): boolean {
+  return granted === required || (granted.endsWith(`/${required}`) && !required.includes('/'));
+}
+
+/**
  * The handler's check (the gateway checked already when deployed: defense in depth). Every listed scope is
  * required. Throws `Unauthorized` without claims and `InsufficientScope` when a scope is missing.
  */
@@ -55,7 +64,7 @@ export function authorize(event: APIGatewayProxyEventV2, requiredScopes: readonl
   const auth = authFromEvent(event);
   if (requiredScopes.length === 0) return auth;
   if (!auth) throw new Unauthorized('This route requires a bearer token (Authorization: Bearer <access token>)');
-  const missing = requiredScopes.filter((s) => !auth.scopes.includes(s));
+  const missing = requiredScopes.filter((s) => !auth.scopes.some((granted) => grants(granted, s)));
   if (missing.length > 0) throw new InsufficientScope(requiredScopes, missing);
   return auth;
 }
