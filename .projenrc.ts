@@ -211,6 +211,10 @@ project.addTask('bench:core', {
   exec: 'tsc -b packages/core && tsx bench/core/run.ts',
 });
 
+project.addTask('bench:dev', {
+  description: 'fw dev vs plain Fastify serving the same handler: GET /health req/s, edit-to-new-response, launch to first 200, RSS after 10,000 requests and 100 edits',
+  exec: 'tsc -b packages/cli && tsx bench/dev/run.ts',
+});
 project.addTask('bench:infra', {
   description: 'Synth + bundle of generated 10/100/300-route apps: @framework/infra vs CDK NodejsFunction per route',
   exec: 'tsc -b packages/infra && tsx bench/infra/run.ts',

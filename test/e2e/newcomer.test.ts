@@ -21,15 +21,20 @@ function timed(step: string, seconds: number): void {
 }
 
 /** The environment of a new user's shell: no variables of the npm script or projen run that started this test. */
-function userEnv(registryUrl: string): NodeJS.ProcessEnv {
+function shellEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
     // CI=true would make projen install with `npm ci`, which a brand-new project (no lockfile yet) cannot do.
     if (/^(npm_|PROJEN_|FW_|INIT_CWD$|NODE_OPTIONS$|CI$)/i.test(key)) continue;
     env[key] = value;
   }
+  return env;
+}
+
+/** A new user's shell whose npm uses the local registry. */
+function userEnv(registryUrl: string): NodeJS.ProcessEnv {
   return {
-    ...env,
+    ...shellEnv(),
     npm_config_registry: registryUrl,
     npm_config_audit: 'false',
     npm_config_fund: 'false',
@@ -92,9 +97,9 @@ describe('e2e: the newcomer path from a registry', function () {
     timed(`pack ${workspaces.length + 1} packages`, (Date.now() - started) / 1000);
 
     // 2. A local registry whose uplink is the registry npm is configured with; publish with the dev tag.
-    const uplink = (await runOk('npm', ['config', 'get', 'registry'], { cwd: work.dir, env: userEnv('') })).stdout.trim().split('\n').pop() as string;
+    const uplink = (await runOk('npm', ['config', 'get', 'registry'], { cwd: work.dir, env: shellEnv() })).stdout.trim().split('\n').pop() as string;
     const startedRegistry = Date.now();
-    registry = await startLocalRegistry({ verdaccioBin: path.join(repoRoot, 'node_modules', 'verdaccio', 'bin', 'verdaccio'), workDir: path.join(work.dir, 'registry'), uplink, env: userEnv('') });
+    registry = await startLocalRegistry({ verdaccioBin: path.join(repoRoot, 'node_modules', 'verdaccio', 'bin', 'verdaccio'), workDir: path.join(work.dir, 'registry'), uplink, env: shellEnv() });
     const publishRc = path.join(work.dir, 'publish.npmrc');
     fs.writeFileSync(publishRc, `registry=${registry.url}\n//${new URL(registry.url).host}/:_authToken=${registry.token}\n`);
     await Promise.all(
@@ -143,7 +148,9 @@ describe('e2e: the newcomer path from a registry', function () {
       const { url, dev } = await startDev(app, env);
       try {
         timed('projen dev: up', (Date.now() - started) / 1000);
-        const health = await fetchJson(`${url}/health`);
+        const health = await fetchJson(`${url}/health`).catch((error: Error) => {
+          throw new Error(`GET /health failed (${error.message})\n--- projen dev output\n${dev.output().slice(-3000)}`);
+        });
         expect(health.status, JSON.stringify(health.body)).to.equal(200);
         expect(health.body).to.deep.include({ status: 'ok' });
         expect((await fetchJson(`${url}/tasks`)).status).to.equal(401);
@@ -214,8 +221,11 @@ describe('e2e: the newcomer path from a registry', function () {
         const { url, dev } = await startDev(project, env, ['npx', 'fw', 'dev', '--port', '0']);
         try {
           timed(`${template}: fw dev up`, (Date.now() - started) / 1000);
-          const health = await fetchJson(`${url}/health`);
+          const health = await fetchJson(`${url}/health`).catch((error: Error) => {
+            throw new Error(`GET /health failed (${error.message})\n--- fw dev output\n${dev.output().slice(-3000)}`);
+          });
           expect(health.status, JSON.stringify(health.body)).to.equal(200);
+          await exerciseTemplate(template, url, () => dev.output());
         } finally {
           await dev.stop();
         }
@@ -223,6 +233,38 @@ describe('e2e: the newcomer path from a registry', function () {
     }
   });
 });
+
+/** What each template adds, used through fw dev as a client would: tasks (in PostgreSQL for the database ones), jobs, uploads. */
+async function exerciseTemplate(template: string, url: string, devOutput: () => string): Promise<void> {
+  const json = { 'content-type': 'application/json' };
+  const minted = await fetchJson(`${url}/_dev/token`, { method: 'POST', headers: json, body: JSON.stringify({ scopes: ['tasks:read', 'tasks:write'], sub: 'newcomer' }) });
+  expect(minted.status, JSON.stringify(minted.body)).to.equal(200);
+  const auth = { ...json, authorization: `Bearer ${(minted.body as { access_token: string }).access_token}` };
+  const detail = (body: unknown) => `${JSON.stringify(body)}\n--- fw dev output\n${devOutput().slice(-3000)}`;
+
+  const created = await fetchJson(`${url}/tasks`, { method: 'POST', headers: auth, body: JSON.stringify({ title: 'Try the template' }) });
+  expect(created.status, detail(created.body)).to.equal(201);
+  const listed = await fetchJson(`${url}/tasks`, { headers: auth });
+  expect(listed.status, detail(listed.body)).to.equal(200);
+  expect((listed.body as { tasks: { id: string }[] }).tasks.map((t) => t.id)).to.include((created.body as { id: string }).id);
+
+  if (template === 'api-queue' || template === 'fullstack') {
+    const queued = await fetchJson(`${url}/jobs`, { method: 'POST', headers: auth, body: JSON.stringify({ kind: 'rebuild-report', target: 'march' }) });
+    expect(queued.status, detail(queued.body)).to.equal(202);
+    expect(queued.body).to.have.property('messageId').that.is.a('string').and.not.equal('');
+  }
+  if (template === 'api-storage' || template === 'fullstack') {
+    const presigned = await fetchJson(`${url}/uploads`, { method: 'POST', headers: auth, body: JSON.stringify({ fileName: 'notes.txt', contentType: 'text/plain' }) });
+    expect(presigned.status, detail(presigned.body)).to.equal(201);
+    const upload = presigned.body as { url: string; fields: Record<string, string> };
+    // The browser's part: the form fields, then the file, straight to storage.
+    const form = new FormData();
+    for (const [name, value] of Object.entries(upload.fields)) form.append(name, value);
+    form.append('file', new Blob(['hello from the e2e test'], { type: 'text/plain' }), 'notes.txt');
+    const uploaded = await fetch(upload.url, { method: 'POST', body: form, signal: AbortSignal.timeout(60_000) });
+    expect(uploaded.status, detail(await uploaded.text())).to.be.within(200, 204);
+  }
+}
 
 function findFiles(dir: string, name: string): string[] {
   const out: string[] = [];

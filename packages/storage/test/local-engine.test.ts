@@ -157,6 +157,27 @@ describe('local storage engine, through real HTTP', () => {
       await expectNothingWritten();
     });
 
+    it('an upload cut off mid-file: no object, no temp file', async () => {
+      const upload = await images.presignUpload({ key: 'cut.png', contentType: 'image/png' });
+      const boundary = 'fwboundary';
+      const head = Object.entries(upload.fields).map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`).join('')
+        + `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="cut.png"\r\nContent-Type: image/png\r\n\r\n`;
+      const url = new URL(upload.url);
+      await new Promise<void>((resolve) => {
+        const req = httpRequest({ host: url.hostname, port: url.port, method: 'POST', path: url.pathname, headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(head.length + 100_000) } });
+        req.on('error', () => resolve());
+        req.write(head);
+        req.write(Buffer.alloc(10_000, 1), () => setTimeout(() => { req.destroy(); resolve(); }, 50));
+      });
+      const deadline = Date.now() + 5000;
+      let files = await bucketFiles(server.rootDir, 'images');
+      while ((files.temp.length || files.objects.length) && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 20));
+        files = await bucketFiles(server.rootDir, 'images');
+      }
+      expect(files).to.deep.equal({ objects: [], temp: [] });
+    });
+
     it('an unsigned form: AccessDenied', async () => {
       const res = await postForm(`${server.baseUrl}/_dev/storage/images`, { key: 'free.png', 'Content-Type': 'image/png' }, { bytes: PNG });
       expect(res.status).to.equal(403);

@@ -1,5 +1,5 @@
+import { sql, type Queryable } from '@framework/data';
 import { BadRequest } from '@framework/runtime';
-import { query } from './db.js';
 
 export type TaskStatus = 'open' | 'done';
 
@@ -39,35 +39,34 @@ export function checkStatus(value: unknown): TaskStatus {
   return value;
 }
 
-export async function listTasks(owner: string, status?: TaskStatus): Promise<Task[]> {
-  const result = status
-    ? await query<TaskRow>('SELECT * FROM tasks WHERE owner = $1 AND status = $2 ORDER BY created_at, id', [owner, status])
-    : await query<TaskRow>('SELECT * FROM tasks WHERE owner = $1 ORDER BY created_at, id', [owner]);
-  return result.rows.map(toTask);
+// Every function takes the database (`service.db` in handlers, or a transaction), so the same code runs in a route,
+// a queue consumer, a function or inside `db.transaction(...)`. The table comes from migrations/0001_create_tasks.sql.
+
+export async function listTasks(db: Queryable, owner: string, status?: TaskStatus): Promise<Task[]> {
+  const rows = await db.many<TaskRow>(sql`SELECT * FROM tasks WHERE owner = ${owner} ${status ? sql`AND status = ${status}` : sql.empty} ORDER BY created_at, id`);
+  return rows.map(toTask);
 }
 
-export async function createTask(owner: string, title: string): Promise<Task> {
-  const result = await query<TaskRow>('INSERT INTO tasks (owner, title) VALUES ($1, $2) RETURNING *', [owner, title]);
-  return toTask(result.rows[0]!);
+export async function createTask(db: Queryable, owner: string, title: string): Promise<Task> {
+  return toTask(await db.one<TaskRow>(sql`INSERT INTO tasks (owner, title) VALUES (${owner}, ${title}) RETURNING *`));
 }
 
 /** Updates a task of this owner; undefined when there is none with that id. */
-export async function updateTask(owner: string, id: string, changes: { title?: string; status?: TaskStatus }): Promise<Task | undefined> {
+export async function updateTask(db: Queryable, owner: string, id: string, changes: { title?: string | undefined; status?: TaskStatus | undefined }): Promise<Task | undefined> {
   if (!UUID.test(id)) return undefined;
-  const result = await query<TaskRow>(
-    'UPDATE tasks SET title = COALESCE($3, title), status = COALESCE($4, status), updated_at = now() WHERE id = $1 AND owner = $2 RETURNING *',
-    [id, owner, changes.title ?? null, changes.status ?? null],
-  );
-  return result.rows[0] ? toTask(result.rows[0]) : undefined;
+  const row = await db.maybeOne<TaskRow>(sql`
+    UPDATE tasks SET title = COALESCE(${changes.title ?? null}, title), status = COALESCE(${changes.status ?? null}, status), updated_at = now()
+    WHERE id = ${id} AND owner = ${owner} RETURNING *`);
+  return row ? toTask(row) : undefined;
 }
 
-export async function countTasks(): Promise<{ open: number; done: number }> {
-  const result = await query<{ status: TaskStatus; count: string }>('SELECT status, count(*) FROM tasks GROUP BY status');
+export async function countTasks(db: Queryable): Promise<{ open: number; done: number }> {
+  const rows = await db.many<{ status: TaskStatus; count: string }>(sql`SELECT status, count(*) FROM tasks GROUP BY status`);
   const counts = { open: 0, done: 0 };
-  for (const row of result.rows) counts[row.status] = Number(row.count);
+  for (const row of rows) counts[row.status] = Number(row.count);
   return counts;
 }
 
-export async function recordEvent(event: TaskEvent): Promise<void> {
-  await query('INSERT INTO task_events (task_id, type) VALUES ($1, $2)', [event.taskId, event.type]);
+export async function recordEvent(db: Queryable, event: TaskEvent): Promise<void> {
+  await db.query(sql`INSERT INTO task_events (task_id, type) VALUES (${event.taskId}, ${event.type})`);
 }

@@ -6,12 +6,12 @@ import { recordEvent, type TaskEvent } from '../lib/tasks.js';
  * (partial batch response) and, after `maxReceiveCount` receives, it moves to the dead-letter queue.
  */
 export const main = taskHandler<SQSEvent>(
-  async (event) =>
+  async (event, _ctx, service) =>
     processRecords<Partial<TaskEvent>>(event, async (message) => {
       if (typeof message?.taskId !== 'string' || (message.type !== 'task.created' && message.type !== 'task.updated')) {
         throw new Error(`malformed task event: ${JSON.stringify(message)}`);
       }
-      await recordEvent(message as TaskEvent);
+      await recordEvent(service.db, message as TaskEvent);
     }),
   { retries: 1 },
 );

@@ -22,6 +22,8 @@ import { watchProject, type ProjectWatcher } from './watch.js';
 
 /** The HTTP API's request payload limit: 10 MB. */
 export const BODY_LIMIT_BYTES = 10 * 1024 * 1024;
+/** Fastify's own cap, above which it cuts the connection (engines such as storage stream larger uploads). */
+const MAX_STREAMED_BYTES = 5 * 1024 * 1024 * 1024;
 
 /** Options of `DevServer.start` (and of `fw dev`). */
 export interface DevServerOptions {
@@ -100,20 +102,19 @@ export class DevServer {
     fs.mkdirSync(path.join(dataDir, 'dev'), { recursive: true });
 
     let environment: Record<string, string> = {};
-    const functionEnv = (unit: FunctionUnit): Record<string, string> => {
+    const baseEnv = (): Record<string, string> => {
       const env: Record<string, string> = {};
       for (const name of PASS_THROUGH) if (process.env[name] !== undefined) env[name] = process.env[name]!;
-      Object.assign(env, environment, unit.environment, {
-        AWS_REGION: app.region,
-        AWS_DEFAULT_REGION: app.region,
-        AWS_LAMBDA_FUNCTION_NAME: unit.functionName,
-        AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(unit.memorySize),
-        AWS_LAMBDA_FUNCTION_VERSION: '$LATEST',
-        TZ: 'UTC',
-      });
-      return env;
+      return Object.assign(env, environment, { AWS_REGION: app.region, AWS_DEFAULT_REGION: app.region, TZ: 'UTC' });
     };
-    const host = new FunctionHost(new HandlerBundler(rootDir, path.join(dataDir, 'dev', 'build')), functionEnv, log);
+    const functionEnv = (unit: FunctionUnit): Record<string, string> => ({
+      ...baseEnv(),
+      ...unit.environment,
+      AWS_LAMBDA_FUNCTION_NAME: unit.functionName,
+      AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(unit.memorySize),
+      AWS_LAMBDA_FUNCTION_VERSION: '$LATEST',
+    });
+    const host = new FunctionHost(new HandlerBundler(rootDir, path.join(dataDir, 'dev', 'build')), baseEnv, functionEnv, log);
     let server: DevServer | undefined;
     const context: DevContext = {
       rootDir,
@@ -128,10 +129,8 @@ export class DevServer {
 
     const engines: DevEngine[] = [];
     const summaries: string[] = [];
-    const fastify = Fastify({ bodyLimit: BODY_LIMIT_BYTES, logger: false, genReqId: () => randomUUID(), return503OnClosing: false });
+    const fastify = Fastify({ bodyLimit: MAX_STREAMED_BYTES, logger: false, genReqId: () => randomUUID(), return503OnClosing: false });
     try {
-      // Compile while the engines start.
-      const compiled = host.rebuild(app.units);
       const factories = await selectEngines(app, options.engines);
       const outputs = new Map<string, Readonly<Record<string, Readonly<Record<string, string>>>>>();
       const plugins = [];
@@ -152,9 +151,25 @@ export class DevServer {
       const issuer = await LocalIssuer.open(dataDir, url, localAudiences(app));
       outputs.set('auth', { default: { issuer: url, audience: localAudiences(app).join(','), userPoolId: 'local' } });
       environment = fillEnvironment(app, outputs, url);
+      // Compile while the routes are registered (spare threads start with the environment filled in).
+      const compiled = host.rebuild(app.units);
 
       fastify.removeAllContentTypeParsers();
-      fastify.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: BODY_LIMIT_BYTES }, (_request, body, done) => done(null, body));
+      // Bodies stay raw (the function parses them, as in the cloud). An oversized body is read to its end and
+      // dropped, then answered 413: cutting the connection mid-upload would leave the client without the answer.
+      fastify.addContentTypeParser('*', (_request, payload, done) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        payload.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size <= BODY_LIMIT_BYTES) chunks.push(chunk);
+        });
+        payload.on('error', (error) => done(error, undefined));
+        payload.on('end', () => {
+          if (size > BODY_LIMIT_BYTES) done(Object.assign(new Error('body too large'), { statusCode: 413 }), undefined);
+          else done(null, Buffer.concat(chunks, size));
+        });
+      });
       fastify.setErrorHandler((error: { statusCode?: number; code?: string; message: string }, request, reply) => {
         if (error.statusCode === 413 || error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
           return send(reply, errorResponse(413, 'PAYLOAD_TOO_LARGE', `the request body is larger than ${BODY_LIMIT_BYTES} bytes, the HTTP API's limit`, request.id));
@@ -199,7 +214,7 @@ export class DevServer {
       }
       print(startupTable(s.currentApp(), url, scopes, summaries));
     });
-    server.watcher = watchProject(rootDir, app, {
+    server.watcher = watchProject(rootDir, {
       onSourceChange: () => host.rebuild(server!.currentApp().units),
       onStructureChange: () => server!.reload(),
       log,

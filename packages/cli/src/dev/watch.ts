@@ -1,5 +1,5 @@
+import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { AppDefinition } from '@framework/core';
 import { watch } from 'chokidar';
 import type { DevLogger } from './engines/engine.js';
 
@@ -15,35 +15,49 @@ export interface WatchHandlers {
   readonly log: DevLogger;
 }
 
+const DEBUG = process.env.FW_DEV_DEBUG === '1';
+
 /**
- * Watches `src/`, `config/` and `fw.config.ts` with chokidar. Freshness rests on these events alone: a request never
- * checks the file system. Events of one burst (an editor's save) are handled once.
+ * Watches `src/`, `config/` and `fw.config.ts`. Freshness rests on these events alone: a request never checks the
+ * file system. chokidar reports files and folders added or removed and config edits; edits of files under `src/`
+ * also come from Node's recursive `fs.watch`, because chokidar drops an in-place rewrite whose modification time its
+ * stat check cannot tell from the previous one (seen on Linux: half of the rewrites 25 ms apart after a read).
+ * Events of one burst (an editor's save) are handled once.
  */
-export function watchProject(rootDir: string, _app: AppDefinition, handlers: WatchHandlers): ProjectWatcher {
+export function watchProject(rootDir: string, handlers: WatchHandlers): ProjectWatcher {
   const targets = ['src', 'config', 'fw.config.ts', 'fw.config.mts'].map((p) => path.join(rootDir, p));
   const watcher = watch(targets, { ignoreInitial: true, ignored: (file) => file.includes(`${path.sep}node_modules${path.sep}`) || file.includes(`${path.sep}.fw${path.sep}`) });
   let structural = false;
-  let pending = false;
   let timer: NodeJS.Timeout | undefined;
   const flush = () => {
     timer = undefined;
     const work = structural ? handlers.onStructureChange() : handlers.onSourceChange();
     structural = false;
-    pending = false;
     work.catch((error: Error) => handlers.log.error(`reload failed: ${error.stack ?? error.message}`));
   };
-  watcher.on('all', (event, file) => {
-    const relative = path.relative(rootDir, file);
-    const isSource = relative.startsWith(`src${path.sep}`);
-    if (!isSource || event !== 'change') structural = true;
-    pending = true;
+  const schedule = (isStructural: boolean, what: string) => {
+    if (DEBUG) process.stderr.write(`[fw:debug] ${what}\n`);
+    structural ||= isStructural;
     timer ??= setTimeout(flush, 2);
+  };
+  watcher.on('all', (event, file) => {
+    const isSource = path.relative(rootDir, file).startsWith(`src${path.sep}`);
+    schedule(!isSource || event !== 'change', `chokidar ${event} ${file}`);
   });
   watcher.on('error', (error) => handlers.log.warn(`file watching: ${(error as Error).message}`));
+  let sourceWatcher: fs.FSWatcher | undefined;
+  try {
+    sourceWatcher = fs.watch(path.join(rootDir, 'src'), { recursive: true }, (event, file) => {
+      if (event === 'change') schedule(false, `fs.watch change ${file}`);
+    });
+    sourceWatcher.on('error', () => undefined);
+  } catch {
+    // No src/ yet, or no recursive watching here: chokidar alone.
+  }
   return {
     close: async () => {
       clearTimeout(timer);
-      void pending;
+      sourceWatcher?.close();
       await watcher.close();
     },
   };

@@ -52,6 +52,7 @@ export async function receivePostUpload(headers: IncomingHttpHeaders, body: Read
     const fields = new Map<string, { name: string; value: string }>();
     let outcome: Promise<PostUploadResult> | undefined;
     let failure: unknown;
+    let fileStream: Readable | undefined;
 
     // S3 ignores fields after the file.
     parser.on('field', (name, value) => {
@@ -64,6 +65,7 @@ export async function receivePostUpload(headers: IncomingHttpHeaders, body: Read
       }
       try {
         const checked = checkForm(fields, ctx);
+        fileStream = stream;
         outcome = writeObject(stream, checked, ctx);
         // Handled in 'close'; marked handled now so an early rejection is not reported as unhandled.
         outcome.catch(() => undefined);
@@ -81,7 +83,17 @@ export async function receivePostUpload(headers: IncomingHttpHeaders, body: Read
       if (outcome) outcome.then(() => undefined, () => undefined);
       reject(new S3ErrorResponse('MalformedPOSTRequest', `The body of your POST request is not well-formed multipart/form-data: ${error.message}`));
     });
-    body.on('error', reject);
+    // A client that disconnects mid-upload never ends the form: fail the file stream so its temp file is removed.
+    const abort = () => {
+      const error = new S3ErrorResponse('MalformedPOSTRequest', 'The upload was cut off before the end of the form.');
+      fileStream?.destroy(error);
+      if (outcome) outcome.then(() => undefined, () => undefined).finally(() => reject(error));
+      else reject(error);
+    };
+    body.once('close', () => {
+      if (body.readableAborted || (body as { complete?: boolean }).complete === false) abort();
+    });
+    body.on('error', abort);
     body.pipe(parser);
   });
 }

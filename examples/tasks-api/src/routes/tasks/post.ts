@@ -7,7 +7,7 @@ import { checkTitle, createTask, type TaskEvent } from '../../lib/tasks.js';
  */
 export const main = handler(
   async (body: { title?: unknown } | undefined, ctx, service) => {
-    const task = await createTask(ctx.auth.subject, checkTitle(body?.title));
+    const task = await createTask(service.db, ctx.auth.subject, checkTitle(body?.title));
     const event: TaskEvent = { type: 'task.created', taskId: task.id };
     await service.queues['task-events']!.send(event);
     return task;

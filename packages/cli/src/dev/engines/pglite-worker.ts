@@ -1,10 +1,11 @@
 /**
- * PGlite runs in this worker thread, not on the dev server's event loop: its WebAssembly Postgres computes
- * synchronously (seconds for a first `initdb`), which would otherwise stall every HTTP request.
- * workerData: `{ databases: { id, dir }[], host }`; posts `{ ports: [id, port][] }` or `{ error }`; stops on 'stop'.
+ * PGlite runs in this child process (started by `pgliteBackend` with `fork`), not in `fw dev`: its WebAssembly
+ * Postgres computes synchronously (seconds for a first `initdb`) and holds a large heap, which would otherwise stall
+ * every HTTP request and inflate the dev server's memory.
+ * First message in: `{ databases: { id, dir }[], host }`; answers `{ ports: [id, port][] }` or `{ error }`;
+ * message 'stop' closes the databases and exits. Exits too when `fw dev` goes away (IPC channel closed).
  */
 import * as fs from 'node:fs';
-import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
@@ -13,10 +14,13 @@ interface Input {
   readonly host: string;
 }
 
-const input = workerData as Input;
 const running: { db: PGlite; server: PGLiteSocketServer }[] = [];
 
-async function start(): Promise<void> {
+function send(message: unknown): void {
+  process.send?.(message);
+}
+
+async function start(input: Input): Promise<void> {
   const ports: [string, number][] = [];
   for (const database of input.databases) {
     fs.mkdirSync(database.dir, { recursive: true });
@@ -26,19 +30,19 @@ async function start(): Promise<void> {
     running.push({ db, server });
     ports.push([database.id, Number(server.getServerConn().split(':').pop())]);
   }
-  parentPort!.postMessage({ ports });
+  send({ ports });
 }
 
-async function stop(): Promise<void> {
+async function stop(): Promise<never> {
   for (const { db, server } of running) {
     await server.stop().catch(() => undefined);
     await db.close().catch(() => undefined);
   }
-  parentPort!.postMessage({ stopped: true });
   process.exit(0);
 }
 
-parentPort!.on('message', (message: unknown) => {
+process.on('message', (message: unknown) => {
   if (message === 'stop') void stop();
+  else start(message as Input).catch((error: Error) => send({ error: error.message }));
 });
-start().catch((error: Error) => parentPort!.postMessage({ error: error.message }));
+process.on('disconnect', () => void stop());

@@ -1,8 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { DatabaseDefinition } from '@framework/core';
-import { Worker } from 'node:worker_threads';
 import pg from 'pg';
 import { DevServerError } from '../../errors.js';
 import type { DevLogger } from './engine.js';
@@ -23,31 +23,31 @@ export interface PostgresBackend {
 
 /**
  * PGlite (Postgres compiled to WebAssembly) with its data in `.fw/databases/<id>/pglite`, one instance per database,
- * each served over the wire protocol by pglite-socket, all in one worker thread (see `pglite-worker.ts`). PGlite has one database per instance and no passwords, so
+ * each served over the wire protocol by pglite-socket, all in one child process (see `pglite-worker.ts`). PGlite has one database per instance and no passwords, so
  * any database name and user `postgres` connect.
  */
 export const pgliteBackend: PostgresBackend = {
   label: 'PGlite',
   async start(databases, dataDir, host) {
-    const worker = new Worker(new URL('./pglite-worker.js', import.meta.url), {
-      workerData: { host, databases: databases.map((d) => ({ id: d.id, dir: path.join(dataDir, 'databases', d.id, 'pglite') })) },
-    });
-    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    const child = fork(fileURLToPath(new URL('./pglite-worker.js', import.meta.url)), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'json' });
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.send({ host, databases: databases.map((d) => ({ id: d.id, dir: path.join(dataDir, 'databases', d.id, 'pglite') })) });
     const ports = await new Promise<Map<string, number>>((resolve, reject) => {
-      worker.once('message', (message: { ports?: [string, number][]; error?: string }) => (message.ports ? resolve(new Map(message.ports)) : reject(new Error(message.error ?? 'PGlite failed'))));
-      worker.once('error', reject);
-      void exited.then(() => reject(new Error('the PGlite worker exited while starting')));
-    }).catch(async (error: unknown) => {
-      await worker.terminate();
+      child.once('message', (message: { ports?: [string, number][]; error?: string }) => (message.ports ? resolve(new Map(message.ports)) : reject(new Error(message.error ?? 'PGlite failed'))));
+      child.once('error', reject);
+      void exited.then(() => reject(new Error('the PGlite process exited while starting')));
+    }).catch((error: unknown) => {
+      child.kill('SIGKILL');
       throw error;
     });
     const stop = async () => {
-      worker.postMessage('stop');
-      const timer = setTimeout(() => void worker.terminate(), 5000);
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.send('stop');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
       await exited;
       clearTimeout(timer);
     };
-    return { ports, description: 'PGlite (embedded, in a worker thread)', stop };
+    return { ports, description: 'PGlite (embedded, in a child process)', stop };
   },
 };
 

@@ -1,9 +1,16 @@
 import { randomUUID } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { FunctionUnit } from '@framework/core';
 import type { DevLogger, InvokeOptions, InvokeOutcome } from '../engines/engine.js';
 import type { HandlerBundler } from './handler-bundler.js';
 import type { FromWorker, LoadedHandlerInfo, ToWorker } from './worker-protocol.js';
+
+const DEBUG = process.env.FW_DEV_DEBUG === '1';
+function debug(message: string): void {
+  if (DEBUG) process.stderr.write(`[fw:debug] ${message}\n`);
+}
 
 const WORKER_URL = new URL('./function-worker.js', import.meta.url);
 
@@ -21,17 +28,17 @@ class WorkerHandle {
   readonly booted: Promise<void>;
   private listener?: (message: FromWorker) => void;
 
-  constructor() {
-    this.worker = new Worker(WORKER_URL);
+  constructor(preload: string | undefined, env: Readonly<Record<string, string>>) {
+    this.worker = new Worker(WORKER_URL, { workerData: { preload }, env: { ...env } });
+    let booted!: () => void;
     this.booted = new Promise((resolve, reject) => {
-      this.listener = (message) => {
-        if (message.type === 'booted') resolve();
-      };
+      booted = resolve;
       this.worker.once('error', reject);
       this.worker.once('exit', () => reject(new Error('worker exited while booting')));
     });
     this.booted.catch(() => undefined);
-    this.worker.on('message', (message: FromWorker) => this.listener?.(message));
+    // The boot signal is handled here, whoever listens for the rest (a spare may be taken while still booting).
+    this.worker.on('message', (message: FromWorker) => (message.type === 'booted' ? booted() : this.listener?.(message)));
     // A spare must not keep `fw dev` alive on its own.
     this.worker.unref();
   }
@@ -80,6 +87,7 @@ class Instance {
         if (!pending) return;
         this.pending.delete(message.id);
         clearTimeout(pending.timer);
+        if (this.retiring && this.pending.size === 0) void handle.worker.terminate();
         if (message.ok) {
           pending.resolve({ ok: true, value: JSON.parse(message.json) as unknown });
         } else {
@@ -115,6 +123,15 @@ class Instance {
     this.dead = true;
     await this.handle.worker.terminate();
   }
+
+  /** Takes no new invocations; ends once the ones in flight answered (or time out). */
+  retire(): void {
+    this.dead = true;
+    this.retiring = true;
+    if (this.pending.size === 0) void this.handle.worker.terminate();
+  }
+
+  retiring = false;
 }
 
 /**
@@ -133,12 +150,33 @@ export class FunctionHost {
   private nextId = 1;
   private stopped = false;
 
+  private preloadFile?: string;
+  private preloadText = '';
+
   constructor(
     private readonly bundler: HandlerBundler,
+    /** The variables every function gets (spare threads start with them). */
+    private readonly baseEnvironment: () => Readonly<Record<string, string>>,
+    /** The whole environment of one function. */
     private readonly environment: (unit: FunctionUnit) => Readonly<Record<string, string>>,
     private readonly log: DevLogger,
-  ) {
-    this.spare = new WorkerHandle();
+  ) {}
+
+  /** Rewrites the preload module after a build; a spare started with another package list is replaced. */
+  private refreshPreload(): void {
+    const text = this.bundler
+      .externals()
+      .map((spec) => `import(${JSON.stringify(spec)}).catch(() => undefined);`)
+      .join('\n');
+    if (text === this.preloadText && this.spare) return;
+    this.preloadText = text;
+    const file = path.join(this.bundler.outputDir, '_preload.mjs');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, `// Packages the handlers import, loaded by spare worker threads ahead of time.\nawait Promise.all([\n${text.split('\n').map((l) => l.replace(/;$/, ',')).join('\n')}\n]);\n`);
+    this.preloadFile = file;
+    const old = this.spare;
+    this.spare = this.stopped ? undefined : new WorkerHandle(this.preloadFile, this.baseEnvironment());
+    if (old) void old.worker.terminate();
   }
 
   /** Recompiles the given units' files and retires every instance (the next request loads the new code). */
@@ -149,7 +187,10 @@ export class FunctionHost {
       this.buildsQueued--;
       // Coalesce: a burst of edits needs only the last build.
       if (this.buildsQueued > 0) return;
+      const t0 = performance.now();
       await this.bundler.build(files);
+      if (!this.stopped) this.refreshPreload();
+      debug(`built ${files.length} files in ${(performance.now() - t0).toFixed(1)} ms`);
       for (const file of files) {
         const result = this.bundler.result(file);
         if (result && !result.ok) this.log.error(`${file} does not compile:\n${result.message}`);
@@ -157,7 +198,9 @@ export class FunctionHost {
       this.generation++;
       const retired = [...this.instances.values()];
       this.instances.clear();
-      await Promise.all(retired.map((i) => i.kill()));
+      // Retired threads end in the background: the next request must not wait for them.
+      for (const instance of retired) instance.retire();
+      debug(`generation ${this.generation}: retired ${retired.length} instances at ${(performance.now() - t0).toFixed(1)} ms`);
     });
     return this.building;
   }
@@ -212,12 +255,14 @@ export class FunctionHost {
       if (this.instances.get(unit.functionName) === dead) this.instances.delete(unit.functionName);
     }, this.log);
     this.instances.set(unit.functionName, instance);
+    const t0 = performance.now();
+    if (DEBUG) void instance.ready.then((o) => debug(`${unit.id}: instance of generation ${this.generation} ${o.ok ? 'ready' : 'failed'} in ${(performance.now() - t0).toFixed(1)} ms`));
     return instance;
   }
 
   private takeSpare(): WorkerHandle {
-    const handle = this.spare ?? new WorkerHandle();
-    this.spare = this.stopped ? undefined : new WorkerHandle();
+    const handle = this.spare ?? new WorkerHandle(this.preloadFile, this.baseEnvironment());
+    this.spare = this.stopped ? undefined : new WorkerHandle(this.preloadFile, this.baseEnvironment());
     return handle;
   }
 

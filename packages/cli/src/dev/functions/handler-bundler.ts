@@ -1,3 +1,4 @@
+import { isBuiltin } from 'node:module';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
 
@@ -13,6 +14,7 @@ export type BundleResult = { readonly ok: true; readonly bundle: string } | { re
 export class HandlerBundler {
   private readonly contexts = new Map<string, Promise<esbuild.BuildContext>>();
   private readonly results = new Map<string, BundleResult>();
+  private readonly externalsByFile = new Map<string, readonly string[]>();
 
   constructor(
     private readonly rootDir: string,
@@ -31,6 +33,7 @@ export class HandlerBundler {
       if (!wanted.has(file)) {
         this.contexts.delete(file);
         this.results.delete(file);
+        this.externalsByFile.delete(file);
         void context.then((c) => c.dispose(), () => undefined);
       }
     }
@@ -53,12 +56,15 @@ export class HandlerBundler {
         sourcemap: 'linked',
         logLevel: 'silent',
         write: true,
+        metafile: true,
       });
       this.contexts.set(file, context);
       context.catch(() => this.contexts.delete(file));
     }
     try {
-      await (await context).rebuild();
+      const built = await (await context).rebuild();
+      const externals = Object.values(built.metafile?.outputs ?? {}).flatMap((o) => o.imports.filter((i) => i.external).map((i) => i.path));
+      this.externalsByFile.set(file, externals);
       this.results.set(file, { ok: true, bundle: path.join(this.outDir, file.replace(/\.[cm]?[jt]sx?$/, '.mjs')) });
     } catch (error) {
       const failure = error as { errors?: esbuild.Message[]; message?: string };
@@ -67,6 +73,18 @@ export class HandlerBundler {
         : String(failure.message ?? error);
       this.results.set(file, { ok: false, message });
     }
+  }
+
+  /** The packages the compiled handlers import (bare specifiers, no `node:` built-ins), sorted. */
+  externals(): string[] {
+    const all = new Set<string>();
+    for (const list of this.externalsByFile.values()) for (const spec of list) if (!spec.startsWith('node:') && !spec.startsWith('.') && !spec.startsWith('/') && !isBuiltin(spec)) all.add(spec);
+    return [...all].sort();
+  }
+
+  /** Where compiled files go. */
+  get outputDir(): string {
+    return this.outDir;
   }
 
   async dispose(): Promise<void> {

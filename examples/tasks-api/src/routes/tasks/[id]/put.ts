@@ -8,7 +8,7 @@ export const main = handler(
       title: body?.title === undefined ? undefined : checkTitle(body.title),
       status: body?.status === undefined ? undefined : checkStatus(body.status),
     };
-    const task = await updateTask(ctx.auth.subject, ctx.pathParams.id!, changes);
+    const task = await updateTask(service.db, ctx.auth.subject, ctx.pathParams.id!, changes);
     if (!task) throw new NotFound(`no task ${ctx.pathParams.id}`);
     const event: TaskEvent = { type: 'task.updated', taskId: task.id };
     await service.queues['task-events']!.send(event);

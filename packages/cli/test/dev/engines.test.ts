@@ -1,0 +1,164 @@
+import { expect } from 'chai';
+import { defineApp, type AppDefinition, type FunctionUnit } from '@framework/core';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { EmbeddedScheduler, LocalQueue, selectEngines, parseEnginePreferences, type EngineFactory, type InvokeOutcome } from '../../src/dev/engines/index.js';
+import { DevServerError } from '../../src/errors.js';
+
+/** A minimal app with one queue and one cron, built by core from real files in a temporary folder. */
+function appWith(queue: Record<string, unknown>, retryAttempts = 2): { app: AppDefinition; cleanup: () => void } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-engines-'));
+  for (const file of ['src/queues/jobs.ts', 'src/crons/tick.ts']) {
+    fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    fs.writeFileSync(path.join(dir, file), 'export const main = async () => undefined;\n');
+  }
+  const app = defineApp({
+    base: { name: 'engines', region: 'eu-west-1' },
+    security: { scopes: {} },
+    envs: { dev: { preset: 'free' } },
+    rootDir: dir,
+    stage: 'dev',
+    infrastructure: { queues: [{ id: 'jobs' }], schedules: [{ id: 'tick', schedule: { rate: '1 day' }, retryAttempts }] },
+  });
+  // Queue settings below what the cloud allows (a 0 s visibility timeout) keep these tests fast; the engine reads them
+  // from the app model as given.
+  const tuned: AppDefinition = { ...app, queues: app.queues.map((q) => ({ ...q, ...queue })) };
+  return { app: tuned, cleanup: () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
+
+const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('embedded queue engine (LocalQueue)', () => {
+  it('delivers in batches of batchSize as SQS events with string bodies and receive counts', async () => {
+    const { app, cleanup } = appWith({ batchSize: 2, visibilityTimeout: 0 });
+    const batches: { Records: { body: string; attributes: { ApproximateReceiveCount: string }; eventSource: string; eventSourceARN: string }[] }[] = [];
+    const queue = new LocalQueue('jobs', { currentApp: () => app, log: quiet, invoke: async (_u: FunctionUnit, event: unknown): Promise<InvokeOutcome> => (batches.push(event as never), { ok: true, value: {} }) });
+    try {
+      for (const n of [1, 2, 3]) queue.send(JSON.stringify({ n }));
+      await sleep(100);
+      expect(batches.map((b) => b.Records.length)).to.deep.equal([2, 1]);
+      const record = batches[0]!.Records[0]!;
+      expect(record.body).to.equal('{"n":1}');
+      expect(record.attributes.ApproximateReceiveCount).to.equal('1');
+      expect(record.eventSource).to.equal('aws:sqs');
+      expect(record.eventSourceARN).to.equal('arn:aws:sqs:eu-west-1:000000000000:engines-dev-jobs');
+      expect(queue.depth).to.equal(0);
+    } finally {
+      queue.stop();
+      cleanup();
+    }
+  });
+
+  it('redelivers only the records named in batchItemFailures', async () => {
+    const { app, cleanup } = appWith({ batchSize: 10, visibilityTimeout: 0, maxReceiveCount: 5 });
+    const seen: string[] = [];
+    const queue = new LocalQueue('jobs', {
+      currentApp: () => app,
+      log: quiet,
+      invoke: async (_u, event) => {
+        const records = (event as { Records: { messageId: string; body: string }[] }).Records;
+        seen.push(...records.map((r) => r.body));
+        const failed = records.filter((r) => r.body === 'bad' && seen.filter((b) => b === 'bad').length < 2);
+        return { ok: true, value: { batchItemFailures: failed.map((r) => ({ itemIdentifier: r.messageId })) } };
+      },
+    });
+    try {
+      queue.send('good');
+      queue.send('bad');
+      await sleep(150);
+      expect(seen).to.deep.equal(['good', 'bad', 'bad']);
+      expect(queue.depth).to.equal(0);
+    } finally {
+      queue.stop();
+      cleanup();
+    }
+  });
+
+  it('moves a message that keeps failing to the dead-letter queue after maxReceiveCount receives', async () => {
+    const { app, cleanup } = appWith({ visibilityTimeout: 0, maxReceiveCount: 3 });
+    let calls = 0;
+    const queue = new LocalQueue('jobs', { currentApp: () => app, log: quiet, invoke: async () => (calls++, { ok: false, reason: 'error', errorType: 'Error', errorMessage: 'nope' }) });
+    try {
+      const message = queue.send('poison');
+      await sleep(150);
+      expect(calls).to.equal(3);
+      expect(queue.deadLetters.map((d) => [d.messageId, d.receiveCount])).to.deep.equal([[message.messageId, 3]]);
+      expect(queue.depth).to.equal(0);
+    } finally {
+      queue.stop();
+      cleanup();
+    }
+  });
+
+  it('keeps a received message hidden for the visibility timeout', async () => {
+    const { app, cleanup } = appWith({ visibilityTimeout: 1, maxReceiveCount: 5 });
+    let calls = 0;
+    const queue = new LocalQueue('jobs', { currentApp: () => app, log: quiet, invoke: async () => (calls++, { ok: false, reason: 'timeout', errorType: 'Sandbox.Timedout', errorMessage: 'slow' }) });
+    try {
+      queue.send('slow');
+      await sleep(300);
+      expect(calls).to.equal(1);
+      await sleep(1000);
+      expect(calls).to.equal(2);
+    } finally {
+      queue.stop();
+      cleanup();
+    }
+  });
+});
+
+describe('embedded scheduler', () => {
+  it('retries a failing cron retryAttempts times with exponential backoff, with scheduled events', async () => {
+    const { app, cleanup } = appWith({}, 2);
+    const calls: { at: number; event: { 'detail-type': string; source: string; resources: string[] } }[] = [];
+    const scheduler = new EmbeddedScheduler({ retryBaseMs: 20 });
+    try {
+      await scheduler.start(app, {
+        rootDir: app.rootDir, dataDir: '', baseUrl: '', host: '127.0.0.1', log: quiet, currentApp: () => app, freePort: async () => 0,
+        invoke: async (_u, event) => (calls.push({ at: Date.now(), event: event as never }), { ok: false, reason: 'error', errorType: 'Error', errorMessage: 'down' }),
+      });
+      const ok = await scheduler.fire(app.crons[0]!);
+      expect(ok).to.equal(false);
+      expect(calls).to.have.length(3);
+      expect(calls[2]!.at - calls[1]!.at).to.be.at.least(calls[1]!.at - calls[0]!.at);
+      expect(calls[0]!.event['detail-type']).to.equal('Scheduled Event');
+      expect(calls[0]!.event.source).to.equal('aws.events');
+      expect(calls[0]!.event.resources[0]).to.equal('arn:aws:events:eu-west-1:000000000000:rule/engines-dev-cron-tick');
+    } finally {
+      await scheduler.stop();
+      cleanup();
+    }
+  });
+});
+
+describe('engine selection', () => {
+  const factory = (intent: 'databases', kind: 'native' | 'embedded', available: boolean): EngineFactory => ({
+    intent, kind, label: kind, isAvailable: async () => available, isNeeded: () => true, create: () => { throw new Error('not started here'); },
+  });
+
+  it('prefers native over embedded when it is available, embedded otherwise, and honours a named kind', async () => {
+    const { app, cleanup } = appWith({});
+    try {
+      expect((await selectEngines(app, {}, [factory('databases', 'embedded', true), factory('databases', 'native', true)])).map((f) => f.kind)).to.deep.equal(['native']);
+      expect((await selectEngines(app, {}, [factory('databases', 'embedded', true), factory('databases', 'native', false)])).map((f) => f.kind)).to.deep.equal(['embedded']);
+      expect((await selectEngines(app, { databases: 'embedded' }, [factory('databases', 'embedded', true), factory('databases', 'native', true)])).map((f) => f.kind)).to.deep.equal(['embedded']);
+    } finally {
+      cleanup();
+    }
+  });
+
+  it('refuses an engine that cannot run here, and a malformed --engine value', async () => {
+    const { app, cleanup } = appWith({});
+    try {
+      let error: unknown;
+      await selectEngines(app, { databases: 'native' }, [factory('databases', 'native', false)]).catch((e: unknown) => (error = e));
+      expect(error).to.be.instanceOf(DevServerError).with.property('code', 'FW_ERR_DEV_NO_ENGINE');
+      expect(() => parseEnginePreferences('databases')).to.throw(DevServerError, /intent>=</);
+      expect(parseEnginePreferences('databases=embedded, queues=embedded')).to.deep.equal({ databases: 'embedded', queues: 'embedded' });
+    } finally {
+      cleanup();
+    }
+  });
+});
