@@ -18,5 +18,7 @@ export default defineApp({
     ],
     schedules: [{ id: 'daily-summary', schedule: { cron: '0 7 * * ? *' }, description: 'Logs the open-task summary every day at 07:00 UTC' }],
     functions: [{ id: 'task-summary', timeout: 10, description: 'Counts tasks by status' }],
+    // Files attached to tasks: uploaded straight from the client with presigned forms (5 MiB, images, PDF, text).
+    storage: [{ id: 'attachments', maxUploadBytes: 5 * 1024 * 1024, allowedContentTypes: ['image/*', 'application/pdf', 'text/plain'] }],
   },
 });

@@ -151,7 +151,7 @@ export class DevServer {
       const issuer = await LocalIssuer.open(dataDir, url, localAudiences(app));
       outputs.set('auth', { default: { issuer: url, audience: localAudiences(app).join(','), userPoolId: 'local' } });
       environment = fillEnvironment(app, outputs, url);
-      // Compile while the routes are registered (spare threads start with the environment filled in).
+      // Compile in the background (spare threads start with the environment filled in).
       const compiled = host.rebuild(app.units);
 
       fastify.removeAllContentTypeParsers();
@@ -190,7 +190,8 @@ export class DevServer {
       const handle = (request: FastifyRequest, reply: FastifyReply) => server!.serveRoute(request, reply, issuer);
       fastify.all('/', handle);
       fastify.all('/*', handle);
-      await compiled;
+      // Listen while the handlers compile: a request waits for the build it needs, not for the server to start.
+      void compiled;
       try {
         await fastify.listen({ port, host: hostName });
       } catch (error) {

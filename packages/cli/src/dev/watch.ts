@@ -40,8 +40,11 @@ export function watchProject(rootDir: string, handlers: WatchHandlers): ProjectW
     structural ||= isStructural;
     timer ??= setTimeout(flush, 2);
   };
+  let sourceWatched = false;
   watcher.on('all', (event, file) => {
     const isSource = path.relative(rootDir, file).startsWith(`src${path.sep}`);
+    // fs.watch reports edits under src/ first; chokidar's later report of the same edit would build twice.
+    if (isSource && event === 'change' && sourceWatched) return;
     schedule(!isSource || event !== 'change', `chokidar ${event} ${file}`);
   });
   watcher.on('error', (error) => handlers.log.warn(`file watching: ${(error as Error).message}`));
@@ -51,6 +54,7 @@ export function watchProject(rootDir: string, handlers: WatchHandlers): ProjectW
       if (event === 'change') schedule(false, `fs.watch change ${file}`);
     });
     sourceWatcher.on('error', () => undefined);
+    sourceWatched = true;
   } catch {
     // No src/ yet, or no recursive watching here: chokidar alone.
   }

@@ -89,19 +89,21 @@ export class Database extends QueryRunner {
     return this.poolPromise;
   }
 
-  protected override async run(compiled: CompiledQuery, options: QueryOptions | undefined): Promise<PgQueryResult> {
-    // The hot path: once the pool exists, no extra promise per statement.
-    const pool = this.readyPool ?? (await this.pool());
-    try {
-      return await pool.query(compiled);
-    } catch (error) {
+  protected override run(compiled: CompiledQuery, options: QueryOptions | undefined): Promise<PgQueryResult> {
+    // The hot path: once the pool exists, no extra promise or async frame per statement.
+    const pool = this.readyPool;
+    return pool ? this.runOn(pool, compiled, options) : this.pool().then((p) => this.runOn(p, compiled, options));
+  }
+
+  private runOn(pool: pg.Pool, compiled: CompiledQuery, options: QueryOptions | undefined): Promise<PgQueryResult> {
+    return pool.query(compiled.text, compiled.values).catch((error: unknown) => {
       this.afterFailure(error);
       const retry = isConnectionLost(error) && (options?.idempotent ?? isIdempotentRead(compiled.text));
       if (!retry) throw error;
       // The pool dropped the dead connection; one more try on a fresh one.
       this.logger.warn('database connection lost, retrying the read once', { error: (error as Error).message });
-      return pool.query(compiled);
-    }
+      return pool.query(compiled.text, compiled.values);
+    });
   }
 
   public async transaction<T>(fn: (tx: Transaction) => Promise<T>, options: TransactionOptions = {}): Promise<T> {

@@ -79,38 +79,48 @@ export abstract class QueryRunner implements Queryable {
   public abstract transaction<T>(fn: (tx: Transaction) => Promise<T>, options?: TransactionOptions): Promise<T>;
 
   public async query<R = Row>(statement: SqlFragment, options?: QueryOptions): Promise<QueryResult<R>> {
-    if (!isSqlFragment(statement)) {
-      // A string here would be SQL built by concatenation: refuse it rather than guess.
-      throw new SqlUsageError(`Statements must be built with the sql tag (sql\`SELECT ...\`), got ${typeof statement}. Values go into \${...} and are sent as parameters.`);
-    }
-    const compiled = statement.compile();
-    try {
-      const result = await this.run(compiled, options);
-      return { rows: result.rows as R[], rowCount: result.rowCount ?? result.rows.length };
-    } catch (error) {
-      const mapped = this.mapConstraints ? mapConstraintError(error) : undefined;
-      if (!mapped) throw error;
-      // The constraint names the schema: the log gets it, the client only the kind of problem.
-      this.logger.warn('database constraint violation', { ...mapped.log, status: mapped.error.status, statement: compiled.text });
-      throw mapped.error;
-    }
+    const result = await this.execute(statement, options);
+    return { rows: result.rows as R[], rowCount: result.rowCount ?? result.rows.length };
   }
 
   public async one<R = Row>(statement: SqlFragment, options?: QueryOptions): Promise<R> {
-    const { rows } = await this.query<R>(statement, options);
+    const { rows } = await this.execute(statement, options);
     if (rows.length === 0) throw new NoRowsError(statement.toString());
     if (rows.length > 1) throw new TooManyRowsError(statement.toString(), rows.length);
     return rows[0] as R;
   }
 
   public async maybeOne<R = Row>(statement: SqlFragment, options?: QueryOptions): Promise<R | undefined> {
-    const { rows } = await this.query<R>(statement, options);
+    const { rows } = await this.execute(statement, options);
     if (rows.length > 1) throw new TooManyRowsError(statement.toString(), rows.length);
-    return rows[0];
+    return rows[0] as R | undefined;
   }
 
   public async many<R = Row>(statement: SqlFragment, options?: QueryOptions): Promise<R[]> {
-    return (await this.query<R>(statement, options)).rows;
+    return (await this.execute(statement, options)).rows as R[];
+  }
+
+  /** Checks and compiles the statement, runs it, and maps constraint violations. */
+  private execute(statement: SqlFragment, options: QueryOptions | undefined): Promise<PgQueryResult> {
+    if (!isSqlFragment(statement)) {
+      // A string here would be SQL built by concatenation: refuse it rather than guess.
+      return Promise.reject(new SqlUsageError(`Statements must be built with the sql tag (sql\`SELECT ...\`), got ${typeof statement}. Values go into \${...} and are sent as parameters.`));
+    }
+    const compiled = statement.compile();
+    let running: Promise<PgQueryResult>;
+    try {
+      running = this.run(compiled, options);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    if (!this.mapConstraints) return running;
+    return running.catch((error: unknown) => {
+      const mapped = mapConstraintError(error);
+      if (!mapped) throw error;
+      // The constraint names the schema: the log gets it, the client only the kind of problem.
+      this.logger.warn('database constraint violation', { ...mapped.log, status: mapped.error.status, statement: compiled.text });
+      throw mapped.error;
+    });
   }
 
   public paginate<R = Row>(statement: SqlFragment, options: PaginateOptions): Promise<Page<R>> {

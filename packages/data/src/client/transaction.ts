@@ -40,7 +40,7 @@ export class ConnectionTransaction extends QueryRunner implements Transaction {
 
   protected override run(compiled: CompiledQuery, _options: QueryOptions | undefined): Promise<PgQueryResult> {
     this.assertOpen();
-    return this.client.query(compiled);
+    return this.client.query(compiled.text, compiled.values);
   }
 
   public async transaction<T>(fn: (tx: Transaction) => Promise<T>, _options?: TransactionOptions): Promise<T> {

@@ -14,8 +14,10 @@ export interface NewTask {
 }
 
 /**
- * Where tasks are kept. This template keeps them in the function's memory, which is enough to try the API on
- * `fw dev`; a deployed app wants a database (see the "API + Database" template, which stores them in PostgreSQL).
+ * Where tasks are kept: this template keeps them in the function's memory, to show routes, scopes and tests without
+ * any infrastructure. Each route is its own function (on `fw dev` as deployed), so `GET /tasks` does not see what
+ * `POST /tasks` stored: for tasks that last, start from the "API + Database" template (PostgreSQL) or add a
+ * database in `.projenrc.ts`.
  */
 const tasks = new Map<string, Task>();
 

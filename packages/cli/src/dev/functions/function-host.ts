@@ -12,6 +12,7 @@ function debug(message: string): void {
   if (DEBUG) process.stderr.write(`[fw:debug] ${message}\n`);
 }
 
+const SPARES = 2;
 const WORKER_URL = new URL('./function-worker.js', import.meta.url);
 
 /** A loaded handler, or why it could not load. */
@@ -143,7 +144,8 @@ class Instance {
  */
 export class FunctionHost {
   private readonly instances = new Map<string, Instance>();
-  private spare?: WorkerHandle;
+  /** Booted threads waiting for a handler; two, so back-to-back edits still find one ready. */
+  private spares: WorkerHandle[] = [];
   private generation = 0;
   private building: Promise<void> = Promise.resolve();
   private buildsQueued = 0;
@@ -168,15 +170,20 @@ export class FunctionHost {
       .externals()
       .map((spec) => `import(${JSON.stringify(spec)}).catch(() => undefined);`)
       .join('\n');
-    if (text === this.preloadText && this.spare) return;
+    if (text === this.preloadText && this.spares.length) return;
     this.preloadText = text;
     const file = path.join(this.bundler.outputDir, '_preload.mjs');
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, `// Packages the handlers import, loaded by spare worker threads ahead of time.\nawait Promise.all([\n${text.split('\n').map((l) => l.replace(/;$/, ',')).join('\n')}\n]);\n`);
     this.preloadFile = file;
-    const old = this.spare;
-    this.spare = this.stopped ? undefined : new WorkerHandle(this.preloadFile, this.baseEnvironment());
-    if (old) void old.worker.terminate();
+    const old = this.spares;
+    this.spares = [];
+    this.fillSpares();
+    for (const spare of old) void spare.worker.terminate();
+  }
+
+  private fillSpares(): void {
+    while (!this.stopped && this.spares.length < SPARES) this.spares.push(new WorkerHandle(this.preloadFile, this.baseEnvironment()));
   }
 
   /** Recompiles the given units' files and retires every instance (the next request loads the new code). */
@@ -188,7 +195,13 @@ export class FunctionHost {
       // Coalesce: a burst of edits needs only the last build.
       if (this.buildsQueued > 0) return;
       const t0 = performance.now();
-      await this.bundler.build(files);
+      try {
+        await this.bundler.build(files);
+      } catch (error) {
+        // Keep serving the previous build; the chain of builds must never stay rejected.
+        this.log.error(`compiling the handlers failed: ${(error as Error).stack ?? String(error)}`);
+        return;
+      }
       if (!this.stopped) this.refreshPreload();
       debug(`built ${files.length} files in ${(performance.now() - t0).toFixed(1)} ms`);
       for (const file of files) {
@@ -240,6 +253,7 @@ export class FunctionHost {
   }
 
   private async instance(unit: FunctionUnit): Promise<Instance | Extract<LoadOutcome, { ok: false }>> {
+    if (this.stopped) return { ok: false, errorType: 'Runtime.Stopped', errorMessage: 'fw dev is stopping' };
     const current = this.instances.get(unit.functionName);
     if (current && !current.dead && current.generation === this.generation && this.buildsQueued === 0) return current;
     await this.building;
@@ -247,7 +261,7 @@ export class FunctionHost {
     if (again && !again.dead && again.generation === this.generation) return again;
     if (again) this.retire(unit.functionName, again);
     const built = this.bundler.result(unit.file);
-    if (!built) await this.bundler.build([unit.file]);
+    if (!built) await this.bundler.build([unit.file], false);
     const result = this.bundler.result(unit.file)!;
     if (!result.ok) return { ok: false, errorType: 'CompileError', errorMessage: `${unit.file} does not compile: ${result.message}` };
     const handle = this.takeSpare();
@@ -261,8 +275,8 @@ export class FunctionHost {
   }
 
   private takeSpare(): WorkerHandle {
-    const handle = this.spare ?? new WorkerHandle(this.preloadFile, this.baseEnvironment());
-    this.spare = this.stopped ? undefined : new WorkerHandle(this.preloadFile, this.baseEnvironment());
+    const handle = this.spares.shift() ?? new WorkerHandle(this.preloadFile, this.baseEnvironment());
+    this.fillSpares();
     return handle;
   }
 
@@ -276,8 +290,8 @@ export class FunctionHost {
     const all = [...this.instances.values()];
     this.instances.clear();
     await Promise.all(all.map((i) => i.kill()));
-    if (this.spare) await this.spare.worker.terminate();
-    this.spare = undefined;
+    await Promise.all(this.spares.map((spare) => spare.worker.terminate()));
+    this.spares = [];
     await this.bundler.dispose();
   }
 }

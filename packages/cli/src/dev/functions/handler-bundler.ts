@@ -26,11 +26,11 @@ export class HandlerBundler {
     return this.results.get(file);
   }
 
-  /** (Re)compiles every file given; drops contexts of files no longer listed. */
-  async build(files: readonly string[]): Promise<void> {
+  /** (Re)compiles every file given; with `prune`, drops the contexts of files not listed (removed from the app). */
+  async build(files: readonly string[], prune = true): Promise<void> {
     const wanted = new Set(files);
     for (const [file, context] of this.contexts) {
-      if (!wanted.has(file)) {
+      if (prune && !wanted.has(file)) {
         this.contexts.delete(file);
         this.results.delete(file);
         this.externalsByFile.delete(file);
