@@ -94,7 +94,7 @@ export interface FrameworkAppOptions {
   readonly deps?: string[];
   /** Development dependencies (`name@range`). @default - none beyond the framework's */
   readonly devDeps?: string[];
-  /** Version of projen itself. @default - the version this package was built with */
+  /** Version of projen itself. @default - the projen version installed where the project is generated */
   readonly projenVersion?: string;
 }
 

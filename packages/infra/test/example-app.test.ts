@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { expect } from 'chai';
+import { Stack, type CfnResource } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import type { AppDefinition } from '@framework/core';
 import { functionNamed, resourcesOf, synthesize, type Synthesized } from './helpers/synth-once.js';
@@ -59,5 +60,80 @@ describe('the example app (examples/tasks-api), stage prod', () => {
     if (settings.databases.engine === 'aurora-serverless-v2') {
       prod.template.hasResourceProperties('AWS::RDS::DBCluster', { ServerlessV2ScalingConfiguration: { MinCapacity: settings.databases.minCapacity, MaxCapacity: settings.databases.maxCapacity } });
     }
+  });
+
+  describe('deployment order: pending migrations are applied before new code takes traffic', () => {
+    /** Logical ids a resource of the parent template waits for: DependsOn, Ref and Fn::GetAtt. */
+    const waitsFor = (logicalId: string): Set<string> => {
+      const resource = (prod.template.toJSON() as { Resources: Record<string, { DependsOn?: string | string[] }> }).Resources[logicalId];
+      if (!resource) throw new Error(`no resource ${logicalId} in the parent template`);
+      const out = new Set<string>([resource.DependsOn ?? []].flat());
+      JSON.stringify(resource, (key, value: unknown) => {
+        if (key === 'Ref' && typeof value === 'string') out.add(value);
+        if (key === 'Fn::GetAtt' && Array.isArray(value) && typeof value[0] === 'string') out.add(value[0]);
+        return value;
+      });
+      return out;
+    };
+    /** The parent-template resource CloudFormation updates a function through: itself, or its route shard. */
+    const deployedThrough = (functionName: string): { logicalId: string; inShard: boolean } => {
+      const cfn = prod.stack.functions.get(functionName)!.function.node.defaultChild as CfnResource;
+      const owner = Stack.of(cfn);
+      if (owner === prod.stack) return { logicalId: prod.stack.getLogicalId(cfn), inShard: false };
+      const shard = [...prod.stack.routeShards.values()].find((s) => s === owner)!;
+      return { logicalId: prod.stack.getLogicalId(shard.nestedStackResource!), inShard: true };
+    };
+    let migration: string;
+
+    before(function () {
+      const migrations = Object.keys(prod.template.findResources('Custom::FrameworkMigrations'));
+      // Without @framework/data in the example there is no migration function to order against.
+      if (migrations.length === 0) this.skip();
+      expect(migrations).to.have.length(1);
+      migration = migrations[0]!;
+    });
+
+    it('finds the functions that use the database from their bundles', () => {
+      const users = app.units.filter((u) => prod.stack.needs.get(u.functionName)?.database).map((u) => u.functionName);
+      expect(users).to.include.members(['tasks-api-prod-route-get-tasks', 'tasks-api-prod-route-post-tasks', 'tasks-api-prod-fn-task-summary', 'tasks-api-prod-queue-task-events']);
+      expect(users).to.not.include('tasks-api-prod-route-get-health');
+    });
+
+    it('makes every database-using function, directly or through its route shard, depend on the migration custom resource', () => {
+      const users = app.units.filter((u) => prod.stack.needs.get(u.functionName)?.database);
+      expect(users.some((u) => u.kind === 'route')).to.equal(true);
+      expect(users.some((u) => u.kind !== 'route')).to.equal(true);
+      for (const unit of users) {
+        const { logicalId, inShard } = deployedThrough(unit.functionName);
+        expect(inShard, unit.functionName).to.equal(unit.kind === 'route');
+        expect(prod.template.toJSON().Resources[logicalId].DependsOn, `${unit.functionName} (through ${logicalId})`).to.include(migration);
+      }
+    });
+
+    it('lets functions and shards that do not use the database deploy without waiting', () => {
+      const dependents = Object.entries(prod.template.toJSON().Resources as Record<string, { DependsOn?: string[] }>)
+        .filter(([, r]) => (r.DependsOn ?? []).includes(migration))
+        .map(([id]) => id);
+      const users = app.units.filter((u) => prod.stack.needs.get(u.functionName)?.database).map((u) => deployedThrough(u.functionName).logicalId);
+      expect(new Set(dependents)).to.deep.equal(new Set(users));
+      // The migration function itself runs before the dependency, so it cannot wait for it.
+      const migrate = functionNamed(prod, app.databases[0]!.migrationFunctionName);
+      expect(dependents).to.not.include(migrate.logicalId);
+    });
+
+    it('has no cycle: the migration custom resource never waits for a function or shard that waits for it', () => {
+      const users = new Set(app.units.filter((u) => prod.stack.needs.get(u.functionName)?.database).map((u) => deployedThrough(u.functionName).logicalId));
+      const seen = new Set<string>();
+      const pending = [migration];
+      while (pending.length) {
+        const id = pending.pop()!;
+        if (seen.has(id)) continue;
+        seen.add(id);
+        for (const next of waitsFor(id)) if (next in prod.template.toJSON().Resources) pending.push(next);
+      }
+      for (const user of users) expect(seen.has(user), user).to.equal(false);
+      // The migration runs after the database it migrates exists.
+      expect([...seen].some((id) => prod.template.toJSON().Resources[id].Type === 'AWS::RDS::DBCluster' || prod.template.toJSON().Resources[id].Type === 'AWS::RDS::DBInstance')).to.equal(true);
+    });
   });
 });

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -103,5 +103,14 @@ export async function writeStorageFixture(): Promise<string> {
     await writeFile(path.join(root, file), text);
   }
   await symlink(repositoryNodeModules(), path.join(root, 'node_modules'), 'dir');
+  return root;
+}
+
+/** A copy of the example app (examples/tasks-api) in a temp folder, `node_modules` linked to the repository's. */
+export async function copyExampleApp(): Promise<string> {
+  const nodeModules = repositoryNodeModules();
+  const root = await mkdtemp(path.join(tmpdir(), 'fw-dev-storage-example-'));
+  await cp(path.join(path.dirname(nodeModules), 'examples', 'tasks-api'), root, { recursive: true, filter: (src) => !/[\\/](node_modules|\.fw)$/.test(src) });
+  await symlink(nodeModules, path.join(root, 'node_modules'), 'dir');
   return root;
 }

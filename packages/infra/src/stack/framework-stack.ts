@@ -199,6 +199,7 @@ export class FrameworkStack extends Stack {
     }
 
     this.grantNeeds();
+    this.orderAfterMigrations();
     for (const queue of this.queues.values()) {
       const consumer = this.functionOf(queue.definition);
       consumer.addEventSource(new SqsEventSource(queue.queue, { batchSize: queue.definition.batchSize, reportBatchItemFailures: true }));
@@ -300,6 +301,24 @@ export class FrameworkStack extends Stack {
         acknowledgeNagFindings(role.role!, 'invokeGrants', targets.map((t) => `Resource::${nagResourceRef(role, t.node.defaultChild as CfnElement)}:*`));
       }
       if (need.idempotency && this.idempotencyTable) this.idempotencyTable.grantReadWriteData(role);
+    }
+  }
+
+  /**
+   * Deployment applies pending migrations before new code takes traffic: every function whose bundle uses a database
+   * (the same analysis that places it in the VPC and grants the credentials) waits for each database's migration
+   * custom resource. Only the function resource itself depends on it (its role and log group need not wait). For a
+   * route in a nested shard, CDK lifts the dependency to the shard's `AWS::CloudFormation::Stack` resource in the
+   * parent, so a shard holding any database-using route is updated only after the migrations succeeded; a failed
+   * migration fails the deployment (and rolls it back) before any of those functions changes.
+   */
+  private orderAfterMigrations(): void {
+    if (this.migrations.size === 0) return;
+    const applies = [...this.migrations.values()].map((m) => m.resource.node.defaultChild as CfnResource);
+    for (const [name, fn] of this.functions) {
+      if (!this.needs.get(name)?.database) continue;
+      const cfnFunction = fn.function.node.defaultChild as CfnResource;
+      for (const apply of applies) cfnFunction.addDependency(apply);
     }
   }
 
