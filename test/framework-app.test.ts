@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { expect } from 'chai';
 import { Testing } from 'projen';
-import { FrameworkAppError } from '../src/errors';
+import { ERROR_CODES, FrameworkAppError } from '../src/errors';
 import { FrameworkApp, FrameworkTemplate, Preset } from '../src/index';
 import { expectSnapshot } from './support/snapshot';
 import { filesNamingPaths, tempDir } from './support/temp-dir';
@@ -13,8 +13,11 @@ function synth(app: FrameworkApp): Record<string, unknown> {
   return Testing.synth(app);
 }
 
+const outdirs: string[] = [];
 function newApp(options: Partial<ConstructorParameters<typeof FrameworkApp>[0]> = {}): FrameworkApp {
-  return new FrameworkApp({ name: 'my-app', outdir: fs.mkdtempSync(path.join(os.tmpdir(), 'fw-app-')), ...options });
+  const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-app-'));
+  outdirs.push(outdir);
+  return new FrameworkApp({ name: 'my-app', outdir, ...options });
 }
 
 describe('FrameworkApp', () => {
@@ -26,6 +29,7 @@ describe('FrameworkApp', () => {
   after(() => {
     if (postBefore === undefined) delete process.env.PROJEN_DISABLE_POST;
     else process.env.PROJEN_DISABLE_POST = postBefore;
+    for (const dir of outdirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it('generates the default project (API template): snapshot of every managed file', () => {
@@ -131,6 +135,11 @@ describe('FrameworkApp', () => {
         expect((thrown as Error).message).to.match(message);
       });
     }
+  });
+
+  it('documents every error code in the README', () => {
+    const readme = fs.readFileSync(path.join(__dirname, '..', 'README.md'), 'utf8');
+    for (const code of Object.values(ERROR_CODES)) expect(readme, code).to.match(new RegExp(`\\| \`${code}\` \\|`));
   });
 
   it('generates no file that names a path of this machine', () => {

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
+import { chmod, cp, mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -110,6 +110,8 @@ export async function writeStorageFixture(): Promise<string> {
 export async function copyExampleApp(): Promise<string> {
   const nodeModules = repositoryNodeModules();
   const root = await mkdtemp(path.join(tmpdir(), 'fw-dev-storage-example-'));
+  // Readable by others: a native postgres running as another user keeps its data under `.fw/`.
+  await chmod(root, 0o755);
   await cp(path.join(path.dirname(nodeModules), 'examples', 'tasks-api'), root, { recursive: true, filter: (src) => !/[\\/](node_modules|\.fw)$/.test(src) });
   await symlink(nodeModules, path.join(root, 'node_modules'), 'dir');
   return root;

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -102,6 +102,58 @@ describe('fw init', () => {
       expect(result.stderr).to.contain('"My App" is not a valid project name');
       expect(fs.readdirSync(tmp)).to.deep.equal([]);
     });
+  });
+
+  describe('creating the project (npx replaced by a recorder: no registry in unit tests)', () => {
+    let tmp: string;
+    let bin: string;
+    let recorded: string;
+    beforeEach(() => {
+      tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-init-run-'));
+      bin = path.join(tmp, 'bin');
+      recorded = path.join(tmp, 'npx-args.txt');
+      fs.mkdirSync(bin);
+      // Stands in for npx: records its arguments and working folder, as projen new would run there.
+      fs.writeFileSync(path.join(bin, 'npx'), '#!/bin/sh\necho "$(pwd) $*" > "$FW_TEST_NPX_RECORD"\n', { mode: 0o755 });
+    });
+    afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
+    const env = () => ({ ...process.env, PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`, FW_TEST_NPX_RECORD: recorded });
+
+    it('--yes: runs projen new in the new folder with the default template and the scope registry in .npmrc', async () => {
+      const result = await run(process.execPath, [fwBin, 'init', 'my-app', '--yes', '--registry', 'http://127.0.0.1:4873/'], { cwd: tmp, env: env() });
+      const [cwd, ...args] = fs.readFileSync(recorded, 'utf8').trim().split(' ');
+      expect(fs.realpathSync(cwd!)).to.equal(fs.realpathSync(path.join(tmp, 'my-app')));
+      expect(args.join(' ')).to.match(/^--yes --package projen@\S+ -- projen new --from @framework\/projen@\S+ --template api --no-git /);
+      expect(fs.readFileSync(path.join(tmp, 'my-app', '.npmrc'), 'utf8')).to.equal('@framework:registry=http://127.0.0.1:4873/\n');
+      expect(result.stdout).to.contain('Created my-app (api)');
+    });
+
+    it('in a terminal, asks for the template with an arrow-key list', async function () {
+      // A terminal needs a pseudo-terminal: util-linux `script` provides one.
+      if (spawnSync('script', ['--version']).status !== 0) this.skip();
+      const child = spawn('script', ['-qec', `"${process.execPath}" "${fwBin}" init my-app`, '/dev/null'], { cwd: tmp, env: env() });
+      let output = '';
+      child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      const exited = new Promise<number>((resolve) => child.on('close', (code) => resolve(code ?? 1)));
+      const waitFor = async (text: string) => {
+        for (let i = 0; i < 100 && !output.includes(text); i++) await new Promise((r) => setTimeout(r, 100));
+        expect(output, `waiting for ${text}`).to.contain(text);
+      };
+      // Given the prompt, when the user presses the down arrow then Enter
+      await waitFor('Template');
+      expect(output).to.contain('API + Database');
+      child.stdin.write('\u001b[B');
+      await new Promise((r) => setTimeout(r, 300));
+      child.stdin.write('\r');
+      // Then the second template is created
+      expect(await exited).to.equal(0);
+      expect(fs.readFileSync(recorded, 'utf8')).to.contain('--template api-database');
+    });
+  });
+
+  it('documents every error code in the README', () => {
+    const readme = fs.readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    for (const code of Object.keys(InitError.CODES)) expect(readme, code).to.match(new RegExp(`\\| \`${code}\` \\|`));
   });
 
   it('creates the project with projen new from @framework/projen of the same release, pinned projen, no git', () => {

@@ -318,7 +318,7 @@ export class FrameworkStack extends Stack {
     for (const [name, fn] of this.functions) {
       if (!this.needs.get(name)?.database) continue;
       const cfnFunction = fn.function.node.defaultChild as CfnResource;
-      for (const apply of applies) cfnFunction.addDependency(apply);
+      for (const apply of applies) cfnFunction.addResourceDependency(apply, `${name} runs against the migrated schema`);
     }
   }
 
