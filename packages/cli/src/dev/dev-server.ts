@@ -248,6 +248,7 @@ export class DevServer {
     const route = match.route;
     const loaded = await this.host.load(route);
     if (!loaded.ok) {
+      if (loaded.timedOut) return send(reply, errorResponse(504, 'GATEWAY_TIMEOUT', `the handler of ${route.routeKey} (${route.file}) did not load in time: ${loaded.errorMessage}`, requestId));
       return send(reply, errorResponse(500, 'HANDLER_LOAD_FAILED', `the handler of ${route.routeKey} (${route.file}) failed to load: ${loaded.errorType}: ${loaded.errorMessage}`, requestId));
     }
     let authorizer: JwtAuthorizerContext | undefined;

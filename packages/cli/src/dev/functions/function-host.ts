@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { FunctionUnit } from '@framework/core';
 import type { DevLogger, InvokeOptions, InvokeOutcome } from '../engines/engine.js';
@@ -13,10 +14,46 @@ function debug(message: string): void {
 }
 
 const SPARES = 2;
-const WORKER_URL = new URL('./function-worker.js', import.meta.url);
+/** Lambda's limit on a function's init phase; a handler whose import takes longer is ended (never waited on forever). */
+export const INIT_TIMEOUT_MS = 10_000;
+/** How often a load is retried when its instance was replaced (a rebuild) before it finished loading. */
+const LOAD_ATTEMPTS = 3;
+
+/**
+ * The compiled worker entry. Run from TypeScript source (tests under a TypeScript loader) there is no `.js` next to
+ * this file, so the package's compiled `lib/` copy is used.
+ */
+function workerEntry(): URL {
+  const here = new URL('./function-worker.js', import.meta.url);
+  if (fs.existsSync(fileURLToPath(here))) return here;
+  return new URL('../../../lib/dev/functions/function-worker.js', import.meta.url);
+}
+const WORKER_URL = workerEntry();
+
+/**
+ * The Node flags of worker threads: the parent's, minus module loaders. Workers run compiled JavaScript only, and a
+ * TypeScript loader inherited from a test runner (`--import tsx`) made function threads hang.
+ */
+export function workerExecArgv(parent: readonly string[] = process.execArgv): string[] {
+  const out: string[] = [];
+  const withValue = new Set(['--import', '--loader', '--experimental-loader', '--require', '-r']);
+  for (let i = 0; i < parent.length; i++) {
+    const arg = parent[i]!;
+    if (withValue.has(arg)) {
+      i++;
+      continue;
+    }
+    if ([...withValue].some((flag) => arg.startsWith(`${flag}=`))) continue;
+    out.push(arg);
+  }
+  return out;
+}
 
 /** A loaded handler, or why it could not load. */
-export type LoadOutcome = { readonly ok: true; readonly info: LoadedHandlerInfo } | { readonly ok: false; readonly errorType: string; readonly errorMessage: string };
+export type LoadOutcome =
+  | { readonly ok: true; readonly info: LoadedHandlerInfo }
+  /** `timedOut`: the import ran past INIT_TIMEOUT_MS (answered 504, as a timeout). */
+  | { readonly ok: false; readonly errorType: string; readonly errorMessage: string; readonly timedOut?: boolean };
 
 interface Pending {
   resolve(outcome: InvokeOutcome): void;
@@ -30,7 +67,7 @@ class WorkerHandle {
   private listener?: (message: FromWorker) => void;
 
   constructor(preload: string | undefined, env: Readonly<Record<string, string>>) {
-    this.worker = new Worker(WORKER_URL, { workerData: { preload }, env: { ...env } });
+    this.worker = new Worker(WORKER_URL, { workerData: { preload }, env: { ...env }, execArgv: workerExecArgv() });
     let booted!: () => void;
     this.booted = new Promise((resolve, reject) => {
       booted = resolve;
@@ -59,6 +96,8 @@ class Instance {
   readonly ready: Promise<LoadOutcome>;
   loadOutcome?: LoadOutcome;
   dead = false;
+  /** Ended by the host (a rebuild, a stop) before it finished loading: its load failure is not the handler's. */
+  superseded = false;
   lastUsed = Date.now();
 
   constructor(
@@ -72,7 +111,15 @@ class Instance {
   ) {
     let settle!: (outcome: LoadOutcome) => void;
     this.ready = new Promise((resolve) => (settle = resolve));
+    // Every load ends: loaded, failed, exited, or past Lambda's init limit (a hung import must not hang requests).
+    const initTimer = setTimeout(() => {
+      log.error(`${unit.id}: ${unit.file} did not load within ${INIT_TIMEOUT_MS / 1000} s (a top-level await or import that never settles?); instance replaced`);
+      done({ ok: false, errorType: 'Runtime.InitTimeout', errorMessage: `the handler did not load within ${INIT_TIMEOUT_MS / 1000} s`, timedOut: true });
+      this.dead = true;
+      void handle.worker.terminate();
+    }, INIT_TIMEOUT_MS);
     const done = (outcome: LoadOutcome) => {
+      clearTimeout(initTimer);
       if (!this.loadOutcome) {
         this.loadOutcome = outcome;
         settle(outcome);
@@ -121,12 +168,14 @@ class Instance {
   }
 
   async kill(): Promise<void> {
+    if (!this.loadOutcome) this.superseded = true;
     this.dead = true;
     await this.handle.worker.terminate();
   }
 
   /** Takes no new invocations; ends once the ones in flight answered (or time out). */
   retire(): void {
+    if (!this.loadOutcome) this.superseded = true;
     this.dead = true;
     this.retiring = true;
     if (this.pending.size === 0) void this.handle.worker.terminate();
@@ -220,17 +269,31 @@ export class FunctionHost {
 
   /** Loads the unit's handler (if not loaded for this build) and says what it declared. */
   async load(unit: FunctionUnit): Promise<LoadOutcome> {
-    const instance = await this.instance(unit);
-    if (!(instance instanceof Instance)) return instance;
-    return instance.loadOutcome ?? instance.ready;
+    return (await this.loaded(unit)).outcome;
+  }
+
+  /**
+   * The unit's instance once its handler loaded (or why not). An instance the host ended while it was still loading
+   * (a rebuild retired it) says nothing about the handler: the load moves to a fresh instance instead of failing.
+   */
+  private async loaded(unit: FunctionUnit): Promise<{ instance?: Instance; outcome: LoadOutcome }> {
+    for (let attempt = 1; ; attempt++) {
+      const instance = await this.instance(unit);
+      if (!(instance instanceof Instance)) return { outcome: instance };
+      const outcome = instance.loadOutcome ?? (await instance.ready);
+      if (!outcome.ok && instance.superseded && !this.stopped && attempt < LOAD_ATTEMPTS) {
+        debug(`${unit.id}: instance replaced while loading; loading again`);
+        continue;
+      }
+      return { instance, outcome };
+    }
   }
 
   /** Invokes the unit once; never throws. */
   async invoke(unit: FunctionUnit, event: unknown, options: InvokeOptions = {}): Promise<InvokeOutcome> {
-    const instance = await this.instance(unit);
-    if (!(instance instanceof Instance)) return { ok: false, reason: 'crash', errorType: instance.errorType, errorMessage: instance.errorMessage };
-    const loaded = instance.loadOutcome ?? (await instance.ready);
-    if (!loaded.ok) return { ok: false, reason: 'crash', errorType: loaded.errorType, errorMessage: loaded.errorMessage };
+    const { instance, outcome: loaded } = await this.loaded(unit);
+    if (!loaded.ok) return { ok: false, reason: loaded.timedOut ? 'timeout' : 'crash', errorType: loaded.errorType, errorMessage: loaded.errorMessage };
+    if (!instance) return { ok: false, reason: 'crash', errorType: 'Runtime.Unknown', errorMessage: 'no instance' };
     if (instance.dead) return this.invoke(unit, event, options);
     instance.lastUsed = Date.now();
     const id = this.nextId++;
