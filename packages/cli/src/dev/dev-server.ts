@@ -184,6 +184,7 @@ export class DevServer {
           currentApp: () => server?.currentApp() ?? app,
           invoke: (unit, event, o?: InvokeOptions): Promise<InvokeOutcome> => host.invoke(unit, event, o),
           load: (unit) => host.load(unit),
+          log,
         }),
       );
       for (const plugin of plugins) await fastify.register(plugin);

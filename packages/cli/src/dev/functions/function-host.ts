@@ -16,6 +16,13 @@ function debug(message: string): void {
 const SPARES = 2;
 /** Lambda's limit on a function's init phase; a handler whose import takes longer is ended (never waited on forever). */
 export const INIT_TIMEOUT_MS = 10_000;
+
+/** Options of `FunctionHost`. */
+export interface FunctionHostOptions {
+  /** How long a handler may take to load (its import) before its instance is ended. @default INIT_TIMEOUT_MS (10 s) */
+  readonly initTimeoutMs?: number;
+}
+
 /** How often a load is retried when its instance was replaced (a rebuild) before it finished loading. */
 const LOAD_ATTEMPTS = 3;
 
@@ -108,16 +115,17 @@ class Instance {
     env: Readonly<Record<string, string>>,
     private readonly onDeath: (instance: Instance) => void,
     log: DevLogger,
+    initTimeoutMs: number,
   ) {
     let settle!: (outcome: LoadOutcome) => void;
     this.ready = new Promise((resolve) => (settle = resolve));
     // Every load ends: loaded, failed, exited, or past Lambda's init limit (a hung import must not hang requests).
     const initTimer = setTimeout(() => {
-      log.error(`${unit.id}: ${unit.file} did not load within ${INIT_TIMEOUT_MS / 1000} s (a top-level await or import that never settles?); instance replaced`);
-      done({ ok: false, errorType: 'Runtime.InitTimeout', errorMessage: `the handler did not load within ${INIT_TIMEOUT_MS / 1000} s`, timedOut: true });
+      log.error(`${unit.id}: ${unit.file} did not load within ${initTimeoutMs / 1000} s (a top-level await or import that never settles?); instance replaced`);
+      done({ ok: false, errorType: 'Runtime.InitTimeout', errorMessage: `the handler did not load within ${initTimeoutMs / 1000} s`, timedOut: true });
       this.dead = true;
       void handle.worker.terminate();
-    }, INIT_TIMEOUT_MS);
+    }, initTimeoutMs);
     const done = (outcome: LoadOutcome) => {
       clearTimeout(initTimer);
       if (!this.loadOutcome) {
@@ -130,6 +138,10 @@ class Instance {
       else if (message.type === 'load-error') {
         log.error(`${unit.id}: failed to load ${unit.file}: ${message.stack ?? `${message.errorType}: ${message.errorMessage}`}`);
         done({ ok: false, errorType: message.errorType, errorMessage: message.errorMessage });
+        // As Lambda re-runs a failed init on the next invocation: the next request loads afresh (a package's lib/
+        // being rewritten while it was imported must not fail this function until the next edit).
+        this.dead = true;
+        void handle.worker.terminate();
       } else if (message.type === 'result') {
         const pending = this.pending.get(message.id);
         if (!pending) return;
@@ -211,6 +223,7 @@ export class FunctionHost {
     /** The whole environment of one function. */
     private readonly environment: (unit: FunctionUnit) => Readonly<Record<string, string>>,
     private readonly log: DevLogger,
+    private readonly options: FunctionHostOptions = {},
   ) {}
 
   /** Rewrites the preload module after a build; a spare started with another package list is replaced. */
@@ -330,7 +343,7 @@ export class FunctionHost {
     const handle = this.takeSpare();
     const instance = new Instance(handle, this.generation, unit, result.bundle, this.environment(unit), (dead) => {
       if (this.instances.get(unit.functionName) === dead) this.instances.delete(unit.functionName);
-    }, this.log);
+    }, this.log, this.options.initTimeoutMs ?? INIT_TIMEOUT_MS);
     this.instances.set(unit.functionName, instance);
     const t0 = performance.now();
     if (DEBUG) void instance.ready.then((o) => debug(`${unit.id}: instance of generation ${this.generation} ${o.ok ? 'ready' : 'failed'} in ${(performance.now() - t0).toFixed(1)} ms`));

@@ -80,12 +80,16 @@ port.on('message', (message: ToWorker) => {
 
 // A spare thread imports the packages the handlers use (never project code, which changes) while it waits, so
 // loading a handler after an edit costs only the handler's own bundle.
+// The preload is only a head start: a package whose import hangs must not keep the thread from taking a handler (the
+// handler's own import then meets the same package, and the dev server's init limit ends it).
+const PRELOAD_LIMIT_MS = 3_000;
 const preload = (workerData as { preload?: string } | undefined)?.preload;
 if (preload) {
-  import(pathToFileURL(preload).href).then(
-    () => post({ type: 'booted' }),
-    () => post({ type: 'booted' }),
-  );
+  let timer: NodeJS.Timeout | undefined;
+  void Promise.race([import(pathToFileURL(preload).href).catch(() => undefined), new Promise((resolve) => (timer = setTimeout(resolve, PRELOAD_LIMIT_MS)))]).then(() => {
+    clearTimeout(timer);
+    post({ type: 'booted' });
+  });
 } else {
   post({ type: 'booted' });
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AppDefinition, FunctionUnit } from '@framework/core';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
-import type { InvokeOptions, InvokeOutcome } from '../engines/engine.js';
+import type { DevLogger, InvokeOptions, InvokeOutcome } from '../engines/engine.js';
 import { buildScheduledEvent } from '../events/scheduled-event.js';
 import { buildSqsEvent } from '../events/sqs-event.js';
 import type { LoadOutcome } from '../functions/function-host.js';
@@ -11,6 +11,8 @@ export interface DevServices {
   currentApp(): AppDefinition;
   invoke(unit: FunctionUnit, event: unknown, options?: InvokeOptions): Promise<InvokeOutcome>;
   load(unit: FunctionUnit): Promise<LoadOutcome>;
+  /** Where failures of asynchronous invocations go (nobody waits for their answer). */
+  readonly log: DevLogger;
 }
 
 /** Names the dev endpoints accept: ids and deployed names, `/`-separated segments of safe characters. */
@@ -85,7 +87,13 @@ export function devEndpointsPlugin(services: DevServices): FastifyPluginAsync {
       const payload = parsePayload(request.body);
       if (!payload.ok) return reply.code(400).send({ error: { code: 'INVALID_JSON', message: 'the request body is not JSON; it becomes the function payload', requestId: request.id } });
       if (String(request.headers['x-amz-invocation-type'] ?? '').toLowerCase() === 'event') {
-        void services.invoke(unit, payload.value, { requestId: request.id });
+        // Nobody waits for this answer, so a failure is logged here or it would pass unseen.
+        services.invoke(unit, payload.value, { requestId: request.id }).then(
+          (outcome) => {
+            if (!outcome.ok) services.log.error(`asynchronous invocation of ${unit.id} (request ${request.id}) failed: ${outcome.errorType}: ${outcome.errorMessage}`);
+          },
+          (error: unknown) => services.log.error(`asynchronous invocation of ${unit.id} (request ${request.id}) failed: ${(error as Error).stack ?? String(error)}`),
+        );
         return reply.code(202).send();
       }
       return sendOutcome(reply, await services.invoke(unit, payload.value, { requestId: request.id }));

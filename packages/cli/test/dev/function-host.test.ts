@@ -1,0 +1,142 @@
+import { expect } from 'chai';
+import type { FunctionUnit, UnitKind } from '@framework/core';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { DevLogger, InvokeOutcome } from '../../src/dev/engines/engine.js';
+import { FunctionHost, workerExecArgv } from '../../src/dev/functions/function-host.js';
+import { HandlerBundler } from '../../src/dev/functions/handler-bundler.js';
+
+/** Marks a promise that did not settle within `ms` (so a hang fails the assertion instead of the whole run). */
+const HUNG = 'HUNG';
+function bounded<T>(work: Promise<T>, ms: number): Promise<T | typeof HUNG> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([work, new Promise<typeof HUNG>((resolve) => (timer = setTimeout(() => resolve(HUNG), ms)))]).finally(() => clearTimeout(timer));
+}
+
+function unit(kind: UnitKind, id: string, file: string, timeout = 5): FunctionUnit {
+  return { kind, id, file, functionName: `host-test-${id.replace(/[^a-z0-9]+/gi, '-')}`, memorySize: 128, timeout, environment: {} };
+}
+
+const echo = (name: string) => `export const main = async (event) => ({ name: ${JSON.stringify(name)}, event, env: process.env.AWS_LAMBDA_FUNCTION_NAME ?? null });\n`;
+
+describe('dev function host (worker threads, in-process)', function () {
+  let rootDir: string;
+  let host: FunctionHost | undefined;
+  const errors: string[] = [];
+  const log: DevLogger = { info: () => undefined, warn: () => undefined, error: (m) => errors.push(m) };
+
+  const units = [
+    unit('route', 'GET /a', 'src/routes/a/get.ts'),
+    unit('route', 'GET /b', 'src/routes/b/get.ts'),
+    unit('route', 'POST /c', 'src/routes/c/post.ts'),
+    unit('function', 'report', 'src/functions/report.ts'),
+    unit('function', 'notify', 'src/functions/notify.ts'),
+    unit('queue', 'arrivals', 'src/queues/arrivals.ts'),
+  ];
+  const slow = unit('function', 'slow', 'src/functions/slow.ts', 1);
+  const stuck = unit('function', 'stuck', 'src/functions/stuck.ts');
+
+  function startHost(initTimeoutMs?: number): FunctionHost {
+    host = new FunctionHost(
+      new HandlerBundler(rootDir, path.join(rootDir, '.fw', 'dev', 'build')),
+      () => ({ TZ: 'UTC' }),
+      (u) => ({ TZ: 'UTC', AWS_LAMBDA_FUNCTION_NAME: u.functionName }),
+      log,
+      { initTimeoutMs },
+    );
+    return host;
+  }
+
+  beforeEach(() => {
+    errors.length = 0;
+    rootDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-host-test-'));
+    for (const u of units) {
+      fs.mkdirSync(path.dirname(path.join(rootDir, u.file)), { recursive: true });
+      fs.writeFileSync(path.join(rootDir, u.file), echo(u.id));
+    }
+    fs.writeFileSync(path.join(rootDir, slow.file), `export const main = () => new Promise(() => undefined);\n`);
+    // A top-level await that never settles: the import hangs for ever (the timer keeps the thread alive).
+    fs.writeFileSync(path.join(rootDir, stuck.file), `await new Promise((resolve) => setTimeout(resolve, 2 ** 30));\nexport const main = async () => 'never';\n`);
+  });
+
+  afterEach(async () => {
+    await host?.stop();
+    host = undefined;
+    fs.rmSync(rootDir, { recursive: true, force: true });
+  });
+
+  it('answers concurrent first invocations of routes, functions and a queue consumer, none loaded before', async () => {
+    // Given a host that has just compiled (its spare threads are still booting)
+    const h = startHost();
+    const compiled = h.rebuild([...units, slow, stuck]);
+    // When every unit is invoked for the first time at once, while the build runs
+    const outcomes = await Promise.all(units.map((u) => bounded(h.invoke(u, { for: u.id }), 30_000)));
+    await compiled;
+    // Then each answers with its own handler's result, in its own environment
+    outcomes.forEach((outcome, i) => {
+      expect(outcome, units[i]!.id).to.deep.equal({ ok: true, value: { name: units[i]!.id, event: { for: units[i]!.id }, env: units[i]!.functionName } });
+    });
+    // And a later synchronous invocation of each still answers
+    const again = await Promise.all(units.map((u) => bounded(h.invoke(u, 'again'), 10_000)));
+    expect(again.map((o) => (o === HUNG ? o : o.ok))).to.deep.equal(units.map(() => true));
+  });
+
+  it('moves a load interrupted by a rebuild to a fresh instance instead of failing it', async () => {
+    // Given a compiled host
+    const h = startHost();
+    await h.rebuild(units);
+    // When a first load is under way and an edit rebuilds the handlers
+    const loading = bounded(h.load(units[0]!), 30_000);
+    await h.rebuild(units);
+    // Then the load succeeds (the retired thread's exit is not the handler's failure)
+    const outcome = await loading;
+    expect(outcome).to.not.equal(HUNG);
+    expect(outcome).to.include({ ok: true });
+    expect(errors).to.deep.equal([]);
+  });
+
+  it('times out an invocation past the function timeout, and serves the next one', async () => {
+    // Given a function of timeout 1 s whose handler never answers
+    const h = startHost();
+    await h.rebuild([slow]);
+    // When it is invoked
+    const outcome = await bounded(h.invoke(slow, {}), 20_000);
+    // Then it ends with Lambda's timeout, not a hang
+    expect(outcome).to.include({ ok: false, reason: 'timeout', errorType: 'Sandbox.Timedout' });
+    const next = (await bounded(h.invoke(slow, {}), 20_000)) as InvokeOutcome;
+    expect(next).to.include({ ok: false, reason: 'timeout' });
+  });
+
+  it('ends a handler whose import never settles with a timeout outcome (504), not a hang', async () => {
+    // Given a handler with a top-level await that never settles, and a short init limit
+    const h = startHost(500);
+    await h.rebuild([stuck]);
+    // When it is invoked and loaded
+    const invoked = await bounded(h.invoke(stuck, {}), 20_000);
+    const loaded = await bounded(h.load(stuck), 20_000);
+    // Then both end as timeouts and the console says why
+    expect(invoked).to.include({ ok: false, reason: 'timeout', errorType: 'Runtime.InitTimeout' });
+    expect(loaded).to.include({ ok: false, timedOut: true });
+    expect(errors.join('\n')).to.contain('did not load within 0.5 s');
+  });
+
+  it('loads a handler afresh on the next invocation after it failed at import (as Lambda re-runs a failed init)', async () => {
+    // Given a handler that throws at import until a marker file exists (a package being rewritten, say)
+    const marker = path.join(rootDir, 'ready.marker');
+    const flaky = unit('function', 'flaky', 'src/functions/flaky.ts');
+    fs.writeFileSync(path.join(rootDir, flaky.file), `import { existsSync } from 'node:fs';\nif (!existsSync(${JSON.stringify(marker)})) throw new Error('not yet');\nexport const main = async () => 'loaded';\n`);
+    const h = startHost();
+    await h.rebuild([flaky]);
+    const first = await bounded(h.invoke(flaky, {}), 20_000);
+    expect(first).to.include({ ok: false, errorMessage: 'not yet' });
+    // When the cause goes away, with no edit of the handler
+    fs.writeFileSync(marker, '');
+    // Then the next invocation loads it again and answers
+    expect(await bounded(h.invoke(flaky, {}), 20_000)).to.deep.equal({ ok: true, value: 'loaded' });
+  });
+
+  it('starts function threads without the module loaders of the parent process (a test runner TypeScript loader)', () => {
+    expect(workerExecArgv(['--import', 'tsx', '--enable-source-maps', '--loader=x', '-r', 'y', '--max-old-space-size=512'])).to.deep.equal(['--enable-source-maps', '--max-old-space-size=512']);
+  });
+});
