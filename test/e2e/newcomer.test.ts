@@ -238,8 +238,6 @@ describe('e2e: the newcomer path from a registry', function () {
 async function exerciseTemplate(template: string, url: string, dev: Background): Promise<void> {
   const devOutput = () => dev.output();
   const withDatabase = template === 'api-database' || template === 'fullstack';
-  // fw dev serves at once and starts the database engine beside it; it says when the migrations are applied.
-  if (withDatabase) await dev.waitFor(/databases: main: .*applied/, 120_000);
   const json = { 'content-type': 'application/json' };
   const minted = await fetchJson(`${url}/_dev/token`, { method: 'POST', headers: json, body: JSON.stringify({ scopes: ['tasks:read', 'tasks:write'], sub: 'newcomer' }) });
   expect(minted.status, JSON.stringify(minted.body)).to.equal(200);

@@ -24,6 +24,12 @@ import { watchProject, type ProjectWatcher } from './watch.js';
 export const BODY_LIMIT_BYTES = 10 * 1024 * 1024;
 /** Fastify's own cap, above which it cuts the connection (engines such as storage stream larger uploads). */
 const MAX_STREAMED_BYTES = 5 * 1024 * 1024 * 1024;
+/**
+ * How long `fw dev` waits, before serving, for engines that finish starting in the background (a database: server
+ * up, migrations applied). Past it, it serves, and requests that would reach a handler get 503 ENGINE_NOT_READY
+ * naming the engine until it is ready.
+ */
+export const ENGINE_READY_TIMEOUT_MS = 120_000;
 
 /** Options of `DevServer.start` (and of `fw dev`). */
 export interface DevServerOptions {
@@ -41,6 +47,8 @@ export interface DevServerOptions {
   readonly log?: DevLogger;
   /** Where the start-up table goes. @default - stdout */
   readonly print?: (text: string) => void;
+  /** How long to wait for the engines before serving anyway (answering 503 until they are ready). @default ENGINE_READY_TIMEOUT_MS */
+  readonly engineReadyTimeoutMs?: number;
 }
 
 /** Variables of the `fw dev` process that functions also get (they run on this machine, not in Lambda). */
@@ -134,6 +142,9 @@ export class DevServer {
       const factories = await selectEngines(app, options.engines);
       const outputs = new Map<string, Readonly<Record<string, Readonly<Record<string, string>>>>>();
       const plugins = [];
+      // Engines still getting ready (a database starting, its migrations running): no handler runs before they are.
+      const notReady = new Set<string>();
+      const readiness: Promise<void>[] = [];
       for (const factory of factories) {
         const engine = factory.create();
         engines.push(engine);
@@ -143,6 +154,15 @@ export class DevServer {
           if (started.plugin) plugins.push(started.plugin);
           for (const line of started.summary ?? []) summaries.push(`${factory.intent.padEnd(11)} ${factory.kind.padEnd(9)} ${line}`);
           if (!started.summary?.length) summaries.push(`${factory.intent.padEnd(11)} ${factory.kind.padEnd(9)} ${factory.label}`);
+          if (started.ready) {
+            const name = `the ${factory.intent} engine (${factory.label})`;
+            notReady.add(name);
+            readiness.push(
+              started.ready
+                .catch((error: Error) => log.error(`${name} did not get ready: ${error.message}`))
+                .finally(() => notReady.delete(name)),
+            );
+          }
         } catch (error) {
           if ((error as { code?: string }).code?.startsWith('FW_ERR')) throw error;
           throw new DevServerError('FW_ERR_DEV_ENGINE_START', `the ${factory.kind} ${factory.intent} engine (${factory.label}) failed to start: ${(error as Error).message}`, { cause: error });
@@ -188,11 +208,19 @@ export class DevServer {
         }),
       );
       for (const plugin of plugins) await fastify.register(plugin);
+      // Only reached when the engines took longer than the wait below: a clear answer instead of a handler failing.
+      fastify.addHook('onRequest', async (request, reply) => {
+        if (notReady.size === 0) return;
+        const url = request.raw.url ?? '/';
+        if (url.startsWith('/_dev/') && !url.startsWith('/_dev/invoke')) return;
+        return send(reply, errorResponse(503, 'ENGINE_NOT_READY', `${[...notReady].join(', ')} is still starting; retry in a moment (see the fw dev console)`, request.id, { 'retry-after': '5' }));
+      });
       const handle = (request: FastifyRequest, reply: FastifyReply) => server!.serveRoute(request, reply, issuer);
       fastify.all('/', handle);
       fastify.all('/*', handle);
       // Listen while the handlers compile: a request waits for the build it needs, not for the server to start.
       void compiled;
+      await waitForEngines(readiness, notReady, options.engineReadyTimeoutMs ?? ENGINE_READY_TIMEOUT_MS, log);
       try {
         await fastify.listen({ port, host: hostName });
       } catch (error) {
@@ -295,6 +323,20 @@ export class DevServer {
     })();
     return this.stopping;
   }
+}
+
+/** Waits for the engines' `ready` (at most `timeoutMs`), so that serving means the databases are up and migrated. */
+async function waitForEngines(readiness: readonly Promise<void>[], notReady: ReadonlySet<string>, timeoutMs: number, log: DevLogger): Promise<void> {
+  if (readiness.length === 0) return;
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = await Promise.race([
+    Promise.all(readiness).then(() => false),
+    new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(true), timeoutMs);
+    }),
+  ]);
+  clearTimeout(timer);
+  if (timedOut && notReady.size) log.warn(`${[...notReady].join(', ')} not ready after ${Math.round(timeoutMs / 1000)} s; serving anyway, routes answer 503 ENGINE_NOT_READY until it is`);
 }
 
 function send(reply: FastifyReply, response: GatewayResponse, requestId?: string): FastifyReply {

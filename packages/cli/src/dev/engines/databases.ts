@@ -5,9 +5,10 @@ import { DeferredPort, findOnPath } from './ports.js';
 import { applyPendingMigrations } from './database-migrations.js';
 
 /**
- * The database engine: each database intent gets a port on the dev server's address right away (so `fw dev`
- * answers HTTP without waiting for PostgreSQL), and connections to it wait for the server behind it, which starts in
- * the background. Outputs per CONTRACTS §5: `host` 127.0.0.1, `port`, `name` (the database name), `secretArn`
+ * The database engine: each database intent gets a port on the dev server's address right away (so the other
+ * engines and the handler builds start meanwhile), and connections to it wait for the server behind it, which starts
+ * in the background. `ready` settles once the server is up and the pending migrations are applied: the dev server
+ * serves no request before that. Outputs per CONTRACTS §5: `host` 127.0.0.1, `port`, `name` (the database name), `secretArn`
  * `local` (user `postgres`, no password, no TLS).
  *
  * Backends are tried in order: the native engine uses the `postgres` on PATH and falls back to PGlite (with a
@@ -43,7 +44,8 @@ export class PostgresEngine implements DevEngine {
       );
     }
     const summary = app.databases.map((d) => `${d.id}: postgres://postgres@${context.host}:${outputs[d.id]!.port}/${d.databaseName} (${this.backends.map((b) => b.label).join(', else ')})`);
-    return { outputs, summary };
+    // Ready once the server is up and the pending migrations are applied (or every backend failed, logged).
+    return { outputs, summary, ready: this.running.then(() => undefined) };
   }
 
   /** Resolves when the databases accept connections (or every backend failed: undefined). */

@@ -73,6 +73,14 @@ export interface EngineStart {
   readonly plugin?: FastifyPluginAsync;
   /** Lines for the start-up table, e.g. `databases  main  embedded (PGlite) 127.0.0.1:54321/main`. */
   readonly summary?: readonly string[];
+  /**
+   * For an engine that finishes starting in the background (a database: server up, migrations applied): resolves
+   * when it serves. The dev server lets no request reach a handler before it settles (it waits for it before
+   * listening, at most `ENGINE_READY_TIMEOUT_MS`, then answers 503 naming the engine until it is ready). Failures
+   * the engine can live with (a failing migration) are logged by the engine and resolve it; a rejection is logged.
+   * @default - ready when `start` returns
+   */
+  readonly ready?: Promise<void>;
 }
 
 /** A running engine for one intent. */
