@@ -6,14 +6,9 @@ import { ENV, type AppDefinition } from '@framework/core';
 import { InfraError } from '../errors.js';
 import type { AppBundle } from './bundle-app.js';
 
-/** What `handler(...)` / `taskHandler(...)` attach to `main` (the runtime's `handlerInfo`, read without invoking it). */
-export interface HandlerInfo {
-  readonly kind: 'http' | 'task';
-  readonly scopes: readonly string[];
-  readonly middleware: readonly string[];
-  readonly retries?: number;
-  readonly idempotent?: boolean;
-}
+/** What `handler(...)` / `taskHandler(...)` attach to `main`: the runtime owns the contract, infra only reads it. */
+export type { HandlerInfo } from '@framework/runtime';
+import type { HandlerInfo } from '@framework/runtime';
 
 /**
  * The script of the child process: imports each bundle and reports `main.handlerInfo` to a result file (not stdout,
