@@ -183,7 +183,9 @@ project.compileTask.spawn(buildPackages);
 
 // The main job: the example app on `fw dev`, on embedded local engines (no cloud account, no container engine).
 const example = project.addTask('example', {
-  description: 'Build the packages and run the example app (examples/tasks-api) on fw dev at http://localhost:3000',
+  description: 'Build the packages and run the example app (examples/tasks-api) on fw dev at http://localhost:3000, on the embedded engines',
+  // The main job needs nothing installed: PGlite even where a postgres server is on PATH (`--engine` overrides).
+  env: { FW_DEV_ENGINES: 'databases=embedded' },
 });
 example.spawn(buildPackages);
 example.exec('node ../../packages/cli/lib/bin/fw.js dev', { cwd: 'examples/tasks-api', receiveArgs: true });
