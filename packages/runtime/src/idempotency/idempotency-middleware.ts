@@ -1,4 +1,5 @@
 import type { HttpResponse, Middleware, MiddlewareRequest } from '../middleware/types.js';
+import { callerIdempotencyNamespace, namespacedIdempotencyKey } from './caller-namespace.js';
 import { IdempotencyConfigError, IdempotencyResponseTooLargeError } from './errors.js';
 import { requestFingerprint } from './fingerprint.js';
 import type { IdempotencyStore, IdempotencyStoreInput } from './idempotency-store.js';
@@ -37,6 +38,14 @@ export interface IdempotencyMiddlewareOptions {
    * @default - the event's route key (`POST /orders`), else the Lambda function name
    */
   readonly scope?: string;
+  /**
+   * Whose records a request may see, inside the scope: two requests share a record only when they have the same
+   * namespace. Return, for example, a tenant id to let every user of a tenant retry each other's operations. An
+   * empty or non-string value fails the request (500, handler not run) rather than sharing records by accident.
+   * @default - the caller (`callerIdempotencyNamespace`): the token's `sub`, else its `client_id`; requests
+   * without a token share one namespace per route
+   */
+  readonly namespace?: (request: MiddlewareRequest<unknown>) => string;
   /**
    * Longer keys get 400 IDEMPOTENCY_KEY_TOO_LONG.
    * @default 255
@@ -86,6 +95,10 @@ export function idempotencyMiddleware(options: IdempotencyMiddlewareOptions): Mi
   const maxKeyLength = positive('maxKeyLength', options.maxKeyLength, DEFAULT_MAX_KEY_LENGTH);
   const leaseSeconds = positive('leaseSeconds', options.leaseSeconds, DEFAULT_LEASE_SECONDS);
   if (options.scope !== undefined && options.scope.trim() === '') throw new IdempotencyConfigError('idempotencyMiddleware: `scope` is empty; omit it to use the route.');
+  if (options.namespace !== undefined && typeof options.namespace !== 'function') {
+    throw new IdempotencyConfigError('idempotencyMiddleware: `namespace` must be a function of the request returning a string; omit it to namespace keys by caller.');
+  }
+  const namespaceOf = options.namespace ?? callerIdempotencyNamespace;
   const extractor = options.keyExtractor ?? headerKeyExtractor(DEFAULT_IDEMPOTENCY_HEADER);
   const source = 'source' in extractor && typeof extractor.source === 'string' ? extractor.source : 'the idempotency key';
   const required = options.required ?? false;
@@ -112,8 +125,12 @@ export function idempotencyMiddleware(options: IdempotencyMiddlewareOptions): Mi
       if (key.length > maxKeyLength) {
         return errorResponse(request, 400, 'IDEMPOTENCY_KEY_TOO_LONG', `${capitalize(source)} has ${key.length} characters; the maximum is ${maxKeyLength}.`);
       }
+      const namespace = namespaceOf(request);
+      if (typeof namespace !== 'string' || namespace === '') {
+        throw new IdempotencyConfigError(`idempotencyMiddleware: \`namespace\` returned ${namespace === '' ? 'an empty string' : typeof namespace}; it must return a non-empty string.`);
+      }
       const store = await storePromise;
-      const fullKey = `${scopeOf(request, options.scope)}#${key}`;
+      const fullKey = namespacedIdempotencyKey(scopeOf(request, options.scope), namespace, key);
       const nowMs = clock();
       const start = await startExecution(store, {
         key: fullKey,

@@ -5,6 +5,7 @@ export * from './dynamodb-idempotency-store.js';
 export * from './default-idempotency-store.js';
 export * from './fingerprint.js';
 export * from './key-extractors.js';
+export * from './caller-namespace.js';
 export {
   DEFAULT_LEASE_SECONDS,
   DEFAULT_MAX_KEY_LENGTH,

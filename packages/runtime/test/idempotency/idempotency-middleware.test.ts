@@ -59,7 +59,7 @@ for (const backend of backends) {
         let seenWhileRunning: string | undefined;
         const main = handler(
           async () => {
-            seenWhileRunning = (await store.get('POST /orders#k-1', Date.now()))?.status;
+            seenWhileRunning = (await store.get('POST /orders#anonymous#k-1', Date.now()))?.status;
             return { orderId: 'o-1' };
           },
           { middleware: [idempotencyMiddleware({ store })] },
@@ -69,7 +69,7 @@ for (const backend of backends) {
         // Then the record was pending during the handler and is completed with the response afterwards
         expect(seenWhileRunning).to.equal('pending');
         expect(response.statusCode).to.equal(201);
-        const record = await store.get('POST /orders#k-1', Date.now());
+        const record = await store.get('POST /orders#anonymous#k-1', Date.now());
         expect(record?.status).to.equal('completed');
         expect(JSON.parse(record?.data ?? '{}').body).to.equal(JSON.stringify({ orderId: 'o-1' }));
       });
@@ -95,7 +95,7 @@ for (const backend of backends) {
         });
         const failed = await main(post({ sku: 'a' }, 'k-3'), lambdaContext());
         expect(failed.statusCode).to.equal(500);
-        expect(await store.get('POST /orders#k-3', Date.now())).to.equal(undefined);
+        expect(await store.get('POST /orders#anonymous#k-3', Date.now())).to.equal(undefined);
         // When the client retries after the cause is fixed
         fail = false;
         const retried = await main(post({ sku: 'a' }, 'k-3'), lambdaContext());
@@ -179,7 +179,7 @@ for (const backend of backends) {
 
       it('a crashed invocation blocks the key only until its lease ends', async () => {
         const clock = testClock();
-        const key = 'POST /orders#k-6';
+        const key = 'POST /orders#anonymous#k-6';
         // Given an invocation that took the key with 3 s left, then crashed (its record stays pending)
         const crashed = await startExecution(store, { key, nowMs: clock.now(), leaseExpiresAt: clock.now() + 3_000, ttlSeconds: 86_400 });
         expect(crashed.kind).to.equal('run');
@@ -194,7 +194,7 @@ for (const backend of backends) {
 
       it('a remaining time of 0 means the lease is already over, not "no lease"', async () => {
         const clock = testClock();
-        const key = 'POST /orders#k-7';
+        const key = 'POST /orders#anonymous#k-7';
         const crashed = await startExecution(store, { key, nowMs: clock.now(), leaseExpiresAt: clock.now() + 0, ttlSeconds: 86_400 });
         expect(crashed.kind).to.equal('run');
         const { main, calls } = orderRoute(store, { clock: clock.now });
@@ -205,7 +205,7 @@ for (const backend of backends) {
 
       it('only the owner may complete or delete a pending record', async () => {
         const now = Date.now();
-        const key = 'POST /orders#k-8';
+        const key = 'POST /orders#anonymous#k-8';
         const started = await startExecution(store, { key, nowMs: now, leaseExpiresAt: now + 60_000, ttlSeconds: 86_400 });
         if (started.kind !== 'run') throw new Error('expected to own the key');
         let error: unknown;
@@ -235,10 +235,10 @@ for (const backend of backends) {
         // The DynamoDB item is still there (TTL deletion lags); the store treats it as gone
         if (backend.raw) {
           const { client, tableName } = backend.raw();
-          const raw = await client.send(new GetItemCommand({ TableName: tableName, Key: { pk: { S: 'POST /orders#k-9' } }, ConsistentRead: true }));
+          const raw = await client.send(new GetItemCommand({ TableName: tableName, Key: { pk: { S: 'POST /orders#anonymous#k-9' } }, ConsistentRead: true }));
           expect(raw.Item?.status?.S).to.equal('completed');
         }
-        expect(await store.get('POST /orders#k-9', clock.now())).to.equal(undefined);
+        expect(await store.get('POST /orders#anonymous#k-9', clock.now())).to.equal(undefined);
         const again = await main(post({ sku: 'a' }, 'k-9'), lambdaContext());
         expect(again.headers?.['Idempotency-Replayed']).to.equal(undefined);
         expect(calls).to.have.length(2);
@@ -320,7 +320,7 @@ describe('idempotencyMiddleware, store-independent behaviour', () => {
       middleware: [idempotencyMiddleware({ store })],
     });
     expect((await main(post({}, 'k-5xx'), lambdaContext())).statusCode).to.equal(503);
-    expect(await store.get('POST /orders#k-5xx', Date.now())).to.equal(undefined);
+    expect(await store.get('POST /orders#anonymous#k-5xx', Date.now())).to.equal(undefined);
     status = 200;
     const retried = await main(post({}, 'k-5xx'), lambdaContext());
     expect(retried.statusCode).to.equal(200);
