@@ -70,6 +70,11 @@ export interface DatabaseIntent {
   readonly databaseName?: string;
   /** Folder of SQL migrations, relative to the project. @default 'migrations' */
   readonly migrationsDir?: string;
+  /**
+   * PostgreSQL deployed: a major (`'17'`, the newest minor the framework pins for it) or an exact `'17.9'`.
+   * @default '17'
+   */
+  readonly engineVersion?: string;
 }
 
 /** One lifecycle rule of a bucket. */
@@ -132,7 +137,10 @@ export interface AuthIntent {
   readonly passwordMinLength?: number;
   /** @default 60 */
   readonly accessTokenValidityMinutes?: number;
-  /** Prefix of the hosted sign-in domain. @default - `{project}-{stage}` */
+  /**
+   * Prefix of the hosted sign-in domain; global per region across all accounts, without `aws`, `amazon`, `cognito`.
+   * @default - `{project}-{stage}-` plus a suffix unique to the deployed stack
+   */
   readonly domainPrefix?: string;
 }
 

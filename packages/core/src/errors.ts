@@ -11,6 +11,7 @@ export const CONFIG_PROBLEM_CODES = {
   FW_ERR_CONFIG_DUPLICATE_ID: 'Two intents of the same kind share an id.',
   FW_ERR_CONFIG_UNDECLARED_SCOPE: 'An app client names a scope that security.scopes does not declare.',
   FW_ERR_CONFIG_UNKNOWN_STAGE: 'The requested stage has no entry in envs.',
+  FW_ERR_CONFIG_RESERVED_WORD: 'A Cognito domain prefix contains "aws", "amazon" or "cognito", which Cognito refuses.',
   FW_ERR_CONFIG_NAME_CLASH: 'Two units map to the same deployed name or environment variable.',
   FW_ERR_ROUTE_NOT_A_METHOD: 'A file under the routes directory is not named after an HTTP method.',
   FW_ERR_ROUTE_BAD_SEGMENT: 'A folder under the routes directory is not a valid path segment.',

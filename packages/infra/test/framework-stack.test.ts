@@ -170,9 +170,9 @@ describe('FrameworkStack on an app using every intent', () => {
     });
 
     it('picks the database engine and size by preset, with generated credentials', () => {
-      dev.template.hasResourceProperties('AWS::RDS::DBInstance', { DBInstanceClass: 'db.t4g.micro', AllocatedStorage: '20', Engine: 'postgres', DBName: 'main', StorageEncrypted: true, MultiAZ: false, BackupRetentionPeriod: 1 });
+      dev.template.hasResourceProperties('AWS::RDS::DBInstance', { DBInstanceClass: 'db.t4g.micro', AllocatedStorage: '20', Engine: 'postgres', EngineVersion: '17.9', DBName: 'main', StorageEncrypted: true, MultiAZ: false, BackupRetentionPeriod: 1 });
       dev.template.resourceCountIs('AWS::RDS::DBCluster', 0);
-      prod.template.hasResourceProperties('AWS::RDS::DBCluster', { Engine: 'aurora-postgresql', DatabaseName: 'main', StorageEncrypted: true, DeletionProtection: true, BackupRetentionPeriod: 14, ServerlessV2ScalingConfiguration: { MinCapacity: 1, MaxCapacity: 16 } });
+      prod.template.hasResourceProperties('AWS::RDS::DBCluster', { Engine: 'aurora-postgresql', EngineVersion: '17.9', DatabaseName: 'main', StorageEncrypted: true, DeletionProtection: true, BackupRetentionPeriod: 14, ServerlessV2ScalingConfiguration: { MinCapacity: 1, MaxCapacity: 16 } });
       prod.template.resourceCountIs('AWS::RDS::DBInstance', 2);
       dev.template.resourceCountIs('AWS::SecretsManager::Secret', 1);
     });
@@ -206,6 +206,12 @@ describe('FrameworkStack on an app using every intent', () => {
       });
       dev.template.hasResourceProperties('AWS::Cognito::UserPoolClient', { ClientName: 'worker', GenerateSecret: true, AllowedOAuthFlows: ['client_credentials'], AllowedOAuthScopes: [{ 'Fn::Join': ['', [{ Ref: Match.stringLikeRegexp('ResourceServer') }, '/tasks:read']] }] });
       dev.template.hasResourceProperties('AWS::Cognito::UserPoolClient', { ClientName: 'web', AllowedOAuthFlows: ['code'], CallbackURLs: ['https://app.example.com/callback'] });
+    });
+
+    it('gives the hosted domain {project}-{stage} plus a suffix unique to the stack (so to the account and region)', () => {
+      const stackUuidHead = { 'Fn::Select': [0, { 'Fn::Split': ['-', { 'Fn::Select': [2, { 'Fn::Split': ['/', { Ref: 'AWS::StackId' }] }] }] }] };
+      dev.template.hasResourceProperties('AWS::Cognito::UserPoolDomain', { Domain: { 'Fn::Join': ['-', ['acme-dev', stackUuidHead]] } });
+      prod.template.hasResourceProperties('AWS::Cognito::UserPoolDomain', { Domain: { 'Fn::Join': ['-', ['acme-prod', stackUuidHead]] } });
     });
 
     it('creates the serverless cache with the preset limits', () => {

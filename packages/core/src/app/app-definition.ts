@@ -101,6 +101,8 @@ export interface DatabaseDefinition {
   readonly engine: 'postgres';
   readonly databaseName: string;
   readonly migrationsDir: string;
+  /** `'17'` (the newest minor the cloud interpreter pins for that major) or an exact `'17.9'`. */
+  readonly engineVersion: string;
   readonly migrationFunctionName: string;
   readonly variables: ReturnType<typeof databaseEnv>;
 }
@@ -126,6 +128,13 @@ export interface CacheDefinition {
 }
 
 export interface AuthDefinition extends Required<AuthIntent> {
+  /**
+   * The user's `domainPrefix`, or the readable base of the default (`authDomainPrefixBase`), to which the deployed
+   * stack appends `-` and 8 characters unique to the stack (`domainPrefixUnique`).
+   */
+  readonly domainPrefix: string;
+  /** True when `domainPrefix` is the default base: the cloud interpreter appends a suffix unique per account and region. */
+  readonly domainPrefixUnique: boolean;
   readonly userPoolName: string;
   /** Scope name → description, from the security config. */
   readonly scopes: Readonly<Record<string, string>>;

@@ -1,10 +1,11 @@
 import type { DiscoveredRoute } from '../discovery/routes.js';
 import type { DiscoveredUnit } from '../discovery/units.js';
-import type { Infrastructure } from '../config/intents.js';
+import { DEFAULT_POSTGRES_VERSION, type Infrastructure } from '../config/intents.js';
 import { layer } from '../config/resolve.js';
 import { ConfigError } from '../errors.js';
 import { bucketEnv, cacheEnv, databaseEnv, queueEnv } from '../environment/variables.js';
 import {
+  authDomainPrefixBase,
   cacheName,
   cronFunctionName,
   cronRuleName,
@@ -130,6 +131,7 @@ export function buildStage(app: CheckedApp, stage: string): AppDefinition {
     engine: d.engine ?? 'postgres',
     databaseName: d.databaseName ?? d.id.toLowerCase().replace(/[^a-z0-9_]/g, '_').replace(/^(\d)/, '_$1'),
     migrationsDir: d.migrationsDir ?? 'migrations',
+    engineVersion: d.engineVersion ?? DEFAULT_POSTGRES_VERSION,
     migrationFunctionName: migrationFunctionName(project, stage, d.id),
     variables: databaseEnv(d.id),
   }));
@@ -154,7 +156,8 @@ export function buildStage(app: CheckedApp, stage: string): AppDefinition {
         mfa: infra.auth.mfa ?? 'optional',
         passwordMinLength: infra.auth.passwordMinLength ?? 12,
         accessTokenValidityMinutes: infra.auth.accessTokenValidityMinutes ?? 60,
-        domainPrefix: infra.auth.domainPrefix ?? `${project}-${stage}`,
+        domainPrefix: infra.auth.domainPrefix ?? authDomainPrefixBase(project, stage),
+        domainPrefixUnique: infra.auth.domainPrefix === undefined,
         userPoolName: userPoolName(project, stage),
         scopes: config.security.scopes,
         appClients: config.security.appClients,

@@ -65,6 +65,9 @@ export interface ScheduleIntent {
   readonly retryAttempts?: number;
 }
 
+/** The PostgreSQL major a database intent deploys unless it sets `engineVersion`. */
+export const DEFAULT_POSTGRES_VERSION = '17';
+
 /** A PostgreSQL database. Its size comes from the stage's `databases` settings. */
 export interface DatabaseIntent {
   readonly id: string;
@@ -74,6 +77,12 @@ export interface DatabaseIntent {
   readonly databaseName?: string;
   /** Folder of SQL migrations, relative to the project. @default 'migrations' */
   readonly migrationsDir?: string;
+  /**
+   * PostgreSQL version deployed: a major (`'17'`: the newest minor the framework pins for it) or an exact
+   * `major.minor` (`'17.9'`) that RDS or Aurora offers for new databases.
+   * @default '17'
+   */
+  readonly engineVersion?: string;
 }
 
 /** One lifecycle rule of a bucket. */
@@ -126,7 +135,11 @@ export interface AuthIntent {
   readonly passwordMinLength?: number;
   /** @default 60 */
   readonly accessTokenValidityMinutes?: number;
-  /** Prefix of the hosted sign-in domain. @default - `{project}-{stage}` */
+  /**
+   * Prefix of the hosted sign-in domain (`https://<prefix>.auth.<region>.amazoncognito.com`). Prefixes are global per
+   * region across all AWS accounts; Cognito refuses ones containing `aws`, `amazon` or `cognito`.
+   * @default - `{project}-{stage}-` plus a suffix unique to the stack (so to the account and region)
+   */
   readonly domainPrefix?: string;
 }
 
@@ -147,6 +160,26 @@ export interface Infrastructure {
   readonly schedules?: readonly ScheduleIntent[];
   readonly functions?: readonly FunctionIntent[];
 }
+
+/** Words Cognito refuses anywhere in a domain prefix. */
+export const RESERVED_DOMAIN_WORDS = ['aws', 'amazon', 'cognito'] as const;
+
+/** Cognito's prefix syntax (1-63 lowercase letters, digits, inner hyphens), without its reserved words. */
+const domainPrefix = new t.Type<string, string, unknown>(
+  'a Cognito domain prefix',
+  (u): u is string => typeof u === 'string' && /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/.test(u) && !RESERVED_DOMAIN_WORDS.some((w) => u.includes(w)),
+  (u, ctx) => {
+    if (typeof u !== 'string' || !/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/.test(u)) {
+      return t.failure<string>(u, ctx, c.problemMessage('FW_ERR_CONFIG_INVALID_VALUE', `expected a domain prefix of 1 to 63 lowercase letters, digits or "-" (not first or last), got ${c.describeValue(u)}`));
+    }
+    const words = RESERVED_DOMAIN_WORDS.filter((w) => u.includes(w));
+    if (words.length) {
+      return t.failure<string>(u, ctx, c.problemMessage('FW_ERR_CONFIG_RESERVED_WORD', `Cognito refuses domain prefixes containing ${words.map((w) => `"${w}"`).join(' or ')}, got ${c.describeValue(u)}. Choose a prefix without ${RESERVED_DOMAIN_WORDS.join(', ')}, or leave domainPrefix out to get a unique default`));
+    }
+    return t.success(u);
+  },
+  t.identity,
+);
 
 const scheduleCodec = new t.Type<ScheduleSpec, ScheduleSpec, unknown>(
   'exactly one of { cron: "<six fields>" } or { rate: "<n> <unit>" }',
@@ -215,6 +248,7 @@ export const infrastructureCodec = c.struct<Infrastructure>('an infrastructure o
         engine: c.optional(c.oneOf(['postgres'] as const)),
         databaseName: c.optional(c.pattern('a database name of lowercase letters, digits or "_"', /^[a-z_][a-z0-9_]{0,62}$/)),
         migrationsDir: c.optional(c.pattern('a relative folder path', /^(?!\/)(?!.*\.\.)[\w./-]+$/)),
+        engineVersion: c.optional(c.pattern('a PostgreSQL version: a major such as "17" or a major.minor such as "17.9"', /^[1-9]\d(\.\d{1,2})?$/)),
       }),
     ),
   ),
@@ -256,7 +290,7 @@ export const infrastructureCodec = c.struct<Infrastructure>('an infrastructure o
       mfa: c.optional(c.oneOf(['off', 'optional', 'required'] as const)),
       passwordMinLength: c.optional(c.integer(8, 99)),
       accessTokenValidityMinutes: c.optional(c.integer(5, 1440)),
-      domainPrefix: c.optional(c.pattern('a domain prefix of lowercase letters, digits or "-"', /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/)),
+      domainPrefix: c.optional(domainPrefix),
     }),
   ),
   caches: c.optional(

@@ -14,4 +14,6 @@ export const NAME_LIMITS = {
   stack: 128,
   /** Cognito user pool name. */
   userPool: 128,
+  /** Cognito hosted domain prefix. */
+  cognitoDomainPrefix: 63,
 } as const;

@@ -121,6 +121,24 @@ export function userPoolName(project: string, stage: string): string {
   return fitName(`${prefix(project, stage)}-users`, NAME_LIMITS.userPool);
 }
 
+/** Characters the deployed stack appends to a default Cognito domain prefix: `-` and 8 characters unique to it. */
+export const DOMAIN_PREFIX_SUFFIX_LENGTH = 9;
+
+/**
+ * The readable part of the default Cognito domain prefix: `{project}-{stage}` in Cognito's syntax (lowercase,
+ * `_` as `-`) without the words Cognito refuses (`aws`, `amazon`, `cognito`), short enough for the unique suffix the
+ * stack appends (prefixes are global per region across all accounts, so `{project}-{stage}` alone is often taken).
+ */
+export function authDomainPrefixBase(project: string, stage: string): string {
+  const readable = prefix(project, stage)
+    .toLowerCase()
+    .replace(/_/g, '-')
+    .replace(/aws|amazon|cognito/g, '-')
+    .replace(/-{2,}/g, '-')
+    .replace(/^-+|-+$/g, '');
+  return fitName(readable || 'auth', NAME_LIMITS.cognitoDomainPrefix - DOMAIN_PREFIX_SUFFIX_LENGTH).replace(/-+$/, '');
+}
+
 /** The function that applies a database's migrations: `{project}-{stage}-migrate-<id>`. */
 export function migrationFunctionName(project: string, stage: string, databaseId: string): string {
   checkId('database', databaseId);

@@ -132,6 +132,31 @@ describe('ConfigError cases of defineApp', () => {
     expectProblem(() => defineApp(validOptions(project.rootDir, { stage: 'staging', infrastructure: infra() })), 'FW_ERR_CONFIG_UNKNOWN_STAGE', 'envs.staging', /^stage "staging" \(from the stage option\) has no environment; declared stages: dev, prod/);
   });
 
+  describe('FW_ERR_CONFIG_RESERVED_WORD', () => {
+    it('refuses a Cognito domain prefix containing aws, amazon or cognito, naming the word and the fix', () => {
+      for (const [prefix, word] of [['my-aws-app', 'aws'], ['amazonshop', 'amazon'], ['acme-cognito', 'cognito']] as const) {
+        expectProblem(() => defineApp(validOptions(project.rootDir, { infrastructure: infra({ auth: { domainPrefix: prefix } }) })), 'FW_ERR_CONFIG_RESERVED_WORD', 'infrastructure.auth.domainPrefix', new RegExp(`containing "${word}".*leave domainPrefix out`));
+      }
+    });
+
+    it("refuses a prefix outside Cognito's syntax, and keeps a valid one as given", () => {
+      expectProblem(() => defineApp(validOptions(project.rootDir, { infrastructure: infra({ auth: { domainPrefix: 'Acme_Login' } }) })), 'FW_ERR_CONFIG_INVALID_VALUE', 'infrastructure.auth.domainPrefix', /^expected a domain prefix of 1 to 63 lowercase letters/);
+      const app = defineApp(validOptions(project.rootDir, { infrastructure: infra({ auth: { domainPrefix: 'acme-login' } }) }));
+      expect(app.auth).to.deep.include({ domainPrefix: 'acme-login', domainPrefixUnique: false });
+    });
+
+    it('defaults to {project}-{stage}, marked for the unique suffix the stack appends', () => {
+      const app = defineApp(validOptions(project.rootDir, { infrastructure: infra({ auth: {} }) }));
+      expect(app.auth).to.deep.include({ domainPrefix: 'acme-dev', domainPrefixUnique: true });
+    });
+  });
+
+  it('FW_ERR_CONFIG_INVALID_VALUE: a database engineVersion that is not a PostgreSQL major or major.minor; the default is 17', () => {
+    expectProblem(() => defineApp(validOptions(project.rootDir, { infrastructure: infra({ databases: [{ id: 'main', engineVersion: '16.6.1' }] }) })), 'FW_ERR_CONFIG_INVALID_VALUE', 'infrastructure.databases[0].engineVersion', /^expected a PostgreSQL version: a major such as "17" or a major.minor such as "17.9", got "16.6.1"$/);
+    const app = defineApp(validOptions(project.rootDir, { infrastructure: infra({ databases: [{ id: 'main' }, { id: 'old', engineVersion: '16.13' }] }) }));
+    expect(app.databases.map((d) => d.engineVersion)).to.deep.equal(['17', '16.13']);
+  });
+
   describe('FW_ERR_CONFIG_NAME_CLASH', () => {
     it('reports function files a/b-c and a-b/c, which both become fn-a-b-c, naming the file', () => {
       project.add('src/functions/a/b-c.ts').add('src/functions/a-b/c.ts');

@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import {
   NAME_LIMITS,
   NamingError,
+  authDomainPrefixBase,
   cacheName,
   cronFunctionName,
   cronRuleName,
@@ -43,6 +44,15 @@ describe('naming', () => {
     it('names caches in the characters ElastiCache accepts', () => {
       expect(cacheName('acme', 'dev', 'User_Sessions')).to.equal('acme-dev-user-sessions');
       expect(cacheName('acme', 'dev', 'a__b-')).to.equal('acme-dev-a-b');
+    });
+
+    it('bases the default Cognito domain prefix on {project}-{stage}, without the words Cognito refuses, with room for the suffix', () => {
+      expect(authDomainPrefixBase('acme', 'dev')).to.equal('acme-dev');
+      expect(authDomainPrefixBase('my_aws-tools', 'Prod')).to.equal('my-tools-prod');
+      expect(authDomainPrefixBase('amazon', 'cognito')).to.equal('auth');
+      const long = authDomainPrefixBase('a'.repeat(32), 'b'.repeat(40));
+      expect(long.length).to.be.at.most(NAME_LIMITS.cognitoDomainPrefix - 9);
+      expect(long).to.match(/^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/);
     });
 
     it('is exported from @framework/core/names too (the Lambda-safe entry point)', () => {

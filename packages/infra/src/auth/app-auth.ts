@@ -1,4 +1,4 @@
-import { Duration, Fn, Stack } from 'aws-cdk-lib';
+import { Aws, Duration, Fn, Stack } from 'aws-cdk-lib';
 import * as cognito from 'aws-cdk-lib/aws-cognito';
 import type { AuthDefinition, ResourceSettings } from '@framework/core';
 import { Construct } from 'constructs';
@@ -94,9 +94,23 @@ export class AppAuth extends Construct {
     }
     this.appClients = clients;
     // The hosted domain serves the OAuth token endpoint; only needed when a client uses an OAuth flow.
-    if (anyOAuth) this.domain = this.userPool.addDomain('Domain', { cognitoDomain: { domainPrefix: definition.domainPrefix } });
+    if (anyOAuth) this.domain = this.userPool.addDomain('Domain', { cognitoDomain: { domainPrefix: this.domainPrefix } });
     this.issuer = `https://cognito-idp.${Stack.of(this).region}.amazonaws.com/${this.userPool.userPoolId}`;
     this.audience = clients.size ? Fn.join(',', [...clients.values()].map((c) => c.userPoolClientId)) : '';
+  }
+
+  /**
+   * The hosted domain's prefix. Cognito prefixes are global per region across all accounts, so the default (no
+   * `domainPrefix` in the auth intent) appends `-` and the first 8 hex characters of the stack's id: the stack id's
+   * UUID is created with the stack, so the prefix is stable for the stack's life, differs per account and region,
+   * and the template is the same on every synth. The hex suffix cannot form a word Cognito refuses.
+   */
+  public get domainPrefix(): string {
+    const { domainPrefix, domainPrefixUnique } = this.definition;
+    if (!domainPrefixUnique) return domainPrefix;
+    // arn:aws:cloudformation:<region>:<account>:stack/<name>/<uuid> → the uuid's first group.
+    const stackUuid = Fn.select(2, Fn.split('/', Aws.STACK_ID));
+    return Fn.join('-', [domainPrefix, Fn.select(0, Fn.split('-', stackUuid))]);
   }
 
   /** The scope as it appears in an access token and in a route's `authorizationScopes`: `<identifier>/<scope>`. */

@@ -8,6 +8,7 @@ import { Construct } from 'constructs';
 import type { AppNetwork } from '../network/app-network.js';
 import { acknowledgeNag } from '../checks/nag-suppressions.js';
 import { snapshotRemovalPolicy } from '../stack/removal-policy.js';
+import { postgresVersionOf } from './engine-versions.js';
 
 /** Props of `AppDatabase`. */
 export interface AppDatabaseProps {
@@ -41,6 +42,7 @@ export class AppDatabase extends Construct {
     this.definition = definition;
     const credentials = rds.Credentials.fromGeneratedSecret(DATABASE_MASTER_USER);
     const removalPolicy = snapshotRemovalPolicy(props.resources);
+    const version = postgresVersionOf(definition.engineVersion);
     const common = {
       vpc: network.vpc,
       vpcSubnets: network.privateSubnets,
@@ -53,7 +55,7 @@ export class AppDatabase extends Construct {
     if (settings.engine === 'aurora-serverless-v2') {
       const cluster = new rds.DatabaseCluster(this, 'Cluster', {
         ...common,
-        engine: rds.DatabaseClusterEngine.auroraPostgres({ version: rds.AuroraPostgresEngineVersion.VER_16_6 }),
+        engine: rds.DatabaseClusterEngine.auroraPostgres({ version: version.aurora }),
         defaultDatabaseName: definition.databaseName,
         serverlessV2MinCapacity: settings.minCapacity,
         serverlessV2MaxCapacity: settings.maxCapacity,
@@ -69,7 +71,7 @@ export class AppDatabase extends Construct {
     } else {
       const instance = new rds.DatabaseInstance(this, 'Instance', {
         ...common,
-        engine: rds.DatabaseInstanceEngine.postgres({ version: rds.PostgresEngineVersion.VER_16_6 }),
+        engine: rds.DatabaseInstanceEngine.postgres({ version: version.instance }),
         instanceType: new ec2.InstanceType(settings.instanceClass),
         allocatedStorage: settings.allocatedStorageGb,
         databaseName: definition.databaseName,

@@ -1,2 +1,3 @@
 export * from './app-database.js';
 export * from './database-migrations.js';
+export * from './engine-versions.js';
