@@ -214,6 +214,13 @@ describe('FrameworkStack on an app using every intent', () => {
       prod.template.hasResourceProperties('AWS::Cognito::UserPoolDomain', { Domain: { 'Fn::Join': ['-', ['acme-prod', stackUuidHead]] } });
     });
 
+    it('tells every function the resource server identifier, the only prefix its scope check accepts', () => {
+      for (const unit of app.units) {
+        const variables = (functionNamed(dev, unit.functionName).properties.Environment as { Variables: Record<string, unknown> }).Variables;
+        expect(variables.FW_AUTH_RESOURCE_SERVER, unit.functionName).to.equal('acme');
+      }
+    });
+
     it('creates the serverless cache with the preset limits', () => {
       dev.template.hasResourceProperties('AWS::ElastiCache::ServerlessCache', { ServerlessCacheName: 'acme-dev-sessions', Engine: 'valkey', CacheUsageLimits: { DataStorage: { Maximum: 1, Unit: 'GB' }, ECPUPerSecond: { Maximum: 1000 } } });
       prod.template.hasResourceProperties('AWS::ElastiCache::ServerlessCache', { CacheUsageLimits: { DataStorage: { Maximum: 10, Unit: 'GB' }, ECPUPerSecond: { Maximum: 50000 } } });

@@ -169,7 +169,9 @@ export class DevServer {
         }
       }
       const issuer = await LocalIssuer.open(dataDir, url, localAudiences(app));
-      outputs.set('auth', { default: { issuer: url, audience: localAudiences(app).join(','), userPoolId: 'local' } });
+      // The resource server is named as the deployed stack names it by default (the project), so a prefixed scope
+      // means the same locally and deployed.
+      outputs.set('auth', { default: { issuer: url, audience: localAudiences(app).join(','), userPoolId: 'local', resourceServer: app.project } });
       environment = fillEnvironment(app, outputs, url);
       // Compile in the background (spare threads start with the environment filled in).
       const compiled = host.rebuild(app.units);
@@ -284,7 +286,8 @@ export class DevServer {
     const required = loaded.info.scopes;
     if (required.length) {
       const header = request.headers.authorization ?? '';
-      const bearer = /^Bearer\s+(\S+)\s*$/i.exec(header);
+      // As the HTTP API's identity source: the token alone, or prefixed with `Bearer `.
+      const bearer = /^(?:Bearer\s+)?(\S+)\s*$/i.exec(header);
       if (!bearer) {
         return send(reply, errorResponse(401, 'UNAUTHORIZED', `${route.routeKey} needs a bearer token (Authorization: Bearer <token>; mint one with POST /_dev/token)`, requestId, { 'www-authenticate': 'Bearer' }));
       }

@@ -49,6 +49,7 @@ export function buildEnvironment(app: EnvironmentInputs): Record<string, EnvValu
     env[ENV.authIssuer] = out('auth', 'default', 'issuer');
     env[ENV.authAudience] = out('auth', 'default', 'audience');
     env[ENV.authUserPoolId] = out('auth', 'default', 'userPoolId');
+    env[ENV.authResourceServer] = out('auth', 'default', 'resourceServer');
   }
   return env;
 }

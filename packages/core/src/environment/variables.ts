@@ -23,6 +23,11 @@ export const ENV = {
   /** Cognito user pool id (`local` in development). */
   authUserPoolId: 'FW_AUTH_USER_POOL_ID',
   /**
+   * Identifier of the app's resource server: access tokens carry its scopes as `<identifier>/<scope>`, and the
+   * runtime's scope check accepts that prefix and no other (the project name unless the stack names another).
+   */
+  authResourceServer: 'FW_AUTH_RESOURCE_SERVER',
+  /**
    * Local development only: base URL of the dev server, used by `invoke` and the queue client instead of the cloud.
    * Never set in a deployed function.
    */

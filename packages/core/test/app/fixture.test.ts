@@ -63,6 +63,7 @@ describe('the acme fixture', () => {
       'FW_AUTH_ISSUER',
       'FW_AUTH_AUDIENCE',
       'FW_AUTH_USER_POOL_ID',
+      'FW_AUTH_RESOURCE_SERVER',
       'FW_IDEMPOTENCY_TABLE',
     ]);
   });

@@ -157,6 +157,7 @@ export class FrameworkStack extends Stack {
       outputs.set('auth', 'default', 'issuer', this.auth.issuer);
       outputs.set('auth', 'default', 'audience', this.auth.audience);
       outputs.set('auth', 'default', 'userPoolId', this.auth.userPool.userPoolId);
+      outputs.set('auth', 'default', 'resourceServer', this.auth.resourceServerIdentifier);
     }
     const tableName = idempotencyTableName(app.project, app.stage);
     if (props.idempotencyTable ?? anyNeeds('idempotency')) {

@@ -1,4 +1,5 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { ENV } from '@framework/core/names';
 import { InsufficientScope, Unauthorized } from '../errors.js';
 
 /** Who called, from the verified token claims. */
@@ -49,11 +50,13 @@ export function authFromEvent(event: APIGatewayProxyEventV2): AuthInfo | undefin
 
 /**
  * Whether a granted scope satisfies a required one. Cognito issues custom scopes as `<resource server>/<scope>`
- * (`tasks-api/tasks:read`) while routes declare the bare name; declared scope names never contain `/`, so a suffix
- * match after the last `/` is exact.
+ * (`tasks-api/tasks:read`) while routes declare the bare name. Only the app's own resource server may prefix a scope
+ * (`resourceServer`, from `FW_AUTH_RESOURCE_SERVER`): any other pool or resource server can issue `evil/tasks:write`,
+ * and it must grant nothing here. Without an identifier, only bare names match.
  */
-export function grants(granted: string, required: string): boolean {
-  return granted === required || (granted.endsWith(`/${required}`) && !required.includes('/'));
+export function grants(granted: string, required: string, resourceServer?: string): boolean {
+  if (granted === required) return true;
+  return resourceServer !== undefined && resourceServer !== '' && !required.includes('/') && granted === `${resourceServer}/${required}`;
 }
 
 /**
@@ -64,7 +67,8 @@ export function authorize(event: APIGatewayProxyEventV2, requiredScopes: readonl
   const auth = authFromEvent(event);
   if (requiredScopes.length === 0) return auth;
   if (!auth) throw new Unauthorized('This route requires a bearer token (Authorization: Bearer <access token>)');
-  const missing = requiredScopes.filter((s) => !auth.scopes.some((granted) => grants(granted, s)));
+  const resourceServer = process.env[ENV.authResourceServer];
+  const missing = requiredScopes.filter((s) => !auth.scopes.some((granted) => grants(granted, s, resourceServer)));
   if (missing.length > 0) throw new InsufficientScope(requiredScopes, missing);
   return auth;
 }

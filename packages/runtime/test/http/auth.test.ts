@@ -3,8 +3,18 @@ import { createLogger, handler, setRootLogger, type Middleware } from '../../src
 import { httpEvent, lambdaContext } from '../fixtures/events.js';
 
 describe('handler: scopes and claims', () => {
-  beforeEach(() => setRootLogger(createLogger({ sink: () => undefined })));
-  afterEach(() => setRootLogger(undefined));
+  // the app's resource server, as the deployed stack and fw dev give it to every function
+  let savedResourceServer: string | undefined;
+  beforeEach(() => {
+    setRootLogger(createLogger({ sink: () => undefined }));
+    savedResourceServer = process.env.FW_AUTH_RESOURCE_SERVER;
+    process.env.FW_AUTH_RESOURCE_SERVER = 'tasks-api';
+  });
+  afterEach(() => {
+    setRootLogger(undefined);
+    if (savedResourceServer === undefined) delete process.env.FW_AUTH_RESOURCE_SERVER;
+    else process.env.FW_AUTH_RESOURCE_SERVER = savedResourceServer;
+  });
 
   // the gateway's JWT authorizer passes claims as strings (arrays become "[a b]")
   const base = { sub: '7c0e1a3f-user', iss: 'https://cognito-idp.us-east-2.amazonaws.com/us-east-2_abc', client_id: 'web' };
@@ -20,6 +30,11 @@ describe('handler: scopes and claims', () => {
     // Cognito access tokens carry custom scopes as `<resource server>/<scope>`.
     { name: 'Cognito resource-server scope', claims: { ...base, scope: 'tasks-api/tasks:read tasks-api/tasks:write' }, status: 201 },
     { name: 'Cognito scope of another name', claims: { ...base, scope: 'tasks-api/tasks:writer' }, status: 403, code: 'INSUFFICIENT_SCOPE' },
+    // only the app's own resource server may prefix a scope: anyone can run a pool with a resource server "evil"
+    { name: 'scope of another resource server', claims: { ...base, scope: 'evil/tasks:write' }, status: 403, code: 'INSUFFICIENT_SCOPE' },
+    { name: 'scp of another resource server', claims: { ...base, scp: '[evil/tasks:write]' }, status: 403, code: 'INSUFFICIENT_SCOPE' },
+    { name: 'authorizer scopes of another resource server', claims: base, scopes: ['evil/tasks:write'], status: 403, code: 'INSUFFICIENT_SCOPE' },
+    { name: 'own resource server nested under another', claims: { ...base, scope: 'evil/tasks-api/tasks:write' }, status: 403, code: 'INSUFFICIENT_SCOPE' },
   ];
 
   for (const c of cases) {
@@ -42,6 +57,20 @@ describe('handler: scopes and claims', () => {
       if (c.status === 403) expect(parsed.error.message).to.contain('tasks:write');
     });
   }
+
+  it('accepts no prefixed scope when the function has no resource-server identifier', async () => {
+    delete process.env.FW_AUTH_RESOURCE_SERVER;
+    const main = handler(() => ({ ok: true }), { scopes: ['tasks:write'] });
+    expect((await main(httpEvent({ method: 'POST', claims: { ...base, scope: 'tasks-api/tasks:write' } }))).statusCode).to.equal(403);
+    expect((await main(httpEvent({ method: 'POST', claims: { ...base, scope: 'tasks:write' } }))).statusCode).to.equal(201);
+  });
+
+  it('follows the identifier the function is given', async () => {
+    process.env.FW_AUTH_RESOURCE_SERVER = 'evil';
+    const main = handler(() => ({ ok: true }), { scopes: ['tasks:write'] });
+    expect((await main(httpEvent({ method: 'POST', claims: { ...base, scope: 'evil/tasks:write' } }))).statusCode).to.equal(201);
+    expect((await main(httpEvent({ method: 'POST', claims: { ...base, scope: 'tasks-api/tasks:write' } }))).statusCode).to.equal(403);
+  });
 
   it('requires every listed scope', async () => {
     const main = handler({ scopes: ['tasks:read', 'tasks:write'], fn: () => ({ ok: true }) });
