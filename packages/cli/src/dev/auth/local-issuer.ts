@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { SignJWT, exportJWK, generateKeyPair, importJWK, jwtVerify, type JWK, type JWTPayload, type CryptoKey } from 'jose';
+import { SignJWT, decodeProtectedHeader, exportJWK, generateKeyPair, importJWK, jwtVerify, type JWK, type JWTPayload, type CryptoKey } from 'jose';
 
 /** Where the signing key lives: `<project>/.fw/dev/auth/signing-key.json` (private; never commit `.fw/`). */
 export function signingKeyPath(dataDir: string): string {
@@ -78,24 +78,52 @@ export class LocalIssuer {
     return { token, expiresAt };
   }
 
-  /** Verifies signature, expiry, issuer and audience, as the HTTP API's JWT authorizer does. */
+  /**
+   * Verifies a token as the HTTP API's JWT authorizer does: the header's `kid` names a key of the JWKS, the signature
+   * verifies with it, `iss` is this issuer, `exp` is present and in the future, `nbf` and `iat` are not in the future,
+   * and the audience is `aud` when the token has one, else Cognito's `client_id` (access tokens carry no `aud`).
+   */
   async verify(token: string): Promise<VerifiedToken> {
+    let kid: unknown;
+    try {
+      kid = decodeProtectedHeader(token).kid;
+    } catch {
+      throw new TokenRejected('the token is malformed (not a JWT)');
+    }
+    if (kid === undefined) throw new TokenRejected('the token header has no "kid"; the gateway picks the verifying key of the JWKS by kid');
+    if (kid !== this.publicJwk.kid) throw new TokenRejected(`the token's "kid" ${JSON.stringify(kid)} names no key of this issuer's JWKS (${this.issuer}/.well-known/jwks.json)`);
     let payload: JWTPayload;
     try {
-      ({ payload } = await jwtVerify(token, this.publicKey, { issuer: this.issuer, audience: [...this.audiences], algorithms: ['RS256'] }));
+      ({ payload } = await jwtVerify(token, this.publicKey, { issuer: this.issuer, algorithms: ['RS256'], requiredClaims: ['exp'] }));
     } catch (error) {
       const e = error as { code?: string; claim?: string; message?: string };
       const why =
         e.code === 'ERR_JWT_EXPIRED'
           ? 'the token has expired'
           : e.code === 'ERR_JWT_CLAIM_VALIDATION_FAILED'
-            ? `the token's "${e.claim}" claim is not accepted here (issuer ${this.issuer}, audience ${this.audiences.join(', ')})`
+            ? e.claim === 'iss'
+              ? `the token's issuer is not ${this.issuer}`
+              : `the token's "${e.claim}" claim is not accepted (${e.message})`
             : e.code === 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED'
               ? 'the token signature does not verify against this dev server\'s key'
               : `the token is malformed (${e.message ?? 'unreadable'})`;
       throw new TokenRejected(why);
     }
+    if (typeof payload.iat === 'number' && payload.iat > Math.floor(Date.now() / 1000)) throw new TokenRejected('the token\'s "iat" is in the future');
+    this.checkAudience(payload);
     return { claims: gatewayClaims(payload), scopes: scopesOf(payload) };
+  }
+
+  /** The gateway evaluates `aud` when present and `client_id` only when `aud` is absent. */
+  private checkAudience(payload: JWTPayload): void {
+    const accepted = `accepted: ${this.audiences.join(', ')}`;
+    if (payload.aud !== undefined) {
+      const audiences = Array.isArray(payload.aud) ? payload.aud : [payload.aud];
+      if (!audiences.some((a) => this.audiences.includes(a))) throw new TokenRejected(`the token does not have a valid audience ("aud" ${JSON.stringify(payload.aud)}; ${accepted})`);
+      return;
+    }
+    if (payload.client_id === undefined) throw new TokenRejected(`the token has neither "aud" nor "client_id" (${accepted})`);
+    if (typeof payload.client_id !== 'string' || !this.audiences.includes(payload.client_id)) throw new TokenRejected(`the token does not have a valid audience ("client_id" ${JSON.stringify(payload.client_id)}; ${accepted})`);
   }
 }
 
