@@ -11,8 +11,10 @@ import { selectEngines, type EnginePreferences } from './engines/index.js';
 import type { DevContext, DevEngine, DevLogger, InvokeOptions, InvokeOutcome } from './engines/engine.js';
 import { freePort } from './engines/ports.js';
 import { FunctionHost } from './functions/function-host.js';
+import { OUT_OF_MEMORY_ERROR_TYPE, SYNC_REQUEST_LIMIT_BYTES, describeBytes, eventBytesOver } from './limits/index.js';
 import { HandlerBundler } from './functions/handler-bundler.js';
 import { devEndpointsPlugin } from './server/dev-endpoints.js';
+import { gatewayAnswer } from './server/gateway-answer.js';
 import { buildHttpEvent, type JwtAuthorizerContext } from './server/gateway-event.js';
 import { errorResponse, mapFunctionResult, type GatewayResponse } from './server/gateway-response.js';
 import { RouteTable } from './server/route-table.js';
@@ -194,7 +196,8 @@ export class DevServer {
       });
       fastify.setErrorHandler((error: { statusCode?: number; code?: string; message: string }, request, reply) => {
         if (error.statusCode === 413 || error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-          return send(reply, errorResponse(413, 'PAYLOAD_TOO_LARGE', `the request body is larger than ${BODY_LIMIT_BYTES} bytes, the HTTP API's limit`, request.id));
+          log.warn(`${request.method} ${request.url}: answered 413: the request body is larger than ${BODY_LIMIT_BYTES} bytes, the HTTP API's limit`);
+          return send(reply, gatewayAnswer(413, 'Request Entity Too Large'), request.id);
         }
         if (error.statusCode && error.statusCode < 500) return send(reply, errorResponse(error.statusCode, 'BAD_REQUEST', error.message, request.id));
         log.error(`${request.method} ${request.url}: ${(error as Error).stack ?? error.message}`);
@@ -309,8 +312,19 @@ export class DevServer {
       new Date(),
       authorizer,
     );
+    const eventBytes = eventBytesOver(event, event.body?.length ?? 0, SYNC_REQUEST_LIMIT_BYTES);
+    if (eventBytes) {
+      this.log.warn(
+        `${route.routeKey}: answered 413: the request is ${describeBytes(eventBytes)} once in the function's event (JSON, binary bodies base64-encoded), ` +
+          `over Lambda's 6 MB limit for a synchronous invocation (${SYNC_REQUEST_LIMIT_BYTES} bytes; the HTTP API's own 10 MB does not help). ` +
+          'Deployed, the function is never invoked either. Upload large files to storage with a presigned URL instead.',
+      );
+      return send(reply, gatewayAnswer(413, 'Request Entity Too Large'), requestId);
+    }
     const outcome = await this.host.invoke(route, event, { requestId });
     if (outcome.ok) return send(reply, mapFunctionResult(outcome.value), requestId);
+    // Failures of Lambda itself (the reason is in the terminal already): the HTTP API's own answer, as deployed.
+    if (outcome.errorType === 'Function.ResponseSizeTooLarge' || outcome.errorType === OUT_OF_MEMORY_ERROR_TYPE) return send(reply, gatewayAnswer(500, 'Internal Server Error'), requestId);
     if (outcome.reason === 'timeout') return send(reply, errorResponse(504, 'GATEWAY_TIMEOUT', `${route.routeKey} did not answer within its timeout of ${route.timeout} s`, requestId));
     return send(reply, errorResponse(500, 'INTERNAL_ERROR', `${route.routeKey} failed: ${outcome.errorType}: ${outcome.errorMessage} (see the fw dev console)`, requestId));
   }

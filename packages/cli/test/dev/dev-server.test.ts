@@ -96,7 +96,7 @@ describe('fw dev (example app, embedded engines)', function () {
     it('answers 413 for a body over the 10 MB limit of the HTTP API', async () => {
       const response = await post('/tasks', 'x'.repeat(10 * 1024 * 1024 + 1), { authorization: `Bearer ${writeToken}` });
       expect(response.status).to.equal(413);
-      expect((await json(response)).error.code).to.equal('PAYLOAD_TOO_LARGE');
+      expect(await json(response)).to.deep.equal({ message: 'Request Entity Too Large' });
     });
 
     it('replays POST /tasks with the same Idempotency-Key instead of creating a second task', async () => {

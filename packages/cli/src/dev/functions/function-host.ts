@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { FunctionUnit } from '@framework/core';
 import type { DevLogger, InvokeOptions, InvokeOutcome } from '../engines/engine.js';
+import { OUT_OF_MEMORY_ERROR_TYPE, outOfMemoryMessage, workerResourceLimits } from '../limits/memory-limits.js';
 import type { HandlerBundler } from './handler-bundler.js';
 import type { FromWorker, LoadedHandlerInfo, ToWorker } from './worker-protocol.js';
 
@@ -67,14 +68,14 @@ interface Pending {
   timer: NodeJS.Timeout;
 }
 
-/** A booted worker thread, not yet given a handler. */
+/** A booted worker thread, not yet given a handler; its heap is capped for functions of `memorySize` MB. */
 class WorkerHandle {
   readonly worker: Worker;
   readonly booted: Promise<void>;
   private listener?: (message: FromWorker) => void;
 
-  constructor(preload: string | undefined, env: Readonly<Record<string, string>>) {
-    this.worker = new Worker(WORKER_URL, { workerData: { preload }, env: { ...env }, execArgv: workerExecArgv() });
+  constructor(preload: string | undefined, env: Readonly<Record<string, string>>, readonly memorySize: number) {
+    this.worker = new Worker(WORKER_URL, { workerData: { preload }, env: { ...env }, execArgv: workerExecArgv(), resourceLimits: workerResourceLimits(memorySize) });
     let booted!: () => void;
     this.booted = new Promise((resolve, reject) => {
       booted = resolve;
@@ -133,8 +134,12 @@ class Instance {
         settle(outcome);
       }
     };
+    // Set when the thread ran out of memory (Node ended it past its heap limits, or it reported more memory held than
+    // the function's memorySize): its exit is then Lambda's Runtime.OutOfMemory.
+    let outOfMemory: { usedBytes?: number } | undefined;
     handle.onMessage((message) => {
       if (message.type === 'ready') done({ ok: true, info: message.info });
+      else if (message.type === 'out-of-memory') outOfMemory = { usedBytes: message.usedBytes };
       else if (message.type === 'load-error') {
         log.error(`${unit.id}: failed to load ${unit.file}: ${message.stack ?? `${message.errorType}: ${message.errorMessage}`}`);
         done({ ok: false, errorType: message.errorType, errorMessage: message.errorMessage });
@@ -158,17 +163,27 @@ class Instance {
     });
     let lastError: Error | undefined;
     handle.worker.on('error', (error) => {
+      if ((error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY') {
+        outOfMemory = {};
+        return;
+      }
       lastError = error;
       log.error(`${unit.id}: uncaught error, instance replaced: ${error.stack ?? error.message}`);
     });
     handle.worker.on('exit', (code) => {
       this.dead = true;
-      const errorMessage = lastError ? `${lastError.name}: ${lastError.message}` : `the function exited with code ${code} (process.exit) before it answered`;
-      done({ ok: false, errorType: 'Runtime.ExitError', errorMessage });
+      if (outOfMemory) log.error(outOfMemoryMessage(unit.id, unit.memorySize, outOfMemory.usedBytes));
+      const errorType = outOfMemory ? OUT_OF_MEMORY_ERROR_TYPE : lastError ? lastError.name : 'Runtime.ExitError';
+      const errorMessage = outOfMemory
+        ? `Runtime exited with error: out of memory (memorySize ${unit.memorySize} MB)`
+        : lastError
+          ? `${lastError.name}: ${lastError.message}`
+          : `the function exited with code ${code} (process.exit) before it answered`;
+      done({ ok: false, errorType: outOfMemory ? OUT_OF_MEMORY_ERROR_TYPE : 'Runtime.ExitError', errorMessage });
       for (const [id, pending] of this.pending) {
         clearTimeout(pending.timer);
         this.pending.delete(id);
-        pending.resolve({ ok: false, reason: 'crash', errorType: lastError ? lastError.name : 'Runtime.ExitError', errorMessage });
+        pending.resolve({ ok: false, reason: 'crash', errorType, errorMessage });
       }
       this.onDeath(this);
     });
@@ -215,6 +230,8 @@ export class FunctionHost {
 
   private preloadFile?: string;
   private preloadText = '';
+  /** The memorySize spares are started for: the one most functions have (a worker's heap limit is fixed at start). */
+  private spareMemorySize = 1024;
 
   constructor(
     private readonly bundler: HandlerBundler,
@@ -245,13 +262,14 @@ export class FunctionHost {
   }
 
   private fillSpares(): void {
-    while (!this.stopped && this.spares.length < SPARES) this.spares.push(new WorkerHandle(this.preloadFile, this.baseEnvironment()));
+    while (!this.stopped && this.spares.length < SPARES) this.spares.push(new WorkerHandle(this.preloadFile, this.baseEnvironment(), this.spareMemorySize));
   }
 
   /** Recompiles the given units' files and retires every instance (the next request loads the new code). */
   rebuild(units: readonly FunctionUnit[]): Promise<void> {
     this.buildsQueued++;
     const files = [...new Set(units.map((u) => u.file))];
+    this.spareMemorySize = mostCommonMemorySize(units) ?? this.spareMemorySize;
     this.building = this.building.then(async () => {
       this.buildsQueued--;
       // Coalesce: a burst of edits needs only the last build.
@@ -340,7 +358,7 @@ export class FunctionHost {
     if (!built) await this.bundler.build([unit.file], false);
     const result = this.bundler.result(unit.file)!;
     if (!result.ok) return { ok: false, errorType: 'CompileError', errorMessage: `${unit.file} does not compile: ${result.message}` };
-    const handle = this.takeSpare();
+    const handle = this.takeSpare(unit.memorySize);
     const instance = new Instance(handle, this.generation, unit, result.bundle, this.environment(unit), (dead) => {
       if (this.instances.get(unit.functionName) === dead) this.instances.delete(unit.functionName);
     }, this.log, this.options.initTimeoutMs ?? INIT_TIMEOUT_MS);
@@ -350,8 +368,9 @@ export class FunctionHost {
     return instance;
   }
 
-  private takeSpare(): WorkerHandle {
-    const handle = this.spares.shift() ?? new WorkerHandle(this.preloadFile, this.baseEnvironment());
+  private takeSpare(memorySize: number): WorkerHandle {
+    const index = this.spares.findIndex((spare) => spare.memorySize === memorySize);
+    const handle = index === -1 ? new WorkerHandle(this.preloadFile, this.baseEnvironment(), memorySize) : this.spares.splice(index, 1)[0]!;
     this.fillSpares();
     return handle;
   }
@@ -370,4 +389,11 @@ export class FunctionHost {
     this.spares = [];
     await this.bundler.dispose();
   }
+}
+
+/** The memorySize most of the units have (spare threads are started with its heap limits). */
+function mostCommonMemorySize(units: readonly FunctionUnit[]): number | undefined {
+  const counts = new Map<number, number>();
+  for (const unit of units) counts.set(unit.memorySize, (counts.get(unit.memorySize) ?? 0) + 1);
+  return [...counts].sort((a, b) => b[1] - a[1])[0]?.[0];
 }

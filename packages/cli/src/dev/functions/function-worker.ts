@@ -5,6 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
+import { SYNC_RESPONSE_LIMIT_BYTES, describeBytes } from '../limits/payload-limits.js';
 import type { FromWorker, InvokeMessage, LoadMessage, ToWorker } from './worker-protocol.js';
 
 type LambdaHandler = (event: unknown, context: unknown) => unknown;
@@ -60,13 +61,60 @@ async function invoke(message: InvokeMessage): Promise<void> {
     fail: () => undefined,
     succeed: () => undefined,
   };
+  inFlight++;
+  let result: FromWorker;
   try {
     const value = await handler!(message.event, context);
-    post({ type: 'result', id: message.id, ok: true, json: JSON.stringify(value ?? null) });
+    result = resultMessage(message.id, JSON.stringify(value ?? null));
   } catch (error) {
-    post({ type: 'result', id: message.id, ok: false, ...describe(error) });
+    result = { type: 'result', id: message.id, ok: false, ...describe(error) };
+  } finally {
+    inFlight--;
   }
+  // Lambda counts every byte of the function's memory; the heap limit of this thread covers only JS objects, so
+  // buffers are counted here, before the answer leaves.
+  if (!checkMemory()) post(result);
 }
+
+/** A result over Lambda's response limit fails the invocation, as Lambda fails it (the gateway then answers 500). */
+function resultMessage(id: number, json: string): FromWorker {
+  // A JS string's length bounds its UTF-8 size from below and a third of it from above: measure only when it matters.
+  const bytes = json.length * 3 > SYNC_RESPONSE_LIMIT_BYTES ? Buffer.byteLength(json) : json.length;
+  if (bytes <= SYNC_RESPONSE_LIMIT_BYTES) return { type: 'result', id, ok: true, json };
+  return {
+    type: 'result',
+    id,
+    ok: false,
+    errorType: 'Function.ResponseSizeTooLarge',
+    errorMessage: `Response payload size exceeded maximum allowed payload size (${SYNC_RESPONSE_LIMIT_BYTES} bytes).`,
+    stack:
+      `Function.ResponseSizeTooLarge: the result is ${describeBytes(bytes)}, over Lambda's 6 MB limit for a synchronous response (${SYNC_RESPONSE_LIMIT_BYTES} bytes); ` +
+      'deployed, the invocation fails and the gateway answers 500. Return less (page the results), or put large content in storage and return its URL.',
+  };
+}
+
+let inFlight = 0;
+let outOfMemory = false;
+
+/**
+ * Ends this thread, as Lambda ends a function, when the handler holds more than its memorySize (JS heap plus buffers
+ * and other memory outside the heap, counted for this thread only). Returns whether it did.
+ */
+function checkMemory(): boolean {
+  if (outOfMemory) return true;
+  if (!loaded) return false;
+  const { heapUsed, external } = process.memoryUsage();
+  const used = heapUsed + external;
+  if (used <= loaded.memorySize * 1024 * 1024) return false;
+  outOfMemory = true;
+  post({ type: 'out-of-memory', usedBytes: used });
+  process.exit(1);
+}
+
+// Memory taken between two awaits of a long invocation is seen without waiting for its end.
+setInterval(() => {
+  if (inFlight > 0) checkMemory();
+}, 100).unref();
 
 // A rejection nobody awaited is logged, as Lambda's Node runtime logs it, instead of ending the thread.
 process.on('unhandledRejection', (reason) => {

@@ -39,4 +39,6 @@ export type FromWorker =
   | { readonly type: 'ready'; readonly info: LoadedHandlerInfo }
   | { readonly type: 'load-error'; readonly errorType: string; readonly errorMessage: string; readonly stack?: string }
   | { readonly type: 'result'; readonly id: number; readonly ok: true; readonly json: string }
-  | { readonly type: 'result'; readonly id: number; readonly ok: false; readonly errorType: string; readonly errorMessage: string; readonly stack?: string };
+  | { readonly type: 'result'; readonly id: number; readonly ok: false; readonly errorType: string; readonly errorMessage: string; readonly stack?: string }
+  /** The handler holds more than its memorySize; the thread ends right after (its invocations fail as out of memory). */
+  | { readonly type: 'out-of-memory'; readonly usedBytes: number };

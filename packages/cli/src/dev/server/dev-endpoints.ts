@@ -5,6 +5,7 @@ import type { DevLogger, InvokeOptions, InvokeOutcome } from '../engines/engine.
 import { buildScheduledEvent } from '../events/scheduled-event.js';
 import { buildSqsEvent } from '../events/sqs-event.js';
 import type { LoadOutcome } from '../functions/function-host.js';
+import { ASYNC_REQUEST_LIMIT_BYTES, SYNC_REQUEST_LIMIT_BYTES, describeBytes, requestTooLargeMessage } from '../limits/payload-limits.js';
 
 /** What the dev endpoints need from the dev server. */
 export interface DevServices {
@@ -86,7 +87,15 @@ export function devEndpointsPlugin(services: DevServices): FastifyPluginAsync {
       if (!unit) return notFound(reply, 'FUNCTION_NOT_FOUND', 'function', name, app.functions.flatMap((f) => [f.id, f.functionName]));
       const payload = parsePayload(request.body);
       if (!payload.ok) return reply.code(400).send({ error: { code: 'INVALID_JSON', message: 'the request body is not JSON; it becomes the function payload', requestId: request.id } });
-      if (String(request.headers['x-amz-invocation-type'] ?? '').toLowerCase() === 'event') {
+      const asynchronous = String(request.headers['x-amz-invocation-type'] ?? '').toLowerCase() === 'event';
+      // Lambda's Invoke API refuses a payload over its quota before running anything, with this answer.
+      const limit = asynchronous ? ASYNC_REQUEST_LIMIT_BYTES : SYNC_REQUEST_LIMIT_BYTES;
+      const bytes = (request.body as Buffer | undefined)?.length ?? 0;
+      if (bytes > limit) {
+        services.log.warn(`invocation of ${unit.id} refused: its payload is ${describeBytes(bytes)}, over Lambda's limit for ${asynchronous ? 'an asynchronous invocation (1 MB' : 'a synchronous invocation (6 MB'}, ${limit} bytes)`);
+        return reply.code(413).header('x-amzn-errortype', 'RequestEntityTooLargeException').send({ Type: 'User', message: requestTooLargeMessage(limit, asynchronous ? 'asynchronous' : 'synchronous') });
+      }
+      if (asynchronous) {
         // Nobody waits for this answer, so a failure is logged here or it would pass unseen.
         services.invoke(unit, payload.value, { requestId: request.id }).then(
           (outcome) => {

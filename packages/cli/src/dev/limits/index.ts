@@ -1,0 +1,2 @@
+export * from './payload-limits.js';
+export * from './memory-limits.js';
