@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { Conflict, UnprocessableEntity } from '@framework/runtime';
+import { Conflict, HttpError, UnprocessableEntity } from '@framework/runtime';
 import { Database, NoRowsError, TooManyRowsError, BadCursorError, sql, type Page } from '../src/index.js';
 import { ENGINES, useEngine } from './support/engines.js';
 
@@ -60,8 +60,8 @@ for (const engine of ENGINES) {
       await db.query(sql`INSERT INTO tasks (title, owner) VALUES ${sql.values(HOSTILE.map((t) => [t, 'x']))}`);
       const forged = Buffer.from(JSON.stringify({ o: 'id:asc', v: ["0) OR 1=1; DROP TABLE tasks; --"] })).toString('base64url');
       const error = await db.paginate(sql`SELECT * FROM tasks`, { orderBy: [{ column: 'id' }], after: forged }).catch((e: Error) => e);
-      // the forged value reaches the server as a parameter of type integer and fails to parse as one
-      expect(error).to.be.instanceOf(Error).and.have.property('message').that.matches(/invalid input syntax/);
+      // the forged value reaches the server as a parameter of type integer, fails to parse as one: a 400, not SQL
+      expect(error).to.be.instanceOf(BadCursorError).and.include({ status: 400, code: 'INVALID_CURSOR' });
       expect((await db.one<{ n: string }>(sql`SELECT count(*) AS n FROM tasks`)).n).to.equal(String(HOSTILE.length));
     });
 
@@ -124,6 +124,83 @@ for (const engine of ENGINES) {
         after = page.nextCursor;
       } while (after);
       expect(mixed).to.deep.equal(['t6', 't4', 't2', 't0', 't5', 't3', 't1']);
+    });
+
+    it('answers 400 INVALID_CURSOR to cursor values of the wrong type for their column', async () => {
+      // given a listing ordered by created_at desc, id desc (and one by title), with a real second page
+      await db.query(sql`INSERT INTO tasks (title, owner) VALUES ${sql.values([['a', 'x'], ['b', 'x']])}`);
+      const byTime = { orderBy: [{ column: 'created_at', direction: 'desc' as const }, { column: 'id', direction: 'desc' as const }], limit: 1 };
+      const first = await db.paginate(sql`SELECT * FROM tasks`, byTime);
+      expect(first.nextCursor).to.be.a('string');
+      // when the client sends cursors with the right ordering but values of the wrong type (raw JSON: 1e400, 2^63)
+      const cursor = (order: string, values: string) => Buffer.from(`{"o":"${order}","v":${values}}`).toString('base64url');
+      const time = 'created_at:desc,id:desc';
+      const forged = [
+        { orderBy: byTime.orderBy, after: cursor(time, '["not a time", 1]') },
+        { orderBy: byTime.orderBy, after: cursor(time, '[true, 1]') },
+        { orderBy: byTime.orderBy, after: cursor(time, '[{"d":"not a time"}, 1]') },
+        { orderBy: byTime.orderBy, after: cursor(time, '[{"d":"2026-01-01T00:00:00.000Z"}, 1e400]') },
+        { orderBy: byTime.orderBy, after: cursor(time, '[{"d":"2026-01-01T00:00:00.000Z"}, 9223372036854775808]') },
+        { orderBy: byTime.orderBy, after: cursor(time, '[{"d":"2026-01-01T00:00:00.000Z"}, "one"]') },
+        { orderBy: [{ column: 'title' }], after: cursor('title:asc', '["a\\u0000b"]') },
+      ];
+      for (const { orderBy, after } of forged) {
+        const error = await db.paginate(sql`SELECT * FROM tasks`, { orderBy, after }).catch((e: unknown) => e);
+        // then each is the documented 400, not a 500
+        expect(error, Buffer.from(after, 'base64url').toString()).to.be.instanceOf(BadCursorError).and.include({ status: 400, code: 'INVALID_CURSOR' });
+      }
+      // and inside a transaction too (the failed page query aborts it: the callback lets the 400 through)
+      const inTx = await db.transaction((tx) => tx.paginate(sql`SELECT * FROM tasks`, { ...byTime, after: forged[4]?.after as string })).catch((e: unknown) => e);
+      expect(inTx).to.be.instanceOf(BadCursorError);
+    });
+
+    it('answers client-caused value errors (SQLSTATE class 22) with 400/422 coded errors that quote neither value nor statement', async () => {
+      const cases: { statement: ReturnType<typeof sql>; status: number; code: string }[] = [
+        { statement: sql`INSERT INTO tasks (title, owner) VALUES (${'nul\u0000here'}, ${'x'})`, status: 400, code: 'INVALID_TEXT' },
+        { statement: sql`INSERT INTO tasks (title, owner) VALUES (${Buffer.from([0x66, 0xff, 0xfe])}, ${'x'})`, status: 400, code: 'INVALID_TEXT' },
+        { statement: sql`SELECT ${'123456.789'}::numeric(5, 2) AS n`, status: 422, code: 'INVALID_VALUE' },
+        { statement: sql`SELECT * FROM tasks WHERE id = ${'secret-looking-42'}`, status: 422, code: 'INVALID_VALUE' },
+        { statement: sql`SELECT * FROM tasks WHERE created_at < ${'yesterday-ish'}`, status: 422, code: 'INVALID_VALUE' },
+        { statement: sql`SELECT * FROM tasks WHERE id = ${2 ** 40}`, status: 422, code: 'INVALID_VALUE' },
+      ];
+      for (const { statement, status, code } of cases) {
+        const error = await db.query(statement).catch((e: unknown) => e);
+        expect(error, statement.toString()).to.be.instanceOf(HttpError).and.include({ status, code });
+        expect((error as Error).message).not.to.match(/secret-looking|yesterday|123456|here|tasks|SELECT|INSERT/);
+      }
+      // the log says which SQLSTATE and statement (placeholders only), never the value
+      expect(JSON.stringify(warnings)).to.contain('22021').and.contain('22P02').and.not.contain('secret-looking');
+    });
+
+    it('refuses an identifier the server would cut to 63 bytes, so two long names never reach one table', async () => {
+      const stem = 't'.repeat(63);
+      await db.query(sql`CREATE TABLE ${sql.identifier(stem)} (id int)`);
+      try {
+        // "<stem>_a" and "<stem>_b" would both be truncated to "<stem>"
+        for (const name of [`${stem}_a`, `${stem}_b`]) {
+          const error = await Promise.resolve()
+            .then(() => db.query(sql`INSERT INTO ${sql.identifier(name)} VALUES (1)`))
+            .catch((e: unknown) => e);
+          expect(error, name).to.have.property('code', 'FW_ERR_DATA_SQL_USAGE');
+        }
+        expect(await db.many(sql`SELECT * FROM ${sql.identifier(stem)}`)).to.deep.equal([]);
+      } finally {
+        await db.query(sql`DROP TABLE ${sql.identifier(stem)}`);
+      }
+    });
+
+    it('refuses a statement of more than 65,535 parameters before it reaches the server', async () => {
+      const ids = (n: number) => Array.from({ length: n }, (_, i) => i);
+      // the most the protocol can carry still runs
+      expect(await db.many(sql`SELECT id FROM tasks WHERE id IN (${sql.list(ids(65_535))})`)).to.deep.equal([]);
+      // one more is a usage error naming the limit and the fix, on the database and in a transaction
+      const error = await db.many(sql`SELECT id FROM tasks WHERE id IN (${sql.list(ids(65_536))})`).catch((e: unknown) => e);
+      expect(error).to.have.property('code', 'FW_ERR_DATA_SQL_USAGE');
+      expect((error as Error).message).to.contain('65536 parameters').and.contain('65535').and.contain('ANY');
+      const inTx = await db.transaction((tx) => tx.query(sql`SELECT ${sql.list(ids(70_000))}`)).catch((e: unknown) => e);
+      expect(inTx).to.have.property('code', 'FW_ERR_DATA_SQL_USAGE');
+      // and nothing was taken for a lost connection and retried
+      expect(JSON.stringify(warnings)).not.to.contain('retrying');
     });
 
     it('rejects a cursor from another ordering with a 400', async () => {

@@ -32,6 +32,14 @@ describe('sql tag', () => {
     expect(() => sql.identifier()).to.throw(SqlUsageError);
   });
 
+  it('refuses identifiers longer than PostgreSQL\'s 63 bytes, counting UTF-8 bytes', () => {
+    expect(sql.identifier('a'.repeat(63)).compile().text).to.equal(`"${'a'.repeat(63)}"`);
+    expect(() => sql.identifier('a'.repeat(64))).to.throw(SqlUsageError, /64 bytes.*at most 63/);
+    // 32 two-byte characters: 32 characters, 64 bytes
+    expect(() => sql.identifier('é'.repeat(32))).to.throw(SqlUsageError, /64 bytes/);
+    expect(() => sql.identifier('app', 'é'.repeat(31) + 'a')).not.to.throw();
+  });
+
   it('builds lists, joins and multi-row values as parameters', () => {
     expect(sql`x IN (${sql.list(['a', 'b'])})`.compile()).to.deep.equal({ text: 'x IN ($1, $2)', values: ['a', 'b'] });
     expect(sql.join([sql`a = ${1}`, sql`b = ${2}`], sql` AND `).compile()).to.deep.equal({ text: 'a = $1 AND b = $2', values: [1, 2] });

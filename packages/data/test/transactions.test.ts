@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import pg from 'pg';
-import { Database, sql, transactionBackoff, type Transaction } from '../src/index.js';
+import { Database, sql, TransactionAbortedError, transactionBackoff, type Transaction } from '../src/index.js';
 import { ENGINES, useEngine } from './support/engines.js';
 
 const quiet = { warn: () => undefined };
@@ -57,6 +57,56 @@ for (const engine of ENGINES) {
           .catch((e: unknown) => e);
         expect(inner).to.have.property('status', 409);
         await tx.transaction(async (inner) => inner.query(sql`UPDATE accounts SET balance = 3 WHERE id = ${'b'}`));
+      });
+      expect([await balance('a'), await balance('b')]).to.deep.equal([1, 3]);
+    });
+
+    it('rejects with FW_ERR_DATA_TRANSACTION_ABORTED when the callback caught a failed statement and returned', async () => {
+      // given a callback that writes, catches a failing statement (a duplicate key) and returns as if all went well
+      const error = await db
+        .transaction(async (tx) => {
+          await tx.query(sql`UPDATE accounts SET balance = 1 WHERE id = ${'a'}`);
+          await tx.query(sql`INSERT INTO accounts VALUES (${'a'}, ${0})`).catch(() => undefined);
+          return 'saved';
+        })
+        .catch((e: unknown) => e);
+      // then PostgreSQL's ROLLBACK answer to the COMMIT is not reported as success
+      expect(error).to.be.instanceOf(TransactionAbortedError).and.include({ code: 'FW_ERR_DATA_TRANSACTION_ABORTED' });
+      expect((error as Error).message).to.contain('23505').and.contain('tx.transaction');
+      expect((error as Error).cause).to.have.property('code', '23505');
+      expect(await balance('a')).to.equal(100);
+    });
+
+    it('rejects the next statement with FW_ERR_DATA_TRANSACTION_ABORTED when the callback caught a failed statement and went on', async () => {
+      let next: unknown;
+      const error = await db
+        .transaction(async (tx) => {
+          await tx.query(sql`UPDATE accounts SET balance = 1 WHERE id = ${'a'}`);
+          await tx.query(sql`SELECT 1 / ${0}::int`).catch(() => undefined);
+          // the statement after the failure: the server would only answer 25P02 "current transaction is aborted"
+          next = await tx.query(sql`UPDATE accounts SET balance = 2 WHERE id = ${'b'}`).catch((e: unknown) => e);
+          // and a callback that swallows that too still does not get a commit
+          return 'saved';
+        })
+        .catch((e: unknown) => e);
+      expect(next).to.be.instanceOf(TransactionAbortedError);
+      expect((next as Error).cause).to.have.property('code', '22012');
+      expect(error).to.be.instanceOf(TransactionAbortedError);
+      expect([await balance('a'), await balance('b')]).to.deep.equal([100, 0]);
+    });
+
+    it('rolls back only a savepoint whose callback caught a failed statement, rejecting it; the outer work commits', async () => {
+      await db.transaction(async (tx) => {
+        await tx.query(sql`UPDATE accounts SET balance = 1 WHERE id = ${'a'}`);
+        const inner = await tx
+          .transaction(async (inner) => {
+            await inner.query(sql`UPDATE accounts SET balance = 2 WHERE id = ${'b'}`);
+            await inner.query(sql`INSERT INTO accounts VALUES (${'a'}, ${0})`).catch(() => undefined);
+          })
+          .catch((e: unknown) => e);
+        expect(inner).to.be.instanceOf(TransactionAbortedError);
+        // the outer transaction is usable again after the savepoint was rolled back
+        await tx.query(sql`UPDATE accounts SET balance = 3 WHERE id = ${'b'}`);
       });
       expect([await balance('a'), await balance('b')]).to.deep.equal([1, 3]);
     });

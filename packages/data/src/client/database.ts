@@ -1,10 +1,11 @@
 import { getRootLogger } from '@framework/runtime';
 import pg from 'pg';
 import type { PoolClient, PoolConfig, QueryResult as PgQueryResult } from 'pg';
-import { DatabaseConfigError } from '../errors.js';
+import { ConnectionLostError, DatabaseConfigError, TransactionAbortedError } from '../errors.js';
 import type { CompiledQuery } from '../sql/index.js';
 import { connectionSettings, isDeployedLambda } from './connection-settings.js';
 import { forgetDatabaseSecret } from './database-secret.js';
+import { LeasedConnection } from './leased-connection.js';
 import { isConnectionLost, RETRYABLE_TRANSACTION_STATES, sqlState } from './pg-errors.js';
 import { QueryRunner, isIdempotentRead, type DataLogger, type QueryOptions, type Transaction, type TransactionOptions } from './query-runner.js';
 import { beginStatement, ConnectionTransaction } from './transaction.js';
@@ -109,34 +110,53 @@ export class Database extends QueryRunner {
   public async transaction<T>(fn: (tx: Transaction) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
     const begin = beginStatement(options);
     const maxRetries = options.maxRetries ?? 3;
+    const idempotent = options.idempotent ?? false;
     const pool = await this.pool();
     for (let attempt = 0; ; attempt++) {
-      const client = await pool.connect();
+      const connection = await LeasedConnection.take(pool);
+      const client = connection.client;
       let broken: Error | undefined;
+      let committing = false;
       const tx = new ConnectionTransaction(client, 1, this.logger, this.mapConstraints);
       try {
         await client.query(begin);
         const result = await fn(tx);
         tx.close();
-        await client.query('COMMIT');
+        committing = true;
+        const commit = await client.query('COMMIT');
+        // After a failed statement PostgreSQL ends the transaction with a rollback, whatever the client asked.
+        if (commit.command === 'ROLLBACK') throw new TransactionAbortedError(tx.abortedBy);
         return result;
       } catch (error) {
         tx.close();
         this.afterFailure(error);
+        const lost = connection.lost ?? (isConnectionLost(error) ? error : undefined);
+        if (lost !== undefined) {
+          // Nothing to roll back on a dead connection (the server rolls back a session it loses); release discards it.
+          broken = lost instanceof Error ? lost : new Error(String(lost));
+          const failure = ConnectionLostError.inTransaction(committing && !(error instanceof TransactionAbortedError), idempotent, lost);
+          if (!idempotent || attempt >= maxRetries) throw failure;
+          await this.beforeRetry(attempt, maxRetries, { reason: 'connection lost', error: (lost as Error).message });
+          continue;
+        }
         broken = await rollback(client);
         const state = sqlState(error);
         if (state && RETRYABLE_TRANSACTION_STATES.has(state) && attempt < maxRetries) {
-          const delay = transactionBackoff(attempt);
-          this.logger.warn('transaction retried', { sqlState: state, attempt: attempt + 1, maxRetries, delayMs: delay });
-          await new Promise((resolve) => setTimeout(resolve, delay));
+          await this.beforeRetry(attempt, maxRetries, { sqlState: state });
           continue;
         }
         throw error;
       } finally {
-        // A connection whose rollback failed is in an unknown state: destroy it rather than reuse it.
-        client.release(broken);
+        // A connection that died, or whose rollback failed, is in an unknown state: destroy it rather than reuse it.
+        connection.release(broken);
       }
     }
+  }
+
+  private async beforeRetry(attempt: number, maxRetries: number, why: Record<string, unknown>): Promise<void> {
+    const delay = transactionBackoff(attempt);
+    this.logger.warn('transaction retried', { ...why, attempt: attempt + 1, maxRetries, delayMs: delay });
+    await new Promise((resolve) => setTimeout(resolve, delay));
   }
 
   /** Closes every connection. The database can be used again afterwards (a new pool is made). */

@@ -2,7 +2,7 @@ export { Database, transactionBackoff, type DatabaseOptions } from './database.j
 export { getDatabase, closeDatabases } from './get-database.js';
 export { connectionSettings, databaseTokensInEnv, isDeployedLambda, LOCAL_SECRET, LAMBDA_CA_BUNDLE, tlsSettings } from './connection-settings.js';
 export { readDatabaseSecret, forgetDatabaseSecret, type DatabaseSecret } from './database-secret.js';
-export { isConnectionLost, mapConstraintError, sqlState, RETRYABLE_TRANSACTION_STATES } from './pg-errors.js';
+export { isConnectionLost, mapConstraintError, mapDataException, sqlState, RETRYABLE_TRANSACTION_STATES } from './pg-errors.js';
 export {
   isIdempotentRead,
   type DataLogger,

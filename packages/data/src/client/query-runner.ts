@@ -2,7 +2,10 @@ import type { QueryResult as PgQueryResult } from 'pg';
 import { NoRowsError, SqlUsageError, TooManyRowsError } from '../errors.js';
 import { paginate, type Page, type PaginateOptions } from '../pagination/keyset.js';
 import { isSqlFragment, type CompiledQuery, type SqlFragment } from '../sql/index.js';
-import { mapConstraintError } from './pg-errors.js';
+import { mapConstraintError, mapDataException } from './pg-errors.js';
+
+/** Bind parameters one statement may have: the wire protocol counts them in an unsigned 16-bit field. */
+export const MAX_PARAMETERS = 65_535;
 
 /** A row as `pg` returns it when no type is given. */
 export type Row = Record<string, unknown>;
@@ -40,11 +43,19 @@ export interface TransactionOptions {
   readonly readOnly?: boolean;
   /**
    * How many times the whole transaction is run again after a serialization failure (40001) or a deadlock (40P01),
-   * with exponential backoff. The callback runs again from the start, so keep side effects other than the database
+   * or (only when `idempotent`) a lost connection, with exponential backoff. The callback runs again from the start, so keep side effects other than the database
    * out of it. Nested transactions never retry on their own: the outer one does.
    * @default 3
    */
   readonly maxRetries?: number;
+  /**
+   * Whether running the callback twice is harmless. When the connection dies under the transaction (server restart,
+   * failover, terminated backend), an idempotent transaction is run again from the start on a new connection (within
+   * `maxRetries`); otherwise it rejects with `ConnectionLostError` (`FW_ERR_DATA_CONNECTION_LOST`), whose `outcome`
+   * says whether it may have committed (`unknown` when the connection died during COMMIT).
+   * @default false
+   */
+  readonly idempotent?: boolean;
 }
 
 /** Everything that runs statements: the database itself and a transaction. */
@@ -107,6 +118,16 @@ export abstract class QueryRunner implements Queryable {
       return Promise.reject(new SqlUsageError(`Statements must be built with the sql tag (sql\`SELECT ...\`), got ${typeof statement}. Values go into \${...} and are sent as parameters.`));
     }
     const compiled = statement.compile();
+    if (compiled.values.length > MAX_PARAMETERS) {
+      // The protocol counts parameters in 16 bits: more would wrap, and the server's protocol error looks like a lost
+      // connection (then a read is retried).
+      return Promise.reject(
+        new SqlUsageError(
+          `This statement has ${compiled.values.length} parameters; PostgreSQL accepts at most ${MAX_PARAMETERS} in one statement. ` +
+            'Insert or match in batches, or bind a whole array as one parameter (`= ANY(${ids})`, `SELECT * FROM unnest(${ids}::int[], ${names}::text[])`).',
+        ),
+      );
+    }
     let running: Promise<PgQueryResult>;
     try {
       running = this.run(compiled, options);
@@ -115,10 +136,12 @@ export abstract class QueryRunner implements Queryable {
     }
     if (!this.mapConstraints) return running;
     return running.catch((error: unknown) => {
-      const mapped = mapConstraintError(error);
+      const constraint = mapConstraintError(error);
+      const mapped = constraint ?? mapDataException(error);
       if (!mapped) throw error;
-      // The constraint names the schema: the log gets it, the client only the kind of problem.
-      this.logger.warn('database constraint violation', { ...mapped.log, status: mapped.error.status, statement: compiled.text });
+      // The constraint names the schema, the server's message quotes the value: the log gets the names and the
+      // statement (placeholders only), the client only the kind of problem.
+      this.logger.warn(constraint ? 'database constraint violation' : 'database refused a value', { ...mapped.log, status: mapped.error.status, statement: compiled.text });
       throw mapped.error;
     });
   }

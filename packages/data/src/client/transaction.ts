@@ -1,6 +1,7 @@
 import type { PoolClient, QueryResult as PgQueryResult } from 'pg';
-import { SqlUsageError } from '../errors.js';
+import { SqlUsageError, TransactionAbortedError } from '../errors.js';
 import type { CompiledQuery } from '../sql/index.js';
+import { IN_FAILED_TRANSACTION, sqlState } from './pg-errors.js';
 import { QueryRunner, type DataLogger, type IsolationLevel, type QueryOptions, type Transaction, type TransactionOptions } from './query-runner.js';
 
 const ISOLATION: Readonly<Record<IsolationLevel, string>> = {
@@ -21,9 +22,20 @@ export function beginStatement(options: TransactionOptions = {}): string {
   return parts.join(' ');
 }
 
+/** What the levels of one transaction (the transaction and its savepoints) share about its connection. */
+interface ConnectionState {
+  /** The statement error that aborted the transaction (PostgreSQL then refuses everything until a rollback). */
+  abortedBy?: unknown;
+}
+
 /**
  * A transaction on one pooled connection. Its callbacks run statements through it; once the callback settled, the
  * transaction is closed and any further use (a forgotten `await`) fails loudly instead of running outside it.
+ *
+ * A failed statement aborts the PostgreSQL transaction. When the callback catches that error and goes on, its next
+ * statement rejects with `TransactionAbortedError` (instead of the server's bare 25P02), and so does the commit (which
+ * PostgreSQL answers with ROLLBACK): a rollback is never reported as success. Savepoints (`tx.transaction`) are how a
+ * failure is survived.
  */
 export class ConnectionTransaction extends QueryRunner implements Transaction {
   private closed = false;
@@ -34,38 +46,63 @@ export class ConnectionTransaction extends QueryRunner implements Transaction {
     public readonly depth: number,
     logger: DataLogger,
     mapConstraints: boolean,
+    private readonly state: ConnectionState = {},
   ) {
     super(logger, mapConstraints);
   }
 
   protected override run(compiled: CompiledQuery, _options: QueryOptions | undefined): Promise<PgQueryResult> {
     this.assertOpen();
-    return this.client.query(compiled.text, compiled.values);
+    return this.client.query(compiled.text, compiled.values).catch((error: unknown) => this.failed(error));
   }
 
   public async transaction<T>(fn: (tx: Transaction) => Promise<T>, _options?: TransactionOptions): Promise<T> {
     this.assertOpen();
     // Savepoint names come from a counter, never from input.
     const name = `fw_sp_${this.depth}_${++this.savepoints}`;
-    await this.client.query(`SAVEPOINT ${name}`);
-    const nested = new ConnectionTransaction(this.client, this.depth + 1, this.logger, this.mapConstraints);
+    await this.control(`SAVEPOINT ${name}`);
+    const nested = new ConnectionTransaction(this.client, this.depth + 1, this.logger, this.mapConstraints, this.state);
     try {
       const result = await fn(nested);
       nested.close();
-      await this.client.query(`RELEASE SAVEPOINT ${name}`);
+      // Refused (TransactionAbortedError) when the callback caught a failed statement: its work is rolled back below.
+      await this.control(`RELEASE SAVEPOINT ${name}`);
       return result;
     } catch (error) {
       nested.close();
       // The callback's error is the one worth reporting; a failed ROLLBACK TO leaves the outer transaction aborted
       // anyway, so the outer level fails and rolls back too.
-      await this.client.query(`ROLLBACK TO SAVEPOINT ${name}`).catch(() => undefined);
+      await this.client.query(`ROLLBACK TO SAVEPOINT ${name}`).then(
+        () => (this.state.abortedBy = undefined),
+        () => undefined,
+      );
       throw error;
     }
+  }
+
+  /**
+   * @internal The error that aborted the transaction, when a statement failed and no savepoint rolled it back: the
+   * commit is then answered with ROLLBACK.
+   */
+  public get abortedBy(): unknown {
+    return this.state.abortedBy;
   }
 
   /** @internal */
   public close(): void {
     this.closed = true;
+  }
+
+  private control(text: string): Promise<PgQueryResult> {
+    return this.client.query(text).catch((error: unknown) => this.failed(error));
+  }
+
+  private failed(error: unknown): never {
+    const state = sqlState(error);
+    if (state === IN_FAILED_TRANSACTION) throw new TransactionAbortedError(this.state.abortedBy);
+    // Any error the server answered aborts the transaction (a lost connection has no SQLSTATE and ends it anyway).
+    if (state !== undefined) this.state.abortedBy ??= error;
+    throw error;
   }
 
   private assertOpen(): void {

@@ -2,7 +2,9 @@ import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import type { PoolClient } from 'pg';
 import { Database } from '../client/database.js';
-import { MigrationChangedError, MigrationFailedError, MigrationFileError, MigrationNoDownError } from '../errors.js';
+import { LeasedConnection } from '../client/leased-connection.js';
+import { isConnectionLost } from '../client/pg-errors.js';
+import { ConnectionLostError, MigrationChangedError, MigrationFailedError, MigrationFileError, MigrationNoDownError } from '../errors.js';
 import { sql, type SqlFragment } from '../sql/index.js';
 import { loadMigrations } from './load-migrations.js';
 import { hasStatements, type Migration } from './migration-file.js';
@@ -91,7 +93,8 @@ export async function migrate(target: MigrationTarget, options: MigratorOptions)
 export async function migrationStatus(target: MigrationTarget, options: MigratorOptions): Promise<MigrationStatus[]> {
   const migrations = await resolveMigrations(options);
   const table = tableIdentifier(options.table);
-  const client = await connect(target);
+  const connection = await connect(target);
+  const client = connection.client;
   try {
     const exists = await run(client, sql`SELECT to_regclass(${options.table ?? DEFAULT_TABLE}) IS NOT NULL AS exists`);
     const applied = exists.rows[0]?.['exists'] === true ? await readApplied(client, table) : new Map<string, AppliedMigration>();
@@ -105,8 +108,10 @@ export async function migrationStatus(target: MigrationTarget, options: Migrator
       if (!known.has(record.version)) result.push({ version: record.version, name: record.name, state: 'missing', appliedAt: record.appliedAt });
     }
     return result.sort((a, b) => (BigInt(a.version) < BigInt(b.version) ? -1 : BigInt(a.version) > BigInt(b.version) ? 1 : 0));
+  } catch (error) {
+    throw connection.lost || isConnectionLost(error) ? ConnectionLostError.inMigration(undefined, connection.lost ?? error) : error;
   } finally {
-    client.release();
+    connection.release();
   }
 }
 
@@ -216,7 +221,8 @@ export function migrationLockKey(table: string = DEFAULT_TABLE): string {
 }
 
 async function withLockedClient<T>(target: MigrationTarget, table: string | undefined, fn: (client: PoolClient) => Promise<T>): Promise<T> {
-  const client = await connect(target);
+  const connection = await connect(target);
+  const client = connection.client;
   const key = migrationLockKey(table);
   let broken: Error | undefined;
   try {
@@ -226,15 +232,21 @@ async function withLockedClient<T>(target: MigrationTarget, table: string | unde
     } finally {
       await run(client, sql`SELECT pg_advisory_unlock(${key}::bigint)`).catch((error: Error) => (broken = error));
     }
+  } catch (error) {
+    // The session (and its advisory lock) is gone; what was committed is recorded, so a new run resumes from there.
+    if (connection.lost || isConnectionLost(error) || isConnectionLost((error as { cause?: unknown } | undefined)?.cause)) {
+      throw ConnectionLostError.inMigration(error instanceof MigrationFailedError ? error.file : undefined, connection.lost ?? error);
+    }
+    throw error;
   } finally {
     // A session whose unlock failed may still hold the lock: close it rather than return it to the pool.
-    client.release(broken);
+    connection.release(broken);
   }
 }
 
-async function connect(target: MigrationTarget): Promise<PoolClient> {
+async function connect(target: MigrationTarget): Promise<LeasedConnection> {
   const pool = target instanceof Database ? await target.pool() : target;
-  return pool.connect();
+  return LeasedConnection.take(pool);
 }
 
 function run(client: PoolClient, statement: SqlFragment): Promise<pg.QueryResult<Record<string, unknown>>> {

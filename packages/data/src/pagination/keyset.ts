@@ -1,6 +1,11 @@
 import { BadCursorError, SqlUsageError } from '../errors.js';
 import { sql, type SqlFragment } from '../sql/index.js';
-import type { Queryable } from '../client/query-runner.js';
+import { sqlState } from '../client/pg-errors.js';
+
+/** What paginate needs of a database or transaction (declared here, so the client does not import back). */
+export interface PageSource {
+  many<R>(statement: SqlFragment): Promise<R[]>;
+}
 
 /** One column of the page order. */
 export interface OrderColumn {
@@ -39,7 +44,7 @@ type CursorValue = string | number | boolean | { readonly d: string };
  * subquery, so any query whose select list includes the order columns can be paginated. Cursor values are bound as
  * parameters; a tampered cursor can at worst select a different page, never change the statement.
  */
-export async function paginate<R>(db: Queryable, statement: SqlFragment, options: PaginateOptions): Promise<Page<R>> {
+export async function paginate<R>(db: PageSource, statement: SqlFragment, options: PaginateOptions): Promise<Page<R>> {
   const limit = options.limit ?? 20;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) throw new SqlUsageError(`paginate(): limit must be an integer from 1 to ${MAX_LIMIT}, got ${String(limit)}.`);
   const order = options.orderBy;
@@ -54,7 +59,13 @@ export async function paginate<R>(db: Queryable, statement: SqlFragment, options
   const orderSql = sql.join(order.map((o) => sql`${col(o)} ${o.direction === 'desc' ? sql`DESC` : sql`ASC`}`));
   const where = options.after === undefined ? sql.empty : sql`WHERE ${seekCondition(order, decodeCursor(options.after, signature, order.length))}`;
 
-  const rows = await db.many<R>(sql`SELECT * FROM (${statement}) AS ${page} ${where} ORDER BY ${orderSql} LIMIT ${limit + 1}`);
+  const rows = await db.many<R>(sql`SELECT * FROM (${statement}) AS ${page} ${where} ORDER BY ${orderSql} LIMIT ${limit + 1}`).catch((error: unknown) => {
+    // A value the server cannot read as its column's type (text for a timestamp, 2^63 for an integer) only comes from
+    // a forged cursor: valid ones hold values read from those columns. (A bad value of the statement's own, sent with a
+    // cursor, is reported the same way; on the first page it is a 422 INVALID_VALUE.)
+    if (options.after !== undefined && sqlState(error)?.startsWith('22')) throw new BadCursorError(FORGED, error);
+    throw error;
+  });
   if (rows.length <= limit) return { items: rows };
   const items = rows.slice(0, limit);
   const last = items[items.length - 1] as Record<string, unknown>;
@@ -105,8 +116,16 @@ function decodeCursor(cursor: string, signature: string, width: number): unknown
     throw new BadCursorError('The pagination cursor belongs to another listing or ordering; start again from the first page.');
   }
   return v.map((value: unknown) => {
-    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
-    if (value && typeof value === 'object' && typeof (value as { d?: unknown }).d === 'string') return new Date((value as { d: string }).d);
-    throw new BadCursorError('The pagination cursor holds a value of an unexpected type; pass the nextCursor of the previous page unchanged.');
+    // Values the server would refuse for any column: no page query can be built on them.
+    if (typeof value === 'string' && !value.includes('\0')) return value;
+    if (typeof value === 'number' && Number.isFinite(value)) return value;
+    if (typeof value === 'boolean') return value;
+    if (value && typeof value === 'object' && typeof (value as { d?: unknown }).d === 'string') {
+      const date = new Date((value as { d: string }).d);
+      if (!Number.isNaN(date.getTime())) return date;
+    }
+    throw new BadCursorError(FORGED);
   });
 }
+
+const FORGED = 'The pagination cursor holds a value of an unexpected type; pass the nextCursor of the previous page unchanged.';

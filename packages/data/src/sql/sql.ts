@@ -13,11 +13,18 @@ function tag(strings: TemplateStringsArray, ...values: readonly SqlValue[]): Sql
   return builder.build();
 }
 
+/** PostgreSQL's NAMEDATALEN - 1: longer identifiers are truncated by the server, with only a notice. */
+export const MAX_IDENTIFIER_BYTES = 63;
+
 function identifier(...names: readonly string[]): SqlFragment {
   if (names.length === 0) throw new SqlUsageError('sql.identifier() needs at least one name, e.g. sql.identifier("tasks") or sql.identifier("app", "tasks").');
   const quoted = names.map((name) => {
     if (typeof name !== 'string' || name.length === 0 || name.includes('\0')) {
       throw new SqlUsageError(`sql.identifier(): ${JSON.stringify(name)} is not a valid identifier (a non-empty string without NUL characters).`);
+    }
+    if (Buffer.byteLength(name, 'utf8') > MAX_IDENTIFIER_BYTES) {
+      // PostgreSQL would silently cut it to 63 bytes, so two long names could reach the same table.
+      throw new SqlUsageError(`sql.identifier(): ${JSON.stringify(name.slice(0, 80))} is ${Buffer.byteLength(name, 'utf8')} bytes long; PostgreSQL names are at most ${MAX_IDENTIFIER_BYTES} bytes (longer ones are cut, so two names could reach the same object). Use a shorter name.`);
     }
     // Double quotes are the only special character inside a quoted identifier; doubling them makes any text inert.
     return `"${name.replace(/"/g, '""')}"`;
