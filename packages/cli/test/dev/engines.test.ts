@@ -36,7 +36,7 @@ describe('embedded queue engine (LocalQueue)', () => {
     const batches: { Records: { body: string; attributes: { ApproximateReceiveCount: string }; eventSource: string; eventSourceARN: string }[] }[] = [];
     const queue = new LocalQueue('jobs', { currentApp: () => app, log: quiet, invoke: async (_u: FunctionUnit, event: unknown): Promise<InvokeOutcome> => (batches.push(event as never), { ok: true, value: {} }) });
     try {
-      for (const n of [1, 2, 3]) queue.send(JSON.stringify({ n }));
+      for (const n of [1, 2, 3]) await queue.send(JSON.stringify({ n }));
       await sleep(100);
       expect(batches.map((b) => b.Records.length)).to.deep.equal([2, 1]);
       const record = batches[0]!.Records[0]!;
@@ -65,8 +65,8 @@ describe('embedded queue engine (LocalQueue)', () => {
       },
     });
     try {
-      queue.send('good');
-      queue.send('bad');
+      await queue.send('good');
+      await queue.send('bad');
       await sleep(150);
       expect(seen).to.deep.equal(['good', 'bad', 'bad']);
       expect(queue.depth).to.equal(0);
@@ -81,7 +81,7 @@ describe('embedded queue engine (LocalQueue)', () => {
     let calls = 0;
     const queue = new LocalQueue('jobs', { currentApp: () => app, log: quiet, invoke: async () => (calls++, { ok: false, reason: 'error', errorType: 'Error', errorMessage: 'nope' }) });
     try {
-      const message = queue.send('poison');
+      const message = await queue.send('poison');
       await sleep(150);
       expect(calls).to.equal(3);
       expect(queue.deadLetters.map((d) => [d.messageId, d.receiveCount])).to.deep.equal([[message.messageId, 3]]);
@@ -97,7 +97,7 @@ describe('embedded queue engine (LocalQueue)', () => {
     let calls = 0;
     const queue = new LocalQueue('jobs', { currentApp: () => app, log: quiet, invoke: async () => (calls++, { ok: false, reason: 'timeout', errorType: 'Sandbox.Timedout', errorMessage: 'slow' }) });
     try {
-      queue.send('slow');
+      await queue.send('slow');
       await sleep(300);
       expect(calls).to.equal(1);
       await sleep(1000);
@@ -116,7 +116,7 @@ describe('embedded scheduler', () => {
     const scheduler = new EmbeddedScheduler({ retryBaseMs: 20 });
     try {
       await scheduler.start(app, {
-        rootDir: app.rootDir, dataDir: '', baseUrl: '', host: '127.0.0.1', log: quiet, currentApp: () => app, freePort: async () => 0,
+        rootDir: app.rootDir, dataDir: path.join(app.rootDir, '.fw'), baseUrl: '', host: '127.0.0.1', log: quiet, currentApp: () => app, freePort: async () => 0,
         invoke: async (_u, event) => (calls.push({ at: Date.now(), event: event as never }), { ok: false, reason: 'error', errorType: 'Error', errorMessage: 'down' }),
       });
       const ok = await scheduler.fire(app.crons[0]!);

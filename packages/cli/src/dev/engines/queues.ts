@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import * as path from 'node:path';
 import type { AppDefinition, QueueDefinition } from '@framework/core';
 import type { FastifyPluginAsync } from 'fastify';
+import { AppendOnlyLog } from '../durable-log/index.js';
 import { buildSqsEvent } from '../events/sqs-event.js';
 import type { DevContext, DevEngine, EngineFactory, EngineStart } from './engine.js';
 
@@ -24,16 +26,31 @@ export interface DeadLetter {
   readonly movedAt: string;
 }
 
+/** How a queue's log records its state; each record is an absolute value, so replaying it twice changes nothing. */
+export type QueueRecord =
+  | { readonly op: 'message'; readonly id: string; readonly body: string; readonly sentAt: number; readonly visibleAt: number; readonly receiveCount: number; readonly firstReceiveAt?: number }
+  | { readonly op: 'received'; readonly id: string; readonly receiveCount: number; readonly firstReceiveAt: number }
+  | { readonly op: 'deleted'; readonly ids: readonly string[] }
+  | { readonly op: 'dead'; readonly id: string; readonly body: string; readonly receiveCount: number; readonly sentAt: number; readonly movedAt: string };
+
 /**
  * One queue with SQS semantics, in process: a consumer receives batches of up to `batchSize` visible messages;
  * received messages stay hidden for `visibilityTimeout` seconds; a batch that fails (the consumer threw, timed out
  * or crashed) is redelivered after that, while a result with `batchItemFailures` redelivers only those records and
  * deletes the rest; a message about to be received for more than `maxReceiveCount` times moves to the dead-letter
  * queue instead (or, without one, keeps being redelivered as SQS would). One batch is in flight at a time.
+ *
+ * Opened with {@link LocalQueue.open}, it keeps its state in an append-only log: `send` resolves once the message is
+ * on disk, a receive (with its count) is on disk before the consumer runs, and a restart finds every message that
+ * was not deleted, in-flight ones visible again with their receive counts, and the dead letters. Constructed
+ * directly, it keeps everything in memory.
  */
 export class LocalQueue {
-  private readonly messages: LocalMessage[] = [];
+  private readonly messages = new Map<string, LocalMessage>();
+  /** Sent, in memory, but not yet on disk: not delivered before `send` has been acknowledged. */
+  private readonly unconfirmed = new Set<string>();
   readonly deadLetters: DeadLetter[] = [];
+  private log?: AppendOnlyLog<QueueRecord>;
   private timer?: NodeJS.Timeout;
   private timerAt = Infinity;
   private busy = false;
@@ -44,26 +61,97 @@ export class LocalQueue {
     private readonly context: Pick<DevContext, 'invoke' | 'currentApp' | 'log'>,
   ) {}
 
+  /** A queue whose state lives in the log `file` (created if missing), restored from it, delivering at once. */
+  static async open(id: string, context: Pick<DevContext, 'invoke' | 'currentApp' | 'log'>, file: string): Promise<LocalQueue> {
+    const queue = new LocalQueue(id, context);
+    const { log, records } = await AppendOnlyLog.open<QueueRecord>(file, { snapshot: () => queue.snapshot(), onRecover: (problem) => context.log.warn(`queue ${id}: ${problem}`) });
+    queue.log = log;
+    queue.restore(records);
+    queue.scheduleNext();
+    return queue;
+  }
+
   private definition(): QueueDefinition | undefined {
     return this.context.currentApp().queues.find((q) => q.id === this.id);
   }
 
-  send(body: string, delaySeconds = 0): LocalMessage {
+  /** Accepts a message; resolves once it is durable (on disk for an opened queue), rejects if it could not be kept. */
+  async send(body: string, delaySeconds = 0): Promise<LocalMessage> {
     const now = Date.now();
     const message: LocalMessage = { messageId: randomUUID(), body, sentTimestamp: now, receiveCount: 0, visibleAt: now + delaySeconds * 1000 };
-    this.messages.push(message);
+    // In memory first, so a compaction running meanwhile keeps it; delivered only once it is on disk.
+    this.messages.set(message.messageId, message);
+    if (this.log) {
+      this.unconfirmed.add(message.messageId);
+      try {
+        await this.log.append(messageRecord(message));
+      } catch (error) {
+        this.messages.delete(message.messageId);
+        throw error;
+      } finally {
+        this.unconfirmed.delete(message.messageId);
+      }
+    }
     this.schedule(message.visibleAt);
     return message;
   }
 
   /** Messages not yet deleted (in flight or waiting). */
   get depth(): number {
-    return this.messages.length;
+    return this.messages.size;
   }
 
   stop(): void {
     this.stopped = true;
     clearTimeout(this.timer);
+  }
+
+  /** Stops delivering and closes the log once what is pending is on disk. */
+  async close(): Promise<void> {
+    this.stop();
+    await this.log?.close();
+  }
+
+  private snapshot(): QueueRecord[] {
+    return [
+      ...[...this.messages.values()].map(messageRecord),
+      ...this.deadLetters.map((d): QueueRecord => ({ op: 'dead', id: d.messageId, body: d.body, receiveCount: d.receiveCount, sentAt: d.sentTimestamp, movedAt: d.movedAt })),
+    ];
+  }
+
+  private restore(records: readonly QueueRecord[]): void {
+    const dead = new Set<string>();
+    for (const record of records) {
+      if (record.op === 'message') {
+        if (dead.has(record.id)) continue;
+        this.messages.set(record.id, { messageId: record.id, body: record.body, sentTimestamp: record.sentAt, visibleAt: record.visibleAt, receiveCount: record.receiveCount, firstReceiveTimestamp: record.firstReceiveAt });
+      } else if (record.op === 'received') {
+        const message = this.messages.get(record.id);
+        if (message) {
+          message.receiveCount = record.receiveCount;
+          message.firstReceiveTimestamp = record.firstReceiveAt;
+        }
+      } else if (record.op === 'deleted') {
+        for (const id of record.ids) this.messages.delete(id);
+      } else if (record.op === 'dead') {
+        this.messages.delete(record.id);
+        if (dead.has(record.id)) continue;
+        dead.add(record.id);
+        this.deadLetters.push({ messageId: record.id, body: record.body, receiveCount: record.receiveCount, sentTimestamp: record.sentAt, movedAt: record.movedAt });
+      }
+    }
+    // The consumer that held in-flight messages is gone: they are visible again (receive counts kept); delays stay.
+    const now = Date.now();
+    let inFlight = 0;
+    for (const message of this.messages.values()) {
+      if (message.receiveCount > 0 && message.visibleAt > now) {
+        message.visibleAt = now;
+        inFlight++;
+      }
+    }
+    if (this.messages.size > 0 || this.deadLetters.length > 0) {
+      this.context.log.info(`queue ${this.id}: kept from the last run: ${this.messages.size} messages (${inFlight} in flight, visible again), ${this.deadLetters.length} dead letters`);
+    }
   }
 
   private schedule(at: number): void {
@@ -76,50 +164,73 @@ export class LocalQueue {
     }, Math.max(0, at - Date.now()));
   }
 
+  private scheduleNext(): void {
+    let next = Infinity;
+    for (const message of this.messages.values()) if (!this.unconfirmed.has(message.messageId) && message.visibleAt < next) next = message.visibleAt;
+    if (Number.isFinite(next)) this.schedule(next);
+  }
+
   private async pump(): Promise<void> {
     if (this.busy || this.stopped) return;
     const queue = this.definition();
     if (!queue) return;
-    const now = Date.now();
-    const batch: LocalMessage[] = [];
-    for (const message of [...this.messages]) {
-      if (batch.length >= queue.batchSize) break;
-      if (message.visibleAt > now) continue;
-      if (queue.deadLetterQueue && message.receiveCount >= queue.maxReceiveCount) {
-        this.remove(message);
-        this.deadLetters.push({ messageId: message.messageId, body: message.body, receiveCount: message.receiveCount, sentTimestamp: message.sentTimestamp, movedAt: new Date(now).toISOString() });
-        this.context.log.warn(`queue ${queue.id}: message ${message.messageId} moved to the dead-letter queue ${queue.deadLetterQueueName} after ${message.receiveCount} receives`);
-        continue;
-      }
-      message.receiveCount++;
-      message.firstReceiveTimestamp ??= now;
-      message.visibleAt = now + queue.visibilityTimeout * 1000;
-      batch.push(message);
-    }
-    if (batch.length > 0) {
-      this.busy = true;
-      try {
-        const event = buildSqsEvent(this.context.currentApp().region, queue.queueName, batch.map((m) => ({ ...m })));
-        const outcome = await this.context.invoke(queue, event);
-        if (outcome.ok) {
-          const failed = failedIds(outcome.value);
-          for (const message of batch) if (!failed.has(message.messageId)) this.remove(message);
-          if (failed.size) this.context.log.warn(`queue ${queue.id}: ${failed.size} of ${batch.length} messages reported failed; redelivered after ${queue.visibilityTimeout} s`);
-        } else {
-          this.context.log.warn(`queue ${queue.id}: consumer failed (${outcome.errorType}: ${outcome.errorMessage}); ${batch.length} messages redelivered after ${queue.visibilityTimeout} s`);
+    this.busy = true;
+    try {
+      const now = Date.now();
+      const batch: LocalMessage[] = [];
+      const records: QueueRecord[] = [];
+      for (const message of this.messages.values()) {
+        if (batch.length >= queue.batchSize) break;
+        if (message.visibleAt > now || this.unconfirmed.has(message.messageId)) continue;
+        if (queue.deadLetterQueue && message.receiveCount >= queue.maxReceiveCount) {
+          this.messages.delete(message.messageId);
+          const dead: DeadLetter = { messageId: message.messageId, body: message.body, receiveCount: message.receiveCount, sentTimestamp: message.sentTimestamp, movedAt: new Date(now).toISOString() };
+          this.deadLetters.push(dead);
+          records.push({ op: 'dead', id: dead.messageId, body: dead.body, receiveCount: dead.receiveCount, sentAt: dead.sentTimestamp, movedAt: dead.movedAt });
+          this.context.log.warn(`queue ${queue.id}: message ${message.messageId} moved to the dead-letter queue ${queue.deadLetterQueueName} after ${message.receiveCount} receives`);
+          continue;
         }
-      } finally {
-        this.busy = false;
+        message.receiveCount++;
+        message.firstReceiveTimestamp ??= now;
+        message.visibleAt = now + queue.visibilityTimeout * 1000;
+        batch.push(message);
+        records.push({ op: 'received', id: message.messageId, receiveCount: message.receiveCount, firstReceiveAt: message.firstReceiveTimestamp });
       }
+      // The receive counts are on disk before the consumer runs: a crash during the batch cannot undo them.
+      if (records.length > 0 && this.log && !(await this.persist(records, `${batch.length} messages not delivered now (retried after ${queue.visibilityTimeout} s)`))) return;
+      if (batch.length === 0 || this.stopped) return;
+      const event = buildSqsEvent(this.context.currentApp().region, queue.queueName, batch.map((m) => ({ ...m })));
+      const outcome = await this.context.invoke(queue, event);
+      if (outcome.ok) {
+        const failed = failedIds(outcome.value);
+        const deleted = batch.filter((m) => !failed.has(m.messageId)).map((m) => m.messageId);
+        for (const id of deleted) this.messages.delete(id);
+        // Not awaited: a delete lost in a crash only means a redelivery, which at-least-once allows.
+        if (deleted.length > 0 && this.log) void this.persist([{ op: 'deleted', ids: deleted }], `${deleted.length} deleted messages may be redelivered after a restart`);
+        if (failed.size) this.context.log.warn(`queue ${queue.id}: ${failed.size} of ${batch.length} messages reported failed; redelivered after ${queue.visibilityTimeout} s`);
+      } else {
+        this.context.log.warn(`queue ${queue.id}: consumer failed (${outcome.errorType}: ${outcome.errorMessage}); ${batch.length} messages redelivered after ${queue.visibilityTimeout} s`);
+      }
+    } finally {
+      this.busy = false;
+      this.scheduleNext();
     }
-    const next = Math.min(...this.messages.map((m) => m.visibleAt));
-    if (Number.isFinite(next)) this.schedule(next);
   }
 
-  private remove(message: LocalMessage): void {
-    const index = this.messages.indexOf(message);
-    if (index !== -1) this.messages.splice(index, 1);
+  /** Appends records; false (and a terminal line saying what it means) if the disk refused them. */
+  private async persist(records: readonly QueueRecord[], consequence: string): Promise<boolean> {
+    try {
+      await this.log!.appendAll(records);
+      return true;
+    } catch (error) {
+      if (!this.stopped) this.context.log.error(`queue ${this.id}: could not write to ${path.basename(this.log!.file)} (${(error as Error).message}); ${consequence}`);
+      return false;
+    }
   }
+}
+
+function messageRecord(message: LocalMessage): QueueRecord {
+  return { op: 'message', id: message.messageId, body: message.body, sentAt: message.sentTimestamp, visibleAt: message.visibleAt, receiveCount: message.receiveCount, firstReceiveAt: message.firstReceiveTimestamp };
 }
 
 /** `{ batchItemFailures: [{ itemIdentifier }] }`: the partial batch response of an SQS consumer. */
@@ -139,7 +250,8 @@ function failedIds(value: unknown): Set<string> {
  * | `GET /_dev/queues/<id>/dead-letters` | 200 `{ queue, deadLetterQueue, messages: [...] }` |
  * | `GET /_dev/queues/<id>` | 200 `{ queue, depth, deadLetters }` |
  *
- * Messages are kept in memory: a restart of `fw dev` empties the queues.
+ * Each queue keeps its messages in `.fw/queues/<id>.log` (see {@link LocalQueue}): a 202 means the message is on
+ * disk, and it survives a restart or a `kill -9` of `fw dev`.
  */
 export class EmbeddedQueueEngine implements DevEngine {
   readonly intent = 'queues' as const;
@@ -149,7 +261,7 @@ export class EmbeddedQueueEngine implements DevEngine {
   async start(app: AppDefinition, context: DevContext): Promise<EngineStart> {
     const outputs: Record<string, Record<string, string>> = {};
     for (const q of app.queues) {
-      this.queues.set(q.id, new LocalQueue(q.id, context));
+      this.queues.set(q.id, await LocalQueue.open(q.id, context, queueLogFile(context.dataDir, q.id)));
       outputs[q.id] = { url: `${context.baseUrl}/_dev/queues/${q.id}` };
     }
     const queueOf = (id: string) => {
@@ -174,7 +286,13 @@ export class EmbeddedQueueEngine implements DevEngine {
         if (typeof input.body !== 'string' || typeof delay !== 'number' || !Number.isInteger(delay) || delay < 0 || delay > 900) {
           return reply.code(400).send({ error: { code: 'INVALID_MESSAGE', message: 'expected { "body": "<string>", "delaySeconds"?: 0-900 } (the body of an SQS message is a string: JSON.stringify objects)', requestId: request.id } });
         }
-        const message = found.queue.send(input.body, delay);
+        let message: LocalMessage;
+        try {
+          message = await found.queue.send(input.body, delay);
+        } catch {
+          // Logged by the queue; the sender must not take it as accepted.
+          return reply.code(503).send({ error: { code: 'QUEUE_WRITE_FAILED', message: `the message could not be written to .fw/queues/${found.definition.id}.log, so it was not accepted; the fw dev console says why; send it again`, requestId: request.id } });
+        }
         return reply.code(202).send({ messageId: message.messageId });
       });
       server.get<{ Params: { id: string } }>('/_dev/queues/:id/dead-letters', async (request, reply) => {
@@ -188,13 +306,22 @@ export class EmbeddedQueueEngine implements DevEngine {
         return { queue: found.definition.queueName, depth: found.queue.depth, deadLetters: found.queue.deadLetters.length };
       });
     };
-    const summary = app.queues.map((q) => `${q.id}: batch ${q.batchSize}, visibility ${q.visibilityTimeout} s, max receives ${q.maxReceiveCount}${q.deadLetterQueue ? ', dead-letter queue' : ''}`);
+    const kept = (q: QueueDefinition) => {
+      const queue = this.queues.get(q.id)!;
+      return queue.depth || queue.deadLetters.length ? `, kept ${queue.depth} messages and ${queue.deadLetters.length} dead letters` : '';
+    };
+    const summary = app.queues.map((q) => `${q.id}: batch ${q.batchSize}, visibility ${q.visibilityTimeout} s, max receives ${q.maxReceiveCount}${q.deadLetterQueue ? ', dead-letter queue' : ''}${kept(q)}`);
     return { outputs, plugin, summary };
   }
 
   async stop(): Promise<void> {
-    for (const queue of this.queues.values()) queue.stop();
+    await Promise.all([...this.queues.values()].map((queue) => queue.close()));
   }
+}
+
+/** Where a queue's log lives: `.fw/queues/<id>.log` (ids are letters, digits, `-` and `_`). */
+export function queueLogFile(dataDir: string, id: string): string {
+  return path.join(dataDir, 'queues', `${id}.log`);
 }
 
 export const embeddedQueues: EngineFactory = {
