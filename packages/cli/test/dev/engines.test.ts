@@ -3,8 +3,10 @@ import { defineApp, type AppDefinition, type FunctionUnit } from '@framework/cor
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { EmbeddedScheduler, LocalQueue, selectEngines, parseEnginePreferences, type EngineFactory, type InvokeOutcome } from '../../src/dev/engines/index.js';
+import Fastify from 'fastify';
+import { EmbeddedQueueEngine, EmbeddedScheduler, LocalQueue, selectEngines, parseEnginePreferences, type EngineFactory, type InvokeOutcome } from '../../src/dev/engines/index.js';
 import { DevServerError } from '../../src/errors.js';
+import { eventually } from './helpers.js';
 
 /** A minimal app with one queue and one cron, built by core from real files in a temporary folder. */
 function appWith(queue: Record<string, unknown>, retryAttempts = 2): { app: AppDefinition; cleanup: () => void } {
@@ -109,6 +111,95 @@ describe('embedded queue engine (LocalQueue)', () => {
   });
 });
 
+describe('embedded queue engine across restarts (.fw/queues/<id>.log)', () => {
+  type Batch = { Records: { messageId: string; body: string; attributes: { ApproximateReceiveCount: string } }[] };
+  const failing = async (): Promise<InvokeOutcome> => ({ ok: false, reason: 'crash', errorType: 'Runtime.ExitError', errorMessage: 'killed' });
+
+  it('keeps waiting, delayed and in-flight messages; in-flight ones are visible again at once, with their receive counts', async () => {
+    const { app, cleanup } = appWith({ batchSize: 10, visibilityTimeout: 600, maxReceiveCount: 5 });
+    const file = path.join(app.rootDir, '.fw', 'queues', 'jobs.log');
+    const first: Batch[] = [];
+    const before = await LocalQueue.open('jobs', { currentApp: () => app, log: quiet, invoke: async (_u, e) => (first.push(e as Batch), failing()) }, file);
+    try {
+      const inFlight = await before.send('in flight');
+      const delayed = await before.send('delayed', 900);
+      await eventually(async () => (first.length === 1 ? true : undefined));
+      // The process dies here: no close, the consumer never answers for the message it holds (hidden for 600 s).
+      before.stop();
+
+      const second: Batch[] = [];
+      const after = await LocalQueue.open('jobs', { currentApp: () => app, log: quiet, invoke: async (_u, e) => (second.push(e as Batch), { ok: true, value: {} }) }, file);
+      await eventually(async () => (second.length === 1 && after.depth === 1 ? true : undefined));
+      expect(second[0]!.Records.map((r) => [r.messageId, r.body, r.attributes.ApproximateReceiveCount])).to.deep.equal([[inFlight.messageId, 'in flight', '2']]);
+      await after.close();
+
+      const third = await LocalQueue.open('jobs', { currentApp: () => app, log: quiet, invoke: failing }, file);
+      expect(third.depth).to.equal(1);
+      await third.close();
+      expect(delayed.messageId).to.not.equal(inFlight.messageId);
+    } finally {
+      await before.close();
+      cleanup();
+    }
+  });
+
+  it('keeps dead letters, and a message cut off mid-delivery keeps counting towards maxReceiveCount', async () => {
+    const { app, cleanup } = appWith({ batchSize: 10, visibilityTimeout: 0, maxReceiveCount: 2 });
+    const file = path.join(app.rootDir, '.fw', 'queues', 'jobs.log');
+    let calls = 0;
+    // The poison message fails; the survivor's consumer never answers: fw dev is killed while it runs.
+    const invoke = async (_u: FunctionUnit, e: unknown) => (calls++, (e as Batch).Records[0]!.body === 'poison' ? failing() : new Promise<InvokeOutcome>(() => undefined));
+    const before = await LocalQueue.open('jobs', { currentApp: () => app, log: quiet, invoke }, file);
+    try {
+      const poison = await before.send('poison');
+      await eventually(async () => (before.deadLetters.length === 1 ? true : undefined));
+      const survivor = await before.send('survivor');
+      await eventually(async () => (calls === 3 ? true : undefined));
+      before.stop();
+
+      const counts: string[] = [];
+      const after = await LocalQueue.open('jobs', { currentApp: () => app, log: quiet, invoke: async (_u, e) => (counts.push(...(e as Batch).Records.map((r) => r.attributes.ApproximateReceiveCount)), failing()) }, file);
+      expect(after.deadLetters.map((d) => [d.messageId, d.body, d.receiveCount])).to.deep.equal([[poison.messageId, 'poison', 2]]);
+      await eventually(async () => (after.deadLetters.length === 2 ? true : undefined));
+      // Received once before the restart, once after; then moved: never counted from zero again.
+      expect(counts).to.deep.equal(['2']);
+      expect(after.deadLetters[1]).to.include({ messageId: survivor.messageId, receiveCount: 2 });
+      expect(after.depth).to.equal(0);
+      await after.close();
+    } finally {
+      await before.close();
+      cleanup();
+    }
+  });
+
+  it('answers 202 only once the message is on disk, and 503 QUEUE_WRITE_FAILED when it cannot be written', async () => {
+    const { app, cleanup } = appWith({ visibilityTimeout: 600 });
+    const engine = new EmbeddedQueueEngine();
+    const server = Fastify();
+    try {
+      const context = { rootDir: app.rootDir, dataDir: path.join(app.rootDir, '.fw'), baseUrl: 'http://127.0.0.1:1', host: '127.0.0.1', log: quiet, currentApp: () => app, freePort: async () => 0, invoke: failing };
+      const started = await engine.start(app, context);
+      server.removeAllContentTypeParsers();
+      server.addContentTypeParser('*', { parseAs: 'buffer' }, (_r, body, done) => done(null, body));
+      await server.register(started.plugin!);
+      const sent = await server.inject({ method: 'POST', url: '/_dev/queues/jobs/messages', payload: { body: 'kept', delaySeconds: 900 } });
+      expect(sent.statusCode).to.equal(202);
+      const logged = fs.readFileSync(path.join(app.rootDir, '.fw', 'queues', 'jobs.log'), 'utf8');
+      expect(logged).to.include(sent.json().messageId).and.include('"body":"kept"');
+
+      await engine.queues.get('jobs')!.close();
+      const refused = await server.inject({ method: 'POST', url: '/_dev/queues/jobs/messages', payload: { body: 'lost' } });
+      expect(refused.statusCode).to.equal(503);
+      expect(refused.json().error.code).to.equal('QUEUE_WRITE_FAILED');
+      expect(refused.json().error.message).to.not.match(/closed/);
+    } finally {
+      await server.close();
+      await engine.stop();
+      cleanup();
+    }
+  });
+});
+
 describe('embedded scheduler', () => {
   it('retries a failing cron retryAttempts times with exponential backoff, with scheduled events', async () => {
     const { app, cleanup } = appWith({}, 2);
@@ -128,6 +219,47 @@ describe('embedded scheduler', () => {
       expect(calls[0]!.event.resources[0]).to.equal('arn:aws:events:eu-west-1:000000000000:rule/engines-dev-cron-tick');
     } finally {
       await scheduler.stop();
+      cleanup();
+    }
+  });
+});
+
+describe('embedded scheduler across restarts (.fw/schedules/retries.log)', () => {
+  it('resumes a pending retry after a restart, for the same scheduled time, counting the attempts already made', async () => {
+    const { app, cleanup } = appWith({}, 2);
+    const dataDir = path.join(app.rootDir, '.fw');
+    const context = (invoke: (u: FunctionUnit, e: unknown) => Promise<InvokeOutcome>, lines: string[] = []) => ({
+      rootDir: app.rootDir, dataDir, baseUrl: '', host: '127.0.0.1', currentApp: () => app, freePort: async () => 0, invoke,
+      log: { info: (m: string) => lines.push(m), warn: (m: string) => lines.push(m), error: (m: string) => lines.push(m) },
+    });
+    const firstCalls: string[] = [];
+    const before = new EmbeddedScheduler({ retryBaseMs: 300 });
+    const after = new EmbeddedScheduler({ retryBaseMs: 300 });
+    const last = new EmbeddedScheduler();
+    try {
+      await before.start(app, context(async (_u, e) => (firstCalls.push((e as { time: string }).time), { ok: false, reason: 'error', errorType: 'Error', errorMessage: 'down' })));
+      const scheduled = new Date('2026-01-01T07:00:00.000Z');
+      void before.fire(app.crons[0]!, scheduled);
+      await eventually(async () => (firstCalls.length === 1 ? true : undefined));
+      // Killed while the first retry waits.
+      await before.stop();
+
+      const secondCalls: string[] = [];
+      const lines: string[] = [];
+      await after.start(app, context(async (_u, e) => (secondCalls.push((e as { time: string }).time), { ok: true, value: null }), lines));
+      await eventually(async () => (secondCalls.length === 1 ? true : undefined));
+      expect(secondCalls).to.deep.equal(['2026-01-01T07:00:00Z']);
+      expect(lines.join('\n')).to.match(/resuming the run for 2026-01-01T07:00:00.000Z .*attempt 2 of 3/);
+      expect(firstCalls).to.have.length(1);
+      await after.stop();
+
+      // The run ended: nothing is resumed again.
+      const thirdCalls: unknown[] = [];
+      const thirdLines: string[] = [];
+      await last.start(app, context(async (_u, e) => (thirdCalls.push(e), { ok: true, value: null }), thirdLines));
+      expect(thirdLines.join('\n')).to.not.match(/resuming/);
+    } finally {
+      await Promise.all([before.stop(), after.stop(), last.stop()]);
       cleanup();
     }
   });
