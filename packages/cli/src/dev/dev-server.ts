@@ -154,6 +154,7 @@ export class DevServer {
           const started = await engine.start(app, context);
           outputs.set(factory.intent, started.outputs);
           if (started.plugin) plugins.push(started.plugin);
+          for (const [name, service] of Object.entries(started.workerServices ?? {})) host.provide(name, service);
           for (const line of started.summary ?? []) summaries.push(`${factory.intent.padEnd(11)} ${factory.kind.padEnd(9)} ${line}`);
           if (!started.summary?.length) summaries.push(`${factory.intent.padEnd(11)} ${factory.kind.padEnd(9)} ${factory.label}`);
           if (started.ready) {

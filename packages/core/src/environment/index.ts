@@ -1,1 +1,2 @@
 export * from './variables.js';
+export * from './dev-worker-services.js';

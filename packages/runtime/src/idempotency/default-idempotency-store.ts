@@ -2,6 +2,7 @@ import { DEFAULT_IDEMPOTENCY_TABLE, ENV } from '@framework/core/names';
 import type { IdempotencyStore } from './idempotency-store.js';
 import { InMemoryIdempotencyStore } from './in-memory-idempotency-store.js';
 import { createDynamoDBIdempotencyStore } from './dynamodb-idempotency-store.js';
+import { DevServerIdempotencyStore, devWorkerServiceCall } from './dev-server-idempotency-store.js';
 
 /**
  * Inside a deployed Lambda function: the Lambda service sets `AWS_LAMBDA_FUNCTION_NAME`, and the dev server sets
@@ -16,8 +17,8 @@ export function idempotencyTableFromEnv(env: NodeJS.ProcessEnv = process.env): s
   return env[ENV.idempotencyTable] || DEFAULT_IDEMPOTENCY_TABLE;
 }
 
-// One in-memory store per process: the dev server runs every function in one process, and a saga or a retried
-// request must find the records an earlier invocation wrote. Keys are namespaced per function, so sharing is safe.
+// One in-memory store per process (tests, scripts): a saga or a retried request must find the records an earlier
+// invocation wrote. Keys are namespaced per function and caller, so sharing is safe.
 let processStore: InMemoryIdempotencyStore | undefined;
 
 /** The process-wide in-memory store used in local development. */
@@ -27,10 +28,13 @@ export function sharedInMemoryIdempotencyStore(): InMemoryIdempotencyStore {
 }
 
 /**
- * DynamoDB inside a deployed function (table from the environment), the process-wide in-memory store otherwise.
+ * DynamoDB inside a deployed function (table from the environment); inside `fw dev`, the dev server's store (shared by
+ * every function, kept across worker replacements and restarts); the process-wide in-memory store otherwise.
  * Async because the DynamoDB SDK is imported only when it is used.
  */
 export async function createDefaultIdempotencyStore(env: NodeJS.ProcessEnv = process.env): Promise<IdempotencyStore> {
   if (isInsideLambda(env)) return createDynamoDBIdempotencyStore({ tableName: idempotencyTableFromEnv(env) });
+  const devServer = devWorkerServiceCall(env);
+  if (devServer) return new DevServerIdempotencyStore(devServer);
   return sharedInMemoryIdempotencyStore();
 }

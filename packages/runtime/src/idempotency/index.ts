@@ -3,6 +3,7 @@ export * from './idempotency-store.js';
 export * from './in-memory-idempotency-store.js';
 export * from './dynamodb-idempotency-store.js';
 export * from './default-idempotency-store.js';
+export * from './dev-server-idempotency-store.js';
 export * from './fingerprint.js';
 export * from './key-extractors.js';
 export * from './caller-namespace.js';

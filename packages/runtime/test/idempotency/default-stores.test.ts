@@ -1,4 +1,8 @@
+import { randomBytes } from 'node:crypto';
+import { DEV_WORKER_SERVICES_KEY } from '@framework/core/names';
 import { expect } from 'chai';
+import { DevServerIdempotencyStore } from '../../src/idempotency/dev-server-idempotency-store.js';
+import { IdempotencyNotOwnerError, IdempotencyResponseTooLargeError, IdempotencyStoreError } from '../../src/idempotency/errors.js';
 import { createDefaultIdempotencyStore, isInsideLambda } from '../../src/idempotency/default-idempotency-store.js';
 import { DynamoDBIdempotencyStore } from '../../src/idempotency/dynamodb-idempotency-store.js';
 import { InMemoryIdempotencyStore } from '../../src/idempotency/in-memory-idempotency-store.js';
@@ -26,7 +30,7 @@ describe('createDefaultIdempotencyStore / createDefaultSagaStore', () => {
     store.client.destroy();
   });
 
-  it('under the dev server (FW_DEV_ENDPOINT set, even with a Lambda name) and elsewhere: the process-wide in-memory store', async () => {
+  it('under the dev server without its worker service (a script with the dev variables) and elsewhere: the process-wide in-memory store', async () => {
     const dev = { ...lambdaEnv, FW_DEV_ENDPOINT: 'http://127.0.0.1:3000' };
     expect(isInsideLambda(dev)).to.equal(false);
     const a = await createDefaultIdempotencyStore(dev);
@@ -37,4 +41,60 @@ describe('createDefaultIdempotencyStore / createDefaultSagaStore', () => {
     expect(s1).to.be.instanceOf(InMemorySagaStore);
     expect(s1).to.equal(await createDefaultSagaStore({}));
   });
+
+  describe('inside a fw dev worker (FW_DEV_ENDPOINT set and the worker service installed)', () => {
+    const key = Symbol.for(DEV_WORKER_SERVICES_KEY);
+    const globals = globalThis as Record<symbol, unknown>;
+    const calls: Array<{ service: string; request: unknown }> = [];
+    let answer: (request: unknown) => Promise<unknown>;
+    beforeEach(() => {
+      calls.length = 0;
+      globals[key] = (service: string, request: unknown) => {
+        calls.push({ service, request });
+        return answer(request);
+      };
+    });
+    afterEach(() => {
+      delete globals[key];
+    });
+    const dev = { FW_DEV_ENDPOINT: 'http://127.0.0.1:3000' };
+
+    it("uses the dev server's store: each operation is one call to its idempotency service", async () => {
+      answer = async () => ({ acquired: true });
+      const store = await createDefaultIdempotencyStore(dev);
+      expect(store).to.be.instanceOf(DevServerIdempotencyStore);
+      const record = { key: 'POST /orders#anonymous#k', status: 'pending', owner: 'o', leaseExpiresAt: 2, expiresAt: 3 } as const;
+      expect(await store.acquire(record, 1)).to.deep.equal({ acquired: true });
+      answer = async () => ({});
+      expect(await store.get('POST /orders#anonymous#k', 1)).to.equal(undefined);
+      expect(calls).to.deep.equal([
+        { service: 'idempotency', request: { op: 'acquire', record, nowMs: 1 } },
+        { service: 'idempotency', request: { op: 'get', key: 'POST /orders#anonymous#k', nowMs: 1 } },
+      ]);
+    });
+
+    it("turns the dev server's refusals and failures into the runtime's errors, and checks sizes before sending", async () => {
+      const store = await createDefaultIdempotencyStore(dev);
+      answer = async () => ({ notOwner: true });
+      await expectRejection(store.complete('k', 'o', '{}', 3), IdempotencyNotOwnerError);
+      await expectRejection(store.release('k', 'o'), IdempotencyNotOwnerError);
+      answer = async () => {
+        throw new Error('journal not writable');
+      };
+      await expectRejection(store.get('k', 1), IdempotencyStoreError);
+      calls.length = 0;
+      await expectRejection(store.complete('k', 'o', randomBytes(500 * 1024).toString('base64'), 3), IdempotencyResponseTooLargeError);
+      expect(calls).to.deep.equal([]);
+    });
+  });
 });
+
+async function expectRejection(promise: Promise<unknown>, type: new (...args: never[]) => Error): Promise<void> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).to.be.instanceOf(type);
+    return;
+  }
+  expect.fail(`expected a ${type.name}`);
+}

@@ -81,6 +81,13 @@ export interface EngineStart {
    * @default - ready when `start` returns
    */
   readonly ready?: Promise<void>;
+  /**
+   * Services handlers call from their worker thread (no network port), by name: the runtime reaches them through
+   * `DevWorkerServiceCall` (core). Requests and answers are structured-cloned; a rejection reaches the caller as an
+   * error with its message.
+   * @default - none
+   */
+  readonly workerServices?: Readonly<Record<string, (request: unknown) => Promise<unknown>>>;
 }
 
 /** A running engine for one intent. */

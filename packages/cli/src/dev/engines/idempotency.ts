@@ -1,26 +1,41 @@
-import { DEFAULT_IDEMPOTENCY_TABLE } from '@framework/core';
-import type { DevEngine, EngineFactory, EngineStart } from './engine.js';
+import * as path from 'node:path';
+import { DEFAULT_IDEMPOTENCY_TABLE, DEV_IDEMPOTENCY_SERVICE } from '@framework/core';
+import type { DevIdempotencyRequest } from '@framework/runtime';
+import { PersistentIdempotencyStore } from '../idempotency/persistent-idempotency-store.js';
+import type { DevContext, DevEngine, EngineFactory, EngineStart } from './engine.js';
 
 /**
- * Idempotency and saga stores run in memory inside each function locally (`createDefaultIdempotencyStore` decides
- * so), so there is nothing to start; the table variable still gets the default table name, as CONTRACTS §5 says.
+ * The idempotency store of `fw dev`: one for every function, in the dev server, persisted under
+ * `.fw/idempotency/records.jsonl`. Functions reach it through their worker (`createDefaultIdempotencyStore` picks it
+ * when `FW_DEV_ENDPOINT` is set), so a retry after an edit, a crash, a timeout or a restart of `fw dev` replays
+ * instead of running the handler again. The table variable still gets the default table name, as CONTRACTS §5 says.
  */
-export class InMemoryIdempotencyEngine implements DevEngine {
+export class PersistentIdempotencyEngine implements DevEngine {
   readonly intent = 'idempotency' as const;
   readonly kind = 'embedded' as const;
+  private store?: PersistentIdempotencyStore;
 
-  async start(): Promise<EngineStart> {
-    return { outputs: { default: { tableName: DEFAULT_IDEMPOTENCY_TABLE } } };
+  async start(_app: unknown, context: DevContext): Promise<EngineStart> {
+    const file = path.join(context.dataDir, 'idempotency', 'records.jsonl');
+    const store = await PersistentIdempotencyStore.open(file);
+    this.store = store;
+    return {
+      outputs: { default: { tableName: DEFAULT_IDEMPOTENCY_TABLE } },
+      summary: [`default: ${path.relative(context.rootDir, file)} (${store.size} records, shared by every function)`],
+      workerServices: { [DEV_IDEMPOTENCY_SERVICE]: (request) => store.serve(request as DevIdempotencyRequest) },
+    };
   }
 
-  async stop(): Promise<void> {}
+  async stop(): Promise<void> {
+    await this.store?.close();
+  }
 }
 
-export const inMemoryIdempotency: EngineFactory = {
+export const persistentIdempotency: EngineFactory = {
   intent: 'idempotency',
   kind: 'embedded',
-  label: 'in memory (per function)',
+  label: 'journal under .fw/idempotency (shared by every function)',
   isAvailable: async () => true,
   isNeeded: () => true,
-  create: () => new InMemoryIdempotencyEngine(),
+  create: () => new PersistentIdempotencyEngine(),
 };

@@ -3,7 +3,7 @@ import { DevServerError } from '../../errors.js';
 import { embeddedCaches } from './caches.js';
 import { embeddedDatabases, nativeDatabases } from './databases.js';
 import type { EngineFactory, EngineIntent, EngineKind } from './engine.js';
-import { inMemoryIdempotency } from './idempotency.js';
+import { persistentIdempotency } from './idempotency.js';
 import { embeddedQueues } from './queues.js';
 import { embeddedSchedules } from './schedules.js';
 import { embeddedStorage } from './storage.js';
@@ -18,7 +18,7 @@ export { freePort } from './ports.js';
  * Every engine `fw dev` knows, any order (selection sorts them). To add one: a file per intent in this folder
  * exporting an `EngineFactory`, and one line here.
  */
-export const ENGINE_FACTORIES: readonly EngineFactory[] = [nativeDatabases, embeddedDatabases, embeddedQueues, embeddedSchedules, embeddedCaches, inMemoryIdempotency, embeddedStorage];
+export const ENGINE_FACTORIES: readonly EngineFactory[] = [nativeDatabases, embeddedDatabases, embeddedQueues, embeddedSchedules, embeddedCaches, persistentIdempotency, embeddedStorage];
 
 /** The order engines are tried in when the user names none (ARCHITECTURE.md). */
 export const ENGINE_ORDER: readonly EngineKind[] = ['container', 'native', 'embedded'];

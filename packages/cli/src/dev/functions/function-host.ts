@@ -68,13 +68,16 @@ interface Pending {
   timer: NodeJS.Timeout;
 }
 
+/** A service of the dev server that handlers call from their worker (see `FunctionHost.provide`). */
+export type WorkerService = (request: unknown) => Promise<unknown>;
+
 /** A booted worker thread, not yet given a handler; its heap is capped for functions of `memorySize` MB. */
 class WorkerHandle {
   readonly worker: Worker;
   readonly booted: Promise<void>;
   private listener?: (message: FromWorker) => void;
 
-  constructor(preload: string | undefined, env: Readonly<Record<string, string>>, readonly memorySize: number) {
+  constructor(preload: string | undefined, env: Readonly<Record<string, string>>, readonly memorySize: number, services: ReadonlyMap<string, WorkerService>) {
     this.worker = new Worker(WORKER_URL, { workerData: { preload }, env: { ...env }, execArgv: workerExecArgv(), resourceLimits: workerResourceLimits(memorySize) });
     let booted!: () => void;
     this.booted = new Promise((resolve, reject) => {
@@ -84,9 +87,31 @@ class WorkerHandle {
     });
     this.booted.catch(() => undefined);
     // The boot signal is handled here, whoever listens for the rest (a spare may be taken while still booting).
-    this.worker.on('message', (message: FromWorker) => (message.type === 'booted' ? booted() : this.listener?.(message)));
+    this.worker.on('message', (message: FromWorker) => {
+      if (message.type === 'booted') booted();
+      else if (message.type === 'service-call') this.serve(services, message);
+      else this.listener?.(message);
+    });
     // A spare must not keep `fw dev` alive on its own.
     this.worker.unref();
+  }
+
+  /** Runs a handler's call to a dev server service; the answer is dropped if the thread ended meanwhile. */
+  private serve(services: ReadonlyMap<string, WorkerService>, message: Extract<FromWorker, { type: 'service-call' }>): void {
+    const service = services.get(message.service);
+    const answer = service ? service(message.request) : Promise.reject(new Error(`fw dev has no service "${message.service}"`));
+    void answer.then(
+      (value) => this.reply({ type: 'service-reply', id: message.id, ok: true, value }),
+      (error: unknown) => this.reply({ type: 'service-reply', id: message.id, ok: false, errorMessage: error instanceof Error ? error.message : String(error) }),
+    );
+  }
+
+  private reply(message: ToWorker): void {
+    try {
+      this.worker.postMessage(message);
+    } catch {
+      // The thread was terminated while the service worked (a timeout, an edit): nobody is waiting.
+    }
   }
 
   onMessage(listener: (message: FromWorker) => void): void {
@@ -232,6 +257,8 @@ export class FunctionHost {
   private preloadText = '';
   /** The memorySize spares are started for: the one most functions have (a worker's heap limit is fixed at start). */
   private spareMemorySize = 1024;
+  /** Services of the dev server that handlers call from their thread, by name. */
+  private readonly services = new Map<string, WorkerService>();
 
   constructor(
     private readonly bundler: HandlerBundler,
@@ -242,6 +269,11 @@ export class FunctionHost {
     private readonly log: DevLogger,
     private readonly options: FunctionHostOptions = {},
   ) {}
+
+  /** Makes `service` callable from every function's thread (the runtime's `DevWorkerServiceCall`). */
+  provide(name: string, service: WorkerService): void {
+    this.services.set(name, service);
+  }
 
   /** Rewrites the preload module after a build; a spare started with another package list is replaced. */
   private refreshPreload(): void {
@@ -262,7 +294,7 @@ export class FunctionHost {
   }
 
   private fillSpares(): void {
-    while (!this.stopped && this.spares.length < SPARES) this.spares.push(new WorkerHandle(this.preloadFile, this.baseEnvironment(), this.spareMemorySize));
+    while (!this.stopped && this.spares.length < SPARES) this.spares.push(new WorkerHandle(this.preloadFile, this.baseEnvironment(), this.spareMemorySize, this.services));
   }
 
   /** Recompiles the given units' files and retires every instance (the next request loads the new code). */
@@ -370,7 +402,7 @@ export class FunctionHost {
 
   private takeSpare(memorySize: number): WorkerHandle {
     const index = this.spares.findIndex((spare) => spare.memorySize === memorySize);
-    const handle = index === -1 ? new WorkerHandle(this.preloadFile, this.baseEnvironment(), memorySize) : this.spares.splice(index, 1)[0]!;
+    const handle = index === -1 ? new WorkerHandle(this.preloadFile, this.baseEnvironment(), memorySize, this.services) : this.spares.splice(index, 1)[0]!;
     this.fillSpares();
     return handle;
   }

@@ -5,8 +5,9 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
+import { DEV_WORKER_SERVICES_KEY, type DevWorkerServiceCall } from '@framework/core/names';
 import { SYNC_RESPONSE_LIMIT_BYTES, describeBytes } from '../limits/payload-limits.js';
-import type { FromWorker, InvokeMessage, LoadMessage, ToWorker } from './worker-protocol.js';
+import type { FromWorker, InvokeMessage, LoadMessage, ServiceReplyMessage, ToWorker } from './worker-protocol.js';
 
 type LambdaHandler = (event: unknown, context: unknown) => unknown;
 
@@ -19,6 +20,26 @@ let loaded: LoadMessage | undefined;
 
 function post(message: FromWorker): void {
   port!.postMessage(message);
+}
+
+// Calls to the dev server's services (its idempotency store), answered by the main thread. Installed before any
+// handler loads, so the runtime finds it when a handler module creates its store at import.
+const serviceCalls = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
+let nextServiceCall = 1;
+const callService: DevWorkerServiceCall = (service, request) =>
+  new Promise((resolve, reject) => {
+    const id = nextServiceCall++;
+    serviceCalls.set(id, { resolve, reject });
+    post({ type: 'service-call', id, service, request });
+  });
+(globalThis as Record<symbol, unknown>)[Symbol.for(DEV_WORKER_SERVICES_KEY)] = callService;
+
+function answerService(message: ServiceReplyMessage): void {
+  const call = serviceCalls.get(message.id);
+  if (!call) return;
+  serviceCalls.delete(message.id);
+  if (message.ok) call.resolve(message.value);
+  else call.reject(new Error(message.errorMessage));
 }
 
 function describe(error: unknown): { errorType: string; errorMessage: string; stack?: string } {
@@ -123,6 +144,7 @@ process.on('unhandledRejection', (reason) => {
 
 port.on('message', (message: ToWorker) => {
   if (message.type === 'load') void load(message);
+  else if (message.type === 'service-reply') answerService(message);
   else void invoke(message);
 });
 

@@ -26,7 +26,12 @@ export interface InvokeMessage {
   readonly deadline: number;
 }
 
-export type ToWorker = LoadMessage | InvokeMessage;
+/** Main → worker: the answer to a `service-call` (the value, or why the service failed). */
+export type ServiceReplyMessage =
+  | { readonly type: 'service-reply'; readonly id: number; readonly ok: true; readonly value: unknown }
+  | { readonly type: 'service-reply'; readonly id: number; readonly ok: false; readonly errorMessage: string };
+
+export type ToWorker = LoadMessage | InvokeMessage | ServiceReplyMessage;
 
 /** What a handler module says about itself (`main.handlerInfo`, CONTRACTS §1), as the dev server needs it. */
 export interface LoadedHandlerInfo {
@@ -41,4 +46,6 @@ export type FromWorker =
   | { readonly type: 'result'; readonly id: number; readonly ok: true; readonly json: string }
   | { readonly type: 'result'; readonly id: number; readonly ok: false; readonly errorType: string; readonly errorMessage: string; readonly stack?: string }
   /** The handler holds more than its memorySize; the thread ends right after (its invocations fail as out of memory). */
-  | { readonly type: 'out-of-memory'; readonly usedBytes: number };
+  | { readonly type: 'out-of-memory'; readonly usedBytes: number }
+  /** A handler calls a service of the dev server (the shared idempotency store); answered by `service-reply`. */
+  | { readonly type: 'service-call'; readonly id: number; readonly service: string; readonly request: unknown };

@@ -1,0 +1,132 @@
+import { IdempotencyNotOwnerError, isLiveRecord, type AcquireResult, type DevIdempotencyReply, type DevIdempotencyRequest, type IdempotencyRecord, type IdempotencyStore, type PendingIdempotencyRecord } from '@framework/runtime';
+import { RecordJournal } from './record-journal.js';
+
+/** A journal line: a record as it now is, or the key of a deleted one. */
+type JournalEntry = { readonly put: IdempotencyRecord } | { readonly delete: string };
+
+/** The journal is rewritten once it holds this many lines and four times more than there are records. */
+const COMPACT_ABOVE_LINES = 1_000;
+
+/**
+ * `fw dev`'s idempotency store: one for the whole dev server, so every function and every instance of it (a new one
+ * after each edit, crash or timeout) sees the same records, and persisted in an fsync'd journal under
+ * `.fw/idempotency/`, so they survive a restart of `fw dev` until their TTL. Operations run on the dev server's event
+ * loop (atomic as the in-memory store's) and answer only once the change is on disk.
+ */
+export class PersistentIdempotencyStore implements IdempotencyStore {
+  private readonly records = new Map<string, IdempotencyRecord>();
+  private compacting = false;
+
+  private constructor(private readonly journal: RecordJournal<JournalEntry>) {}
+
+  /** Opens the store kept in `file` (created when missing); records whose TTL has passed are dropped. */
+  static async open(file: string, nowMs = Date.now()): Promise<PersistentIdempotencyStore> {
+    const { journal, entries } = await RecordJournal.open<JournalEntry>(file);
+    const store = new PersistentIdempotencyStore(journal);
+    for (const entry of entries) {
+      if ('put' in entry) store.records.set(entry.put.key, entry.put);
+      else store.records.delete(entry.delete);
+    }
+    for (const [key, record] of store.records) if (record.expiresAt * 1000 <= nowMs) store.records.delete(key);
+    await journal.compact(store.snapshot());
+    return store;
+  }
+
+  public async acquire(record: PendingIdempotencyRecord, nowMs: number): Promise<AcquireResult> {
+    const existing = this.records.get(record.key);
+    if (existing && isLiveRecord(existing, nowMs)) return { acquired: false, existing };
+    const saved: IdempotencyRecord = { ...record };
+    this.records.set(record.key, saved);
+    try {
+      await this.journal.append({ put: saved });
+    } catch (error) {
+      // Not on disk, so not acquired: a retry must not find a pending record nobody owns.
+      if (this.records.get(record.key) === saved) {
+        if (existing) this.records.set(record.key, existing);
+        else this.records.delete(record.key);
+      }
+      throw error;
+    }
+    return { acquired: true };
+  }
+
+  public async get(key: string, nowMs: number): Promise<IdempotencyRecord | undefined> {
+    const existing = this.records.get(key);
+    return existing && isLiveRecord(existing, nowMs) ? existing : undefined;
+  }
+
+  public async complete(key: string, owner: string, data: string, expiresAt: number): Promise<void> {
+    if (!(await this.completeOwned(key, owner, data, expiresAt))) throw new IdempotencyNotOwnerError(key);
+  }
+
+  public async release(key: string, owner: string): Promise<void> {
+    if (!(await this.releaseOwned(key, owner))) throw new IdempotencyNotOwnerError(key);
+  }
+
+  /** Runs one request from a function's worker (see `DevServerIdempotencyStore` in the runtime). */
+  async serve(request: DevIdempotencyRequest): Promise<DevIdempotencyReply> {
+    switch (request?.op) {
+      case 'acquire':
+        return this.acquire(request.record, request.nowMs);
+      case 'get': {
+        const record = await this.get(request.key, request.nowMs);
+        return record ? { record } : {};
+      }
+      case 'complete':
+        return (await this.completeOwned(request.key, request.owner, request.data, request.expiresAt)) ? {} : { notOwner: true };
+      case 'release':
+        return (await this.releaseOwned(request.key, request.owner)) ? {} : { notOwner: true };
+      default:
+        throw new Error(`unknown idempotency store operation ${JSON.stringify((request as { op?: unknown } | undefined)?.op)}`);
+    }
+  }
+
+  /** Number of records held (for tests and diagnostics). */
+  get size(): number {
+    return this.records.size;
+  }
+
+  /** Waits for the writes under way and closes the journal. */
+  close(): Promise<void> {
+    return this.journal.close();
+  }
+
+  private async completeOwned(key: string, owner: string, data: string, expiresAt: number): Promise<boolean> {
+    const existing = this.records.get(key);
+    if (!existing || existing.status !== 'pending' || existing.owner !== owner) return false;
+    const completed: IdempotencyRecord = {
+      key,
+      status: 'completed',
+      expiresAt,
+      data,
+      ...(existing.fingerprint !== undefined ? { fingerprint: existing.fingerprint } : {}),
+    };
+    this.records.set(key, completed);
+    await this.write({ put: completed });
+    return true;
+  }
+
+  private async releaseOwned(key: string, owner: string): Promise<boolean> {
+    const existing = this.records.get(key);
+    if (!existing) return true;
+    if (existing.owner !== owner) return false;
+    this.records.delete(key);
+    await this.write({ delete: key });
+    return true;
+  }
+
+  private async write(entry: JournalEntry): Promise<void> {
+    await this.journal.append(entry);
+    if (this.compacting || this.journal.length <= COMPACT_ABOVE_LINES || this.journal.length <= 4 * this.records.size) return;
+    this.compacting = true;
+    try {
+      await this.journal.compact(this.snapshot());
+    } finally {
+      this.compacting = false;
+    }
+  }
+
+  private snapshot(nowMs = Date.now()): JournalEntry[] {
+    return [...this.records.values()].filter((record) => record.expiresAt * 1000 > nowMs).map((put) => ({ put }));
+  }
+}

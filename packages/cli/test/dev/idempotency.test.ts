@@ -1,0 +1,132 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { expect } from 'chai';
+import { DevServer } from '../../src/dev/dev-server.js';
+import { eventually, json, REPO, token } from './helpers.js';
+
+/**
+ * `fw dev` keeps idempotency records in the dev server, shared by every instance of a function and persisted under
+ * `.fw/`: a retry after the function's worker was replaced (an edit, a crash) or after a restart of `fw dev` replays
+ * the stored response instead of running the handler a second time.
+ */
+const ORDERS_ROUTE = (version: string, runsFile: string) => `import { appendFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { createDefaultIdempotencyStore, handler, idempotencyMiddleware } from '@framework/runtime';
+
+export const main = handler(
+  async (body: { sku: string; crash?: boolean }, ctx) => {
+    if (body.crash) process.exit(1);
+    appendFileSync(${JSON.stringify(runsFile)}, body.sku + '\\n');
+    return { orderId: randomUUID(), sku: body.sku, for: ctx.auth.subject, version: '${version}' };
+  },
+  { scopes: ['orders:write'], middleware: [idempotencyMiddleware({ store: createDefaultIdempotencyStore() })] },
+);
+`;
+
+/** A small app: one idempotent route, no other intents. */
+function project(): { dir: string; runsFile: string; routeFile: string } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-dev-idempotency-'));
+  fs.symlinkSync(path.join(REPO, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+  const runsFile = path.join(dir, 'runs.log');
+  const files: Record<string, string> = {
+    'package.json': JSON.stringify({ name: 'idempotency-app', private: true, type: 'module' }),
+    'fw.config.ts': `import { defineApp } from '@framework/core';
+export default defineApp({
+  base: { name: 'idempotency-app', region: 'eu-west-1' },
+  security: { scopes: { 'orders:write': 'Place orders' }, appClients: { web: { scopes: ['orders:write'], flows: ['authorization_code'], callbackUrls: ['http://localhost:5173/callback'] } } },
+  envs: { dev: { preset: 'free', overrides: { functions: { timeout: 3 } } } },
+  routesDir: 'src/routes',
+});
+`,
+    'src/routes/orders/post.ts': ORDERS_ROUTE('v1', runsFile),
+  };
+  for (const [file, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    fs.writeFileSync(path.join(dir, file), text);
+  }
+  return { dir, runsFile, routeFile: path.join(dir, 'src/routes/orders/post.ts') };
+}
+
+describe('fw dev: idempotency records live in the dev server and survive worker replacement and restarts', function () {
+  this.timeout(90_000);
+  let app: ReturnType<typeof project>;
+  let server: DevServer | undefined;
+  const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
+  const start = async () => (server = await DevServer.start({ rootDir: app.dir, port: 0, log: quiet, print: () => undefined }));
+
+  beforeEach(() => {
+    app = project();
+  });
+  afterEach(async () => {
+    await server?.stop();
+    server = undefined;
+    fs.rmSync(app.dir, { recursive: true, force: true });
+  });
+
+  const order = (url: string, bearer: string, body: unknown, key?: string) =>
+    fetch(`${url}/orders`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${bearer}`, ...(key ? { 'idempotency-key': key } : {}) },
+      body: JSON.stringify(body),
+    });
+  const runs = () => (fs.existsSync(app.runsFile) ? fs.readFileSync(app.runsFile, 'utf8').split('\n').filter(Boolean) : []);
+
+  it('replays after an edit replaced the worker, after a crash replaced it, and after fw dev stopped and started again', async () => {
+    // Given a first order placed with key k-1
+    const dev = await start();
+    const alice = await token(dev.url, ['orders:write'], 'user-alice');
+    const first = await order(dev.url, alice, { sku: 'first' }, 'k-1');
+    expect(first.status).to.equal(201);
+    const placed = await json(first);
+    expect(runs()).to.deep.equal(['first']);
+
+    // When the route file is edited (its worker is replaced by one running the new code)
+    fs.writeFileSync(app.routeFile, ORDERS_ROUTE('v2', app.runsFile));
+    await eventually(async () => {
+      const probe = await order(dev.url, alice, { sku: 'probe' });
+      return (await json(probe)).version === 'v2' ? true : undefined;
+    }, 30_000, 'the edited route');
+    // Then the retry of k-1 replays the first answer; the handler does not run again
+    const afterEdit = await order(dev.url, alice, { sku: 'first' }, 'k-1');
+    expect(afterEdit.status).to.equal(201);
+    expect(afterEdit.headers.get('idempotency-replayed')).to.equal('true');
+    expect(await json(afterEdit)).to.deep.equal(placed);
+
+    // When the function's worker crashes (process.exit) and is replaced
+    const crashed = await order(dev.url, alice, { sku: 'x', crash: true });
+    expect(crashed.status).to.equal(500);
+    // Then the retry still replays
+    const afterCrash = await order(dev.url, alice, { sku: 'first' }, 'k-1');
+    expect(afterCrash.headers.get('idempotency-replayed')).to.equal('true');
+    expect(await json(afterCrash)).to.deep.equal(placed);
+
+    // When fw dev stops and starts again on the same folder
+    await server!.stop();
+    server = undefined;
+    const again = await start();
+    const aliceAgain = await token(again.url, ['orders:write'], 'user-alice');
+    // Then the retry replays from the records kept under .fw/
+    const afterRestart = await order(again.url, aliceAgain, { sku: 'first' }, 'k-1');
+    expect(afterRestart.status).to.equal(201);
+    expect(afterRestart.headers.get('idempotency-replayed')).to.equal('true');
+    expect(await json(afterRestart)).to.deep.equal(placed);
+    expect(runs().filter((sku) => sku === 'first')).to.deep.equal(['first']);
+  });
+
+  it("keeps each caller's records apart in the shared store: another user's retry with the same key runs their own order", async () => {
+    const dev = await start();
+    const alice = await token(dev.url, ['orders:write'], 'user-alice');
+    const bob = await token(dev.url, ['orders:write'], 'user-bob');
+    const forAlice = await json(await order(dev.url, alice, { sku: 'same' }, 'k-2'));
+    const forBobResponse = await order(dev.url, bob, { sku: 'same' }, 'k-2');
+    const forBob = await json(forBobResponse);
+    expect(forBobResponse.headers.get('idempotency-replayed')).to.equal(null);
+    expect(forBob.for).to.equal('user-bob');
+    expect(forBob.orderId).to.not.equal(forAlice.orderId);
+    const aliceRetry = await order(dev.url, alice, { sku: 'same' }, 'k-2');
+    expect(aliceRetry.headers.get('idempotency-replayed')).to.equal('true');
+    expect(await json(aliceRetry)).to.deep.equal(forAlice);
+    expect(runs()).to.deep.equal(['same', 'same']);
+  });
+});
