@@ -13,6 +13,7 @@ export const INFRA_ERROR_CODES = {
   FW_ERR_INFRA_APP_CLIENT_FLOWS: 'An app client combines client_credentials with a browser flow, which Cognito refuses.',
   FW_ERR_INFRA_INVALID_PROP: 'A prop of FrameworkStack has a value it cannot use (for example routeShards).',
   FW_ERR_INFRA_ENGINE_VERSION: 'A database intent names a PostgreSQL major that @framework/infra does not pin.',
+  FW_ERR_INFRA_UNREACHABLE_SERVICE: 'A function in an isolated subnet calls an AWS service the VPC has no route to.',
   FW_ERR_INFRA_UNKNOWN_OUTPUT: 'The app model asks for an intent output the constructs do not provide.',
 } as const;
 

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { expect } from 'chai';
 import { defineApp } from '@framework/core';
-import { bundleApp, needsOf, packageNameOf, readHandlerInfo, type AppBundle } from '../src/index.js';
+import { bundleApp, needsOf, packageNameOf, readHandlerInfo, referencesOf, type AppBundle } from '../src/index.js';
 import { allIntentsApp } from './fixtures/all-intents/app.js';
 import { SMALL_APP, routeSource, tempProject } from './helpers/temp-project.js';
 
@@ -76,8 +76,55 @@ describe('bundleApp', () => {
     expect(packageNameOf('./local.js')).to.equal(undefined);
     expect(packageNameOf('node:fs')).to.equal(undefined);
     expect(needsOf(new Set(['pg']))).to.deep.include({ database: true, cache: false, storage: false });
-    expect(needsOf(new Set(['@framework/runtime']))).to.deep.include({ queueSend: true, invoke: true, idempotency: false });
+    // Every bundle imports the runtime: sending and invoking come from the ids a function names, not from packages.
+    expect(needsOf(new Set(['@framework/runtime']))).to.deep.include({ queueSend: false, invoke: false, storage: false, idempotency: false });
+    expect(needsOf(new Set(['@framework/runtime']), false, { queues: ['a'], functions: 'all', buckets: [], bucketWrites: false })).to.deep.include({ queueSend: true, invoke: true, storage: false });
     expect(needsOf(new Set(), true).idempotency).to.equal(true);
+  });
+});
+
+describe('referencesOf: the resources a function names', () => {
+  it('reads literal queue, function and bucket ids, in every spelling the clients accept', () => {
+    const code = [
+      "await service.queues['task-events'].send(e); await service.queues.audit.send(e); await s.queues?.[\"other\"]?.send(e);",
+      "await invoke({ function: 'task-summary' }, { payload: {} }); await service.invoke<{ n: number }>({ function: \"reports/daily\", }, {});",
+      "const b = service.storage.bucket('attachments'); const c = service.storage.avatars; await b.list({}); await c.presignDownload('k');",
+    ].join('\n');
+    expect(referencesOf(code)).to.deep.equal({ queues: ['audit', 'other', 'task-events'], functions: ['reports/daily', 'task-summary'], buckets: ['attachments', 'avatars'], bucketWrites: false });
+  });
+
+  it('names nothing for a function that only returns data', () => {
+    expect(referencesOf("export const main = handler(async (_b, ctx) => ({ status: 'ok', requestId: ctx.requestId }));", new Set(['@framework/runtime']))).to.deep.equal({ queues: [], functions: [], buckets: [], bucketWrites: false });
+  });
+
+  it('tells a bucket writer from a reader', () => {
+    expect(referencesOf("const b = service.storage.bucket('uploads'); await b.presignUpload({ key });").bucketWrites).to.equal(true);
+    expect(referencesOf("const b = service.storage.bucket('uploads'); await b.delete(key);").bucketWrites).to.equal(true);
+    expect(referencesOf("const b = service.storage.bucket('uploads'); await b.get(key);").bucketWrites).to.equal(false);
+  });
+
+  it('grants every resource of a kind when a reference is built at run time or an SDK client is imported directly', () => {
+    expect(referencesOf('await service.queues[name].send(e);').queues).to.equal('all');
+    expect(referencesOf('await invoke(target, {});').functions).to.equal('all');
+    expect(referencesOf('const b = service.storage.bucket(id);').buckets).to.equal('all');
+    expect(referencesOf('', new Set(['@aws-sdk/client-sqs', '@aws-sdk/client-lambda', '@aws-sdk/client-s3']))).to.deep.equal({ queues: 'all', functions: 'all', buckets: 'all', bucketWrites: true });
+  });
+
+  it("reads the project's own code of each bundle, without the framework's and without helpers the function never calls", () => {
+    const project = tempProject({
+      'src/lib/files.ts': "export const upload = (b: any) => b.presignUpload({ key: 'k' });\nexport const list = (b: any) => b.list({});\n",
+      'src/routes/a/get.ts': "import { list } from '../../lib/files.js';\n// service.queues['in-a-comment'].send()\nexport const main = Object.assign(async (_e: unknown, _c: unknown, service: any) => list(service.storage.bucket('files')), { handlerInfo: { kind: 'http', scopes: [], middleware: [] } });\n",
+      'src/routes/a/post.ts': "import { upload } from '../../lib/files.js';\nexport const main = Object.assign(async (_e: unknown, _c: unknown, service: any) => upload(service.storage.bucket('files')), { handlerInfo: { kind: 'http', scopes: [], middleware: [] } });\n",
+    });
+    try {
+      const app = defineApp({ ...SMALL_APP, rootDir: project.dir });
+      const bundle = bundleApp(app);
+      const refs = (name: string) => referencesOf(bundle.functions.get(name)!.projectCode, bundle.functions.get(name)!.projectPackages);
+      expect(refs('shop-dev-route-get-a')).to.deep.equal({ queues: [], functions: [], buckets: ['files'], bucketWrites: false });
+      expect(refs('shop-dev-route-post-a')).to.deep.equal({ queues: [], functions: [], buckets: ['files'], bucketWrites: true });
+    } finally {
+      project.remove();
+    }
   });
 });
 

@@ -5,7 +5,8 @@ import { expect } from 'chai';
 import { Stack, type CfnResource } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import type { AppDefinition } from '@framework/core';
-import { functionNamed, resourcesOf, synthesize, type Synthesized } from './helpers/synth-once.js';
+import { POSTGRES_VERSIONS, SDK_CLIENT_SERVICES } from '../src/index.js';
+import { functionNamed, permissionsOf, resourcesOf, synthesize, type Synthesized } from './helpers/synth-once.js';
 
 const exampleDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'examples', 'tasks-api');
 
@@ -25,6 +26,18 @@ async function loadExample(stage: string): Promise<AppDefinition> {
   }
 }
 
+/** Each stage is loaded and synthesized once for the whole file (CDK synth is the slow part). */
+const synthesized = new Map<string, { app: AppDefinition; synthesized: Synthesized }>();
+async function synthesizeExample(stage: string): Promise<{ app: AppDefinition; synthesized: Synthesized }> {
+  let done = synthesized.get(stage);
+  if (!done) {
+    const app = await loadExample(stage);
+    done = { app, synthesized: synthesize(app) };
+    synthesized.set(stage, done);
+  }
+  return done;
+}
+
 describe('the example app (examples/tasks-api), stage prod', () => {
   let app: AppDefinition;
   let prod: Synthesized;
@@ -33,10 +46,8 @@ describe('the example app (examples/tasks-api), stage prod', () => {
     this.timeout(240_000);
     // The example is another package of the repository; without it there is nothing to check here.
     if (!fs.existsSync(path.join(exampleDir, 'fw.config.ts'))) this.skip();
-    app = await loadExample('prod');
-    prod = synthesize(app);
+    ({ app, synthesized: prod } = await synthesizeExample('prod'));
   });
-  after(() => prod?.cleanup());
 
   it('names functions, queue and schedule as the spec naming table says', () => {
     for (const unit of app.units) functionNamed(prod, unit.functionName);
@@ -134,5 +145,95 @@ describe('the example app (examples/tasks-api), stage prod', () => {
       // The migration runs after the database it migrates exists.
       expect([...seen].some((id) => prod.template.toJSON().Resources[id].Type === 'AWS::RDS::DBCluster' || prod.template.toJSON().Resources[id].Type === 'AWS::RDS::DBInstance')).to.equal(true);
     });
+  });
+});
+
+describe('the example app (examples/tasks-api): a first deploy of dev and prod', () => {
+  const stages = new Map<string, { app: AppDefinition; synthesized: Synthesized }>();
+
+  before(async function () {
+    this.timeout(240_000);
+    if (!fs.existsSync(path.join(exampleDir, 'fw.config.ts'))) this.skip();
+    for (const stage of ['dev', 'prod']) stages.set(stage, await synthesizeExample(stage));
+  });
+  after(() => {
+    for (const { synthesized: s } of synthesized.values()) s.cleanup();
+    synthesized.clear();
+  });
+
+  const route = (stage: string, key: string) => stages.get(stage)!.app.routes.find((r) => r.routeKey === key)!.functionName;
+  /** Interface endpoint service names of a template (`com.amazonaws.<region>.<name>` → `<name>`). */
+  const interfaceEndpoints = (s: Synthesized) =>
+    resourcesOf(s, 'AWS::EC2::VPCEndpoint')
+      .filter((e) => e.properties.VpcEndpointType === 'Interface')
+      .map((e) => String(e.properties.ServiceName).split('.').pop()!);
+
+  it('dev (free: no NAT) gives every function in the VPC a route to every AWS service it calls', () => {
+    const { app, synthesized: dev } = stages.get('dev')!;
+    dev.template.resourceCountIs('AWS::EC2::NatGateway', 0);
+    const endpoints = new Set([...interfaceEndpoints(dev), 's3', 'dynamodb']);
+    let inVpc = 0;
+    for (const unit of app.units) {
+      if (!functionNamed(dev, unit.functionName).properties.VpcConfig) continue;
+      inVpc++;
+      for (const use of dev.stack.services.get(unit.functionName)!) expect(endpoints.has(use.service), `${unit.functionName} ${use.reason}`).to.equal(true);
+    }
+    expect(inVpc).to.be.greaterThan(0);
+    // POST /tasks uses the database (so it sits in an isolated subnet) and sends to task-events: SQS has an endpoint.
+    expect(functionNamed(dev, route('dev', 'POST /tasks')).properties).to.have.property('VpcConfig');
+    expect(dev.stack.services.get(route('dev', 'POST /tasks'))!.map((u) => u.service)).to.include.members(['secretsmanager', 'sqs', 'dynamodb']);
+    expect(interfaceEndpoints(dev)).to.have.members(['secretsmanager', 'sqs']);
+    expect(Object.values(SDK_CLIENT_SERVICES)).to.include.members(interfaceEndpoints(dev));
+  });
+
+  it('prod (NAT gateways) needs no interface endpoint', () => {
+    const { synthesized: prod } = stages.get('prod')!;
+    expect(interfaceEndpoints(prod)).to.deep.equal([]);
+    expect(prod.stack.network!.hasNat).to.equal(true);
+  });
+
+  it('gives GET /health no queue, function or bucket permission', () => {
+    for (const stage of ['dev', 'prod']) {
+      const { actions, statements } = permissionsOf(stages.get(stage)!.synthesized, route(stage, 'GET /health'));
+      expect(actions.filter((a) => /^(sqs|lambda|s3|dynamodb|secretsmanager):/.test(a)), stage).to.deep.equal([]);
+      expect(statements.filter((st) => st.Effect === 'Allow' && !/^xray:/.test([st.Action].flat()[0]!)), stage).to.deep.equal([]);
+    }
+  });
+
+  it('keeps what POST /tasks needs: send to task-events only, the credentials, the idempotency table; nothing else', () => {
+    for (const stage of ['dev', 'prod']) {
+      const s = stages.get(stage)!.synthesized;
+      const { statements, actions } = permissionsOf(s, route(stage, 'POST /tasks'));
+      const send = statements.filter((st) => [st.Action].flat().includes('sqs:SendMessage'));
+      expect(send, stage).to.have.length(1);
+      expect(JSON.stringify(send[0]!.Resource)).to.match(/Queuetaskevents/);
+      expect(JSON.stringify(send[0]!.Resource)).to.not.match(/DeadLetter/);
+      expect(actions).to.include.members(['secretsmanager:GetSecretValue', 'dynamodb:PutItem']);
+      expect(actions.filter((a) => /^(lambda|s3):/.test(a)), stage).to.deep.equal([]);
+    }
+  });
+
+  it('lets the attachment routes read (GET) or read and write (POST) their bucket, and only the cron invoke task-summary', () => {
+    const s = stages.get('dev')!.synthesized;
+    const list = permissionsOf(s, route('dev', 'GET /tasks/{id}/attachments')).actions;
+    expect(list).to.include.members(['s3:GetObject*', 's3:List*']);
+    expect(list.filter((a) => /^s3:(Put|Delete|Abort)/.test(a))).to.deep.equal([]);
+    expect(permissionsOf(s, route('dev', 'POST /tasks/{id}/attachments')).actions).to.include.members(['s3:PutObject', 's3:DeleteObject*']);
+    const app = stages.get('dev')!.app;
+    const invokers = app.units.filter((u) => permissionsOf(s, u.functionName).actions.includes('lambda:InvokeFunction')).map((u) => u.functionName);
+    expect(invokers).to.deep.equal(['tasks-api-dev-cron-daily-summary']);
+    const senders = app.units.filter((u) => permissionsOf(s, u.functionName).actions.includes('sqs:SendMessage')).map((u) => u.functionName).sort();
+    expect(senders).to.deep.equal([route('dev', 'POST /tasks'), route('dev', 'PUT /tasks/{id}')].sort());
+  });
+
+  it('deploys a database engine version aws-cdk-lib does not deprecate, and a Cognito prefix unique per account', () => {
+    const dev = stages.get('dev')!.synthesized;
+    const prod = stages.get('prod')!.synthesized;
+    dev.template.hasResourceProperties('AWS::RDS::DBInstance', { EngineVersion: POSTGRES_VERSIONS['17']!.instance.postgresFullVersion });
+    prod.template.hasResourceProperties('AWS::RDS::DBCluster', { EngineVersion: POSTGRES_VERSIONS['17']!.aurora.auroraPostgresFullVersion });
+    for (const [stage, s] of [['dev', dev], ['prod', prod]] as const) {
+      const domain = Object.values(s.template.findResources('AWS::Cognito::UserPoolDomain'))[0] as { Properties: { Domain: unknown } };
+      expect(JSON.stringify(domain.Properties.Domain)).to.equal(JSON.stringify({ 'Fn::Join': ['-', [`tasks-api-${stage}`, { 'Fn::Select': [0, { 'Fn::Split': ['-', { 'Fn::Select': [2, { 'Fn::Split': ['/', { Ref: 'AWS::StackId' }] }] }] }] }]] }));
+    }
   });
 });

@@ -37,6 +37,29 @@ describe('FrameworkStack refuses what cannot deploy', () => {
       .with.property('code', 'FW_ERR_INFRA_APP_CLIENT_FLOWS');
   });
 
+  it('a function in an isolated subnet calling a service the VPC cannot reach', () => {
+    // Given a free-preset app (no NAT) whose database-using route also imports an SDK client with no known endpoint
+    const project = tempProject({
+      'src/routes/a/get.ts': "import pg from 'pg';\nimport { FooClient } from '@aws-sdk/client-foo';\nexport const pool = () => new pg.Pool();\nexport const foo = () => new FooClient({});\n" + routeSource(),
+      'src/routes/b/get.ts': routeSource(),
+    });
+    try {
+      const app = defineApp({ ...SMALL_APP, rootDir: project.dir, infrastructure: { databases: [{ id: 'main' }] } });
+      const handlerInfo = new Map(app.units.map((u) => [u.functionName, { kind: 'http' as const, scopes: [], middleware: [] }]));
+      // pg stays external: the temporary project has no node_modules.
+      const bundleOptions = { external: ['@aws-sdk/*', 'pg'] };
+      // Then synth fails naming the function, the service and the fix
+      expect(() => new FrameworkStack(new App(), 'Test', { app, handlerInfo, bundleOptions }))
+        .to.throw(/shop-dev-route-get-a \(src\/routes\/a\/get\.ts\) imports @aws-sdk\/client-foo, but the framework knows no VPC endpoint for it[\s\S]*Set network\.natGateways to 1 or more/)
+        .with.property('code', 'FW_ERR_INFRA_UNREACHABLE_SERVICE');
+      // And with a NAT gateway the same app synthesizes
+      const withNat = defineApp({ ...SMALL_APP, envs: { dev: { preset: 'free', overrides: { network: { natGateways: 1 } } } }, rootDir: project.dir, infrastructure: { databases: [{ id: 'main' }] } });
+      expect(() => new FrameworkStack(new App(), 'Test', { app: withNat, handlerInfo, bundleOptions })).to.not.throw();
+    } finally {
+      project.remove();
+    }
+  });
+
   it('a route shard count it cannot use', () => {
     const project = tempProject({ 'src/routes/a/get.ts': routeSource() });
     try {

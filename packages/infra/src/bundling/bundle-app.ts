@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import type { AppDefinition, FunctionUnit } from '@framework/core';
 import { buildSync, type BuildFailure, type Metafile } from 'esbuild';
 import { InfraError } from '../errors.js';
-import { packagesOfOutput } from './bundle-usage.js';
+import { packageNameOf, packagesOfOutput } from './bundle-usage.js';
 
 /** Options of `bundleApp`. */
 export interface BundleOptions {
@@ -37,6 +37,13 @@ export interface FunctionBundle {
   readonly handler: string;
   /** Bare package names the bundle imports (bundled or external): how the constructs infer what a function uses. */
   readonly packages: ReadonlySet<string>;
+  /**
+   * The project's own code in this function, after tree shaking, without comments, every package left out: where
+   * `referencesOf` reads which queues, functions and buckets the function names.
+   */
+  readonly projectCode: string;
+  /** Bare packages the project's own code imports (not those the framework's packages import for their own use). */
+  readonly projectPackages: ReadonlySet<string>;
 }
 
 /** A database's migration function: `@framework/data/migrate-handler` with the `.sql` files in `migrations/`. */
@@ -92,6 +99,44 @@ export const DEFAULT_EXTERNALS: readonly string[] = ['@aws-sdk/*', 'pg-native'];
 const REQUIRE_BANNER = "import { createRequire as __fwCreateRequire } from 'node:module'; const require = __fwCreateRequire(import.meta.url);";
 
 /**
+ * The project's own code of each function: a second, in-memory esbuild build of the same entry points with every
+ * package external (so the framework's generic code is left out), tree-shaken (a helper the function never calls is
+ * left out) and without comments. Only project files are parsed, so it costs a fraction of the main build.
+ */
+function projectCodeOf(app: AppDefinition, units: readonly FunctionUnit[]): Map<string, { code: string; packages: Set<string> }> {
+  const out = new Map<string, { code: string; packages: Set<string> }>();
+  if (!units.length) return out;
+  const entryPoints: Record<string, string> = {};
+  for (const unit of units) entryPoints[unit.functionName] = path.join(app.rootDir, unit.file);
+  const result = buildSync({
+    entryPoints,
+    outdir: path.join(app.rootDir, '.fw', 'project-code'),
+    absWorkingDir: app.rootDir,
+    bundle: true,
+    splitting: false,
+    packages: 'external',
+    platform: 'node',
+    format: 'esm',
+    minify: false,
+    legalComments: 'none',
+    metafile: true,
+    logLevel: 'silent',
+    write: false,
+  });
+  const byPath = new Map(result.outputFiles.map((f) => [path.resolve(f.path), f.text]));
+  for (const [outputPath, output] of Object.entries(result.metafile.outputs)) {
+    const name = path.basename(outputPath, '.js');
+    const packages = new Set<string>();
+    for (const imported of output.imports) {
+      const pkg = packageNameOf(imported.path);
+      if (imported.external && pkg) packages.add(pkg);
+    }
+    out.set(name, { code: byPath.get(path.resolve(app.rootDir, outputPath)) ?? '', packages });
+  }
+  return out;
+}
+
+/**
  * Bundles every function of the app (routes, standalone functions, queue consumers, crons) in ONE esbuild build
  * with an entry point per function. Splitting is off on purpose: each function folder is self-contained, so its
  * asset hash depends only on its own code and an unchanged function is never redeployed because a shared chunk
@@ -138,12 +183,14 @@ export function bundleApp(app: AppDefinition, options: BundleOptions = {}): AppB
     throw new InfraError('FW_ERR_INFRA_BUNDLE', `Bundling the app's functions failed:\n${lines.join('\n') || String(error)}\nFix the files above (they must build with esbuild as ESM for Node.js), then synthesize again.`, { cause: error });
   }
 
+  const project = projectCodeOf(app, units);
   const functions = new Map<string, FunctionBundle>();
   for (const unit of units) {
     const directory = path.join(outDir, unit.functionName);
     const entryFile = path.join(directory, 'index.mjs');
     const outputKey = path.relative(app.rootDir, entryFile).split(path.sep).join('/');
-    functions.set(unit.functionName, { unit, directory, entryFile, handler: 'index.main', packages: packagesOfOutput(metafile, outputKey) });
+    const own = project.get(unit.functionName) ?? { code: '', packages: new Set<string>() };
+    functions.set(unit.functionName, { unit, directory, entryFile, handler: 'index.main', packages: packagesOfOutput(metafile, outputKey), projectCode: own.code, projectPackages: own.packages });
   }
   const migrations = new Map<string, MigrationBundle>();
   if (migrateHandler) {

@@ -1,16 +1,17 @@
 import type { Metafile } from 'esbuild';
+import { referencesAny, type FunctionReferences } from './bundle-references.js';
 
-/** What a function uses, inferred from the packages its bundle imports. */
+/** What a function uses, inferred from the packages its bundle imports and the resources its own files name. */
 export interface FunctionNeeds {
   /** It talks to a database of the app: joins the VPC, may read the credentials secret, reaches the database port. */
   readonly database: boolean;
   /** It talks to a cache of the app: joins the VPC and reaches the cache port. */
   readonly cache: boolean;
-  /** It reads and writes the app's buckets. */
+  /** It uses some of the app's buckets (`FunctionReferences.buckets`). */
   readonly storage: boolean;
-  /** It sends to the app's queues. */
+  /** It sends to some of the app's queues (`FunctionReferences.queues`). */
   readonly queueSend: boolean;
-  /** It invokes the app's standalone functions. */
+  /** It invokes some of the app's standalone functions (`FunctionReferences.functions`). */
   readonly invoke: boolean;
   /** It uses the idempotency / saga table. */
   readonly idempotency: boolean;
@@ -18,14 +19,12 @@ export interface FunctionNeeds {
 
 /**
  * The packages that mark a need. A function that imports none of a need's packages gets no grant (and no VPC
- * placement) for it: least privilege without asking the user to declare anything.
+ * placement) for it: least privilege without asking the user to declare anything. Queues, functions and buckets are
+ * granted per id from `referencesOf` instead: every bundle imports the runtime, so a package says nothing there.
  */
-export const NEED_MARKERS: Readonly<Record<keyof FunctionNeeds, readonly string[]>> = {
+export const NEED_MARKERS: Readonly<Record<'database' | 'cache' | 'idempotency', readonly string[]>> = {
   database: ['@framework/data', 'pg', 'pg-pool', 'postgres', '@neondatabase/serverless', 'kysely', 'drizzle-orm'],
   cache: ['@framework/cache', 'ioredis', 'redis', 'iovalkey', '@valkey/valkey-glide', '@redis/client'],
-  storage: ['@framework/storage', '@aws-sdk/client-s3', '@aws-sdk/s3-request-presigner', '@aws-sdk/s3-presigned-post', '@aws-sdk/lib-storage'],
-  queueSend: ['@framework/runtime', '@aws-sdk/client-sqs'],
-  invoke: ['@framework/runtime', '@aws-sdk/client-lambda'],
   idempotency: ['@aws-sdk/client-dynamodb', '@aws-sdk/lib-dynamodb'],
 };
 
@@ -57,15 +56,17 @@ export function packagesOfOutput(metafile: Metafile, outputKey: string): Set<str
   return packages;
 }
 
-/** The needs of one function from its packages (plus the idempotency its handler declares). */
-export function needsOf(packages: ReadonlySet<string>, declaredIdempotent = false): FunctionNeeds {
-  const uses = (need: keyof FunctionNeeds) => NEED_MARKERS[need].some((p) => packages.has(p));
+const NO_REFERENCES: FunctionReferences = { queues: [], functions: [], buckets: [], bucketWrites: false };
+
+/** The needs of one function from its packages, the idempotency its handler declares and the ids its files name. */
+export function needsOf(packages: ReadonlySet<string>, declaredIdempotent = false, references: FunctionReferences = NO_REFERENCES): FunctionNeeds {
+  const uses = (need: keyof typeof NEED_MARKERS) => NEED_MARKERS[need].some((p) => packages.has(p));
   return {
     database: uses('database'),
     cache: uses('cache'),
-    storage: uses('storage'),
-    queueSend: uses('queueSend'),
-    invoke: uses('invoke'),
+    storage: referencesAny(references.buckets),
+    queueSend: referencesAny(references.queues),
+    invoke: referencesAny(references.functions),
     idempotency: declaredIdempotent || uses('idempotency'),
   };
 }

@@ -1,1 +1,2 @@
 export * from './app-network.js';
+export * from './service-reachability.js';

@@ -13,6 +13,7 @@ import { AppAuth } from '../auth/app-auth.js';
 import { acknowledgeNag, acknowledgeNagFindings, nagResourceRef } from '../checks/nag-suppressions.js';
 import { bundleApp, type AppBundle, type BundleOptions } from '../bundling/bundle-app.js';
 import { needsOf, type FunctionNeeds } from '../bundling/bundle-usage.js';
+import { ALL, referencesOf, selectReferenced, type FunctionReferences } from '../bundling/bundle-references.js';
 import { readHandlerInfo, type HandlerInfo } from '../bundling/handler-info.js';
 import { AppCache } from '../caches/app-cache.js';
 import { AppDatabase } from '../databases/app-database.js';
@@ -22,6 +23,7 @@ import { AppFunction } from '../functions/app-function.js';
 import { AppHttpApi } from '../http-api/app-http-api.js';
 import { IdempotencyTable } from '../idempotency/idempotency-table.js';
 import { AppNetwork } from '../network/app-network.js';
+import { GATEWAY_SERVICES, servicesOf, type ServiceUse } from '../network/service-reachability.js';
 import { AppQueue } from '../queues/app-queue.js';
 import { AppBucket } from '../storage/app-bucket.js';
 import { IntentOutputs } from './intent-outputs.js';
@@ -71,6 +73,10 @@ export class FrameworkStack extends Stack {
   public readonly handlerInfo: ReadonlyMap<string, HandlerInfo | undefined>;
   /** What each function uses (by function name), inferred from its bundle: decides grants and VPC placement. */
   public readonly needs: ReadonlyMap<string, FunctionNeeds>;
+  /** The queues, functions and buckets each function names in its own files (by function name): decides grants. */
+  public readonly references: ReadonlyMap<string, FunctionReferences>;
+  /** The AWS services each function calls (by function name): decides VPC endpoints and the reachability check. */
+  public readonly services: ReadonlyMap<string, readonly ServiceUse[]>;
   public readonly network?: AppNetwork;
   public readonly databases = new Map<string, AppDatabase>();
   public readonly buckets = new Map<string, AppBucket>();
@@ -111,12 +117,21 @@ export class FrameworkStack extends Stack {
     this.bundle = props.bundle ?? bundleApp(app, props.bundleOptions);
     this.handlerInfo = props.handlerInfo ?? readHandlerInfo(app, this.bundle);
     const needs = new Map<string, FunctionNeeds>();
+    const references = new Map<string, FunctionReferences>();
+    const services = new Map<string, readonly ServiceUse[]>();
     for (const unit of app.units) {
       const info = this.handlerInfo.get(unit.functionName);
       const idempotent = info?.idempotent === true || (info?.middleware ?? []).some((m) => /idempot/i.test(m));
-      needs.set(unit.functionName, needsOf(this.bundle.functions.get(unit.functionName)?.packages ?? new Set(), idempotent));
+      const bundle = this.bundle.functions.get(unit.functionName);
+      const refs = referencesOf(bundle?.projectCode ?? '', bundle?.projectPackages);
+      const need = needsOf(bundle?.packages ?? new Set(), idempotent, refs);
+      needs.set(unit.functionName, need);
+      references.set(unit.functionName, refs);
+      services.set(unit.functionName, servicesOf(need, refs, bundle?.projectPackages ?? new Set(), need.database && app.databases.length > 0));
     }
     this.needs = needs;
+    this.references = references;
+    this.services = services;
     const anyNeeds = (need: keyof FunctionNeeds) => [...needs.values()].some((n) => n[need]);
     this.checkScopes();
 
@@ -125,8 +140,9 @@ export class FrameworkStack extends Stack {
     if (app.databases.length || app.caches.length) {
       this.network = new AppNetwork(this, 'Network', {
         settings: settings.network,
-        secretsManagerEndpoint: settings.network.natGateways === 0 && app.databases.length > 0 && (anyNeeds('database') || this.bundle.migrations.size > 0),
+        interfaceEndpoints: settings.network.natGateways === 0 ? this.endpointServices() : [],
       });
+      this.checkReachability(this.network);
     }
     for (const definition of app.databases) {
       const db = new AppDatabase(this, `Database-${definition.id}`, { definition, settings: settings.databases, resources: settings.resources, network: this.network! });
@@ -240,9 +256,42 @@ export class FrameworkStack extends Stack {
     return fn.function;
   }
 
+  /** Whether a unit's function is placed in the VPC: only when it talks to a database or cache of the app. */
+  private joinsVpc(functionName: string): boolean {
+    const need = this.needs.get(functionName)!;
+    return (need.database && this.app.databases.length > 0) || (need.cache && this.app.caches.length > 0);
+  }
+
+  /**
+   * The interface endpoints a VPC without NAT needs: every service a function in the VPC calls (that has an
+   * endpoint and no free gateway endpoint), and Secrets Manager for the migration functions.
+   */
+  private endpointServices(): string[] {
+    const wanted = new Set<string>();
+    if (this.bundle.migrations.size > 0) wanted.add('secretsmanager');
+    for (const unit of this.app.units) {
+      if (!this.joinsVpc(unit.functionName)) continue;
+      for (const use of this.services.get(unit.functionName) ?? []) if (use.endpoint && !GATEWAY_SERVICES.includes(use.service)) wanted.add(use.service);
+    }
+    return [...wanted].sort();
+  }
+
+  /** Every function in the VPC reaches every AWS service it calls; otherwise it would hang until its timeout. */
+  private checkReachability(network: AppNetwork): void {
+    const problems: string[] = [];
+    for (const unit of this.app.units) {
+      if (!this.joinsVpc(unit.functionName)) continue;
+      for (const use of this.services.get(unit.functionName) ?? []) {
+        if (!network.reaches(use.service)) problems.push(`${unit.functionName} (${unit.file}) ${use.reason}, but ${use.endpoint ? `the VPC has no endpoint for ${use.service}` : 'the framework knows no VPC endpoint for it'}`);
+      }
+    }
+    if (problems.length) {
+      throw new InfraError('FW_ERR_INFRA_UNREACHABLE_SERVICE', `Functions in the isolated subnets of the ${this.app.stage} stage (no NAT gateway: network.natGateways is 0) cannot reach a service they call:\n${problems.map((p) => `  - ${p}`).join('\n')}\nSet network.natGateways to 1 or more in this stage's overrides, or move that call into a function that uses no database or cache (it then runs outside the VPC).`);
+    }
+  }
+
   private createFunction(scope: Construct, unit: FunctionUnit, appEnvironment: Record<string, string>): AppFunction {
-    const need = this.needs.get(unit.functionName)!;
-    const joinsVpc = (need.database && this.databases.size > 0) || (need.cache && this.caches.size > 0);
+    const joinsVpc = this.joinsVpc(unit.functionName);
     return new AppFunction(scope, unit.functionName, {
       unit,
       bundle: this.bundle.functions.get(unit.functionName)!,
@@ -281,26 +330,33 @@ export class FrameworkStack extends Stack {
     }
   }
 
-  /** Least privilege: each function gets exactly the grants for what its bundle uses. */
+  /**
+   * Least privilege: each function gets exactly the grants for what its bundle uses and its own files name: the
+   * credentials of the databases when it uses a database client, send on the queues it names, invoke on the
+   * standalone functions it names, read (or read-write when it calls a write method) on the buckets it names.
+   */
   private grantNeeds(): void {
     for (const [name, fn] of this.functions) {
       const need = this.needs.get(name)!;
+      const refs = this.references.get(name)!;
       const role = fn.function;
       if (need.database) for (const db of this.databases.values()) db.grantConnect(role);
-      if (need.storage && this.buckets.size) {
-        const findings = ['Action::s3:GetObject*', 'Action::s3:GetBucket*', 'Action::s3:List*', 'Action::s3:DeleteObject*', 'Action::s3:Abort*'];
-        for (const bucket of this.buckets.values()) {
-          bucket.grantReadWrite(role);
+      const buckets = selectReferenced(this.buckets, refs.buckets);
+      if (buckets.length) {
+        const findings = ['Action::s3:GetObject*', 'Action::s3:GetBucket*', 'Action::s3:List*', ...(refs.bucketWrites ? ['Action::s3:DeleteObject*', 'Action::s3:Abort*'] : [])];
+        for (const [, bucket] of buckets) {
+          if (refs.bucketWrites) bucket.grantReadWrite(role);
+          else bucket.grantRead(role);
           findings.push(`Resource::${nagResourceRef(fn.function, bucket.bucket.node.defaultChild as CfnElement)}/*`);
         }
         acknowledgeNagFindings(fn.function.role!, 'bucketGrants', findings);
       }
-      if (need.queueSend) for (const queue of this.queues.values()) queue.queue.grantSendMessages(role);
-      if (need.invoke) {
-        const targets = this.app.functions.filter((target) => target.functionName !== name).map((target) => this.functionOf(target));
-        for (const target of targets) target.grantInvoke(role);
-        acknowledgeNagFindings(role.role!, 'invokeGrants', targets.map((t) => `Resource::${nagResourceRef(role, t.node.defaultChild as CfnElement)}:*`));
-      }
+      for (const [, queue] of selectReferenced(this.queues, refs.queues)) queue.queue.grantSendMessages(role);
+      const targets = this.app.functions
+        .filter((target) => target.functionName !== name && (refs.functions === ALL || refs.functions.includes(target.id)))
+        .map((target) => this.functionOf(target));
+      for (const target of targets) target.grantInvoke(role);
+      if (targets.length) acknowledgeNagFindings(role.role!, 'invokeGrants', targets.map((t) => `Resource::${nagResourceRef(role, t.node.defaultChild as CfnElement)}:*`));
       if (need.idempotency && this.idempotencyTable) this.idempotencyTable.grantReadWriteData(role);
     }
   }

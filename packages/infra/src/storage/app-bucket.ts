@@ -76,6 +76,11 @@ export class AppBucket extends Construct {
     }
   }
 
+  /** List and read objects (presigned downloads are signed with the function's own role). */
+  public grantRead(grantee: IGrantable): void {
+    this.bucket.grantRead(grantee);
+  }
+
   /** Read, write and delete objects (presigned URLs are signed with the function's own role). */
   public grantReadWrite(grantee: IGrantable): void {
     this.bucket.grantReadWrite(grantee);

@@ -48,3 +48,37 @@ export function functionNamed(s: Synthesized, name: string): { logicalId: string
   if (!found) throw new Error(`no function named ${name}`);
   return found;
 }
+
+/** One statement of an IAM policy, as synthesized. */
+export interface PolicyStatement {
+  readonly Action: string | string[];
+  readonly Resource: unknown;
+  readonly Effect: string;
+}
+
+/**
+ * Every statement of the inline policies attached to a function's execution role (in the template holding the
+ * role), and the role's managed policies: what the function may do beyond its code.
+ */
+export function permissionsOf(s: Synthesized, functionName: string): { statements: PolicyStatement[]; actions: string[]; roleLogicalId: string } {
+  const fn = functionNamed(s, functionName);
+  const roleRef = fn.properties.Role as { 'Fn::GetAtt'?: [string, string]; Ref?: string };
+  let roleLogicalId = roleRef['Fn::GetAtt']?.[0];
+  let template = fn.template;
+  if (!roleLogicalId) {
+    // A role of the parent stack reaches a shard's function as a parameter: follow it to the parent's role.
+    const parameter = roleRef.Ref!;
+    for (const [n, shardTemplate] of s.shards) {
+      if (shardTemplate !== fn.template) continue;
+      const shard = s.stack.routeShards.get(n)!;
+      const value = (s.template.toJSON().Resources[s.stack.getLogicalId(shard.nestedStackResource!)] as { Properties: { Parameters: Record<string, { 'Fn::GetAtt': [string, string] }> } }).Properties.Parameters[parameter]!;
+      roleLogicalId = value['Fn::GetAtt'][0];
+      template = s.template;
+    }
+  }
+  const statements: PolicyStatement[] = [];
+  for (const policy of Object.values(template.findResources('AWS::IAM::Policy')) as Array<{ Properties: { Roles: Array<{ Ref: string }>; PolicyDocument: { Statement: PolicyStatement[] } } }>) {
+    if (policy.Properties.Roles.some((r) => r.Ref === roleLogicalId)) statements.push(...policy.Properties.PolicyDocument.Statement);
+  }
+  return { statements, actions: statements.flatMap((st) => [st.Action].flat()), roleLogicalId: roleLogicalId! };
+}

@@ -1,0 +1,103 @@
+/** Every id of a kind (a reference the analysis cannot resolve to literal ids). */
+export const ALL = 'all';
+
+/** Ids of one kind of resource a function names, or `all` when one of its references is not a literal. */
+export type ReferencedIds = readonly string[] | typeof ALL;
+
+/** The app's resources one function names in its own source files. */
+export interface FunctionReferences {
+  /** Queue ids it sends to: `service.queues['id']`, `service.queues.id`. */
+  readonly queues: ReferencedIds;
+  /** Standalone function ids it invokes: `invoke({ function: 'id' })`, `service.invoke({ function: 'id' })`. */
+  readonly functions: ReferencedIds;
+  /** Bucket ids it uses: `service.storage.bucket('id')`, `service.storage.id`, `service.storage['id']`. */
+  readonly buckets: ReferencedIds;
+  /** Whether it writes to those buckets (calls a `BUCKET_WRITE_METHODS` method); otherwise read-only. */
+  readonly bucketWrites: boolean;
+}
+
+/** Methods of `BucketClient` that create, replace or delete objects (a presigned upload is signed with write rights). */
+export const BUCKET_WRITE_METHODS: readonly string[] = ['presignUpload', 'put', 'delete'];
+
+/**
+ * AWS SDK clients a project file may import directly, and the kind they reach: such a function gets the kind's
+ * grant on every resource of the app (the analysis cannot see which one).
+ */
+const DIRECT_CLIENTS: Readonly<Record<'queues' | 'functions' | 'buckets', readonly string[]>> = {
+  queues: ['@aws-sdk/client-sqs'],
+  functions: ['@aws-sdk/client-lambda'],
+  buckets: ['@aws-sdk/client-s3', '@aws-sdk/s3-request-presigner', '@aws-sdk/s3-presigned-post', '@aws-sdk/lib-storage'],
+};
+
+const STRING = String.raw`(?:'([^'\\\n]+)'|"([^"\\\n]+)"|\x60([^\x60\\$\n]+)\x60)`;
+const IDENT = String.raw`([A-Za-z_$][\w$]*)`;
+const OPT = String.raw`\s*(?:\?\.|\.)\s*`;
+
+/** `queues[<x>]` or `queues.<x>`: a literal gives the id; anything else inside brackets is dynamic. */
+const QUEUE_REFERENCE = new RegExp(String.raw`\bqueues\s*(?:\?\.\s*)?(?:\[\s*(?:${STRING}\s*\]|([^\]\s]))|\.\s*${IDENT})`, 'g');
+/** `invoke(` or `invoke<T>(`; the first argument decides. */
+const INVOKE_CALL = /\binvoke\s*(?:<[^()]*>)?\s*\(\s*/g;
+const INVOKE_TARGET = new RegExp(String.raw`^\{\s*function\s*:\s*${STRING}\s*[,}]`);
+/** `storage.bucket(<x>)`, `storage[<x>]` or `storage.<x>`. */
+const BUCKET_REFERENCE = new RegExp(String.raw`\bstorage${OPT}bucket\s*\(\s*(?:${STRING}\s*\)|([^)\s]))|\bstorage\s*(?:\?\.\s*)?(?:\[\s*(?:${STRING}\s*\]|([^\]\s]))|\.\s*${IDENT})`, 'g');
+const BUCKET_WRITE = new RegExp(String.raw`\.\s*(?:${BUCKET_WRITE_METHODS.join('|')})\s*\(`);
+
+/** The literal of a match's string groups, if any. */
+const literalOf = (groups: readonly (string | undefined)[]): string | undefined => groups.find((g) => g !== undefined);
+
+/** Adds the ids a pattern finds; returns false when one reference is dynamic. */
+function collect(found: Set<string>, text: string, pattern: RegExp, read: (m: RegExpMatchArray) => string | undefined | null): boolean {
+  for (const match of text.matchAll(pattern)) {
+    const id = read(match);
+    if (id === null) continue;
+    if (id === undefined) return false;
+    found.add(id);
+  }
+  return true;
+}
+
+/**
+ * What a function names, read from the project's own code in its bundle (`FunctionBundle.projectCode`: tree-shaken,
+ * without comments; the framework's packages are left out, their generic code names no id). Literal ids give exact
+ * grants; a reference built at run time (`service.queues[name]`) or a direct AWS SDK client import grants every
+ * resource of that kind, so nothing that works in `fw dev` is denied deployed.
+ */
+export function referencesOf(projectCode: string, projectPackages: ReadonlySet<string> = new Set()): FunctionReferences {
+  const queues = new Set<string>();
+  const functions = new Set<string>();
+  const buckets = new Set<string>();
+  let allQueues = DIRECT_CLIENTS.queues.some((p) => projectPackages.has(p));
+  let allFunctions = DIRECT_CLIENTS.functions.some((p) => projectPackages.has(p));
+  let allBuckets = DIRECT_CLIENTS.buckets.some((p) => projectPackages.has(p));
+  let bucketWrites = allBuckets;
+  {
+    const text = projectCode;
+    // Queue references: a literal, a property, or (anything else in brackets) dynamic.
+    if (!collect(queues, text, QUEUE_REFERENCE, (m) => literalOf([m[1], m[2], m[3], m[5]]) ?? (m[4] !== undefined ? undefined : null))) allQueues = true;
+    if (!collect(functions, text, INVOKE_CALL, (m) => {
+      const rest = text.slice(m.index! + m[0].length, m.index! + m[0].length + 300);
+      // `function invoke(` and `import { invoke }` are not calls; a declaration site has no argument object either.
+      if (/\bfunction\s+$/.test(text.slice(Math.max(0, m.index! - 12), m.index!))) return null;
+      const target = INVOKE_TARGET.exec(rest);
+      return target ? literalOf([target[1], target[2], target[3]]) : undefined;
+    })) allFunctions = true;
+    if (!collect(buckets, text, BUCKET_REFERENCE, (m) => literalOf([m[1], m[2], m[3], m[5], m[6], m[7], m[9]]) ?? (m[4] !== undefined || m[8] !== undefined ? undefined : null))) allBuckets = true;
+    if (BUCKET_WRITE.test(text)) bucketWrites = true;
+  }
+  buckets.delete('bucket');
+  const hasBuckets = allBuckets || buckets.size > 0;
+  return {
+    queues: allQueues ? ALL : [...queues].sort(),
+    functions: allFunctions ? ALL : [...functions].sort(),
+    buckets: allBuckets ? ALL : [...buckets].sort(),
+    bucketWrites: hasBuckets && bucketWrites,
+  };
+}
+
+/** Whether `ids` names anything. */
+export const referencesAny = (ids: ReferencedIds): boolean => ids === ALL || ids.length > 0;
+
+/** The ids of `available` that `ids` names (all of them for `all`). */
+export function selectReferenced<T>(available: ReadonlyMap<string, T>, ids: ReferencedIds): Array<[string, T]> {
+  return [...available].filter(([id]) => ids === ALL || ids.includes(id));
+}
