@@ -4,12 +4,13 @@ import { randomUUID } from 'node:crypto';
 import { ENV, type AppDefinition, type FunctionUnit } from '@framework/core';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { DevServerError } from '../errors.js';
-import { loadApp } from './app/load-app.js';
+import { loadAppWithInputs } from './app/load-app.js';
 import { issuerPlugin, localAudiences } from './auth/issuer-plugin.js';
 import { LocalIssuer, TokenRejected } from './auth/local-issuer.js';
 import { selectEngines, type EnginePreferences } from './engines/index.js';
 import type { DevContext, DevEngine, DevLogger, InvokeOptions, InvokeOutcome } from './engines/engine.js';
 import { freePort } from './engines/ports.js';
+import { FileStamps, FolderListing, Freshness } from './freshness/index.js';
 import { FunctionHost } from './functions/function-host.js';
 import { OUT_OF_MEMORY_ERROR_TYPE, SYNC_REQUEST_LIMIT_BYTES, describeBytes, eventBytesOver } from './limits/index.js';
 import { HandlerBundler } from './functions/handler-bundler.js';
@@ -32,6 +33,11 @@ const MAX_STREAMED_BYTES = 5 * 1024 * 1024 * 1024;
  * naming the engine until it is ready.
  */
 export const ENGINE_READY_TIMEOUT_MS = 120_000;
+
+const DEBUG = process.env.FW_DEV_DEBUG === '1';
+function debug(message: string): void {
+  if (DEBUG) process.stderr.write(`[fw:debug] ${message}\n`);
+}
 
 /** Options of `DevServer.start` (and of `fw dev`). */
 export interface DevServerOptions {
@@ -72,6 +78,12 @@ export class DevServer {
   private routes: RouteTable;
   private watcher?: ProjectWatcher;
   private stopping?: Promise<void>;
+  /** The files the app model was compiled from, stamped before the load that read them. */
+  private configInputs: FileStamps;
+  /** What discovery saw in the folders the app's units come from. */
+  private discovered: FolderListing;
+  /** Checks, before a request is dispatched, that the app model and the handlers are built from the files on disk. */
+  readonly freshness: Freshness;
   /** Every variable injected into functions (for state.json and tests). */
   readonly environment: Readonly<Record<string, string>>;
   /** Resolves when every route handler has been loaded once and the start-up table printed. */
@@ -83,6 +95,8 @@ export class DevServer {
     app: AppDefinition,
     private readonly server: FastifyInstance,
     private readonly host: FunctionHost,
+    private readonly bundler: HandlerBundler,
+    configInputs: readonly string[],
     private readonly engines: readonly DevEngine[],
     environment: Record<string, string>,
     private readonly log: DevLogger,
@@ -90,6 +104,14 @@ export class DevServer {
   ) {
     this.app = app;
     this.routes = new RouteTable(app.routes);
+    this.configInputs = new FileStamps(configInputs);
+    this.discovered = new FolderListing(discoveryFolders(rootDir, app));
+    this.freshness = new Freshness({
+      appChange: () => this.configInputs.changed() ?? this.discovered.changed(),
+      handlerChange: () => this.bundler.changedInput(),
+      reloadApp: () => this.reload(),
+      rebuildHandlers: () => this.host.rebuild(this.app.units),
+    });
     this.environment = environment;
     this.settled = settle(this);
   }
@@ -104,7 +126,7 @@ export class DevServer {
     const hostName = options.host ?? '127.0.0.1';
     const log = options.log ?? consoleLogger;
     const print = options.print ?? ((text: string) => process.stdout.write(text));
-    const app = await loadApp(rootDir, stage);
+    const { app, inputs: configInputs } = await loadAppWithInputs(rootDir, stage);
     const port = options.port === 0 ? await freePort(hostName) : options.port ?? 3000;
     const reachable = hostName === '0.0.0.0' || hostName === '::' ? '127.0.0.1' : hostName;
     const url = `http://${reachable}:${port}`;
@@ -124,7 +146,8 @@ export class DevServer {
       AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(unit.memorySize),
       AWS_LAMBDA_FUNCTION_VERSION: '$LATEST',
     });
-    const host = new FunctionHost(new HandlerBundler(rootDir, path.join(dataDir, 'dev', 'build')), baseEnv, functionEnv, log);
+    const bundler = new HandlerBundler(rootDir, path.join(dataDir, 'dev', 'build'));
+    const host = new FunctionHost(bundler, baseEnv, functionEnv, log);
     let server: DevServer | undefined;
     const context: DevContext = {
       rootDir,
@@ -132,7 +155,11 @@ export class DevServer {
       baseUrl: url,
       host: reachable,
       log,
-      invoke: (unit, event, invokeOptions) => host.invoke(unit, event, invokeOptions),
+      // Queue consumers and crons also run the code on disk (checked without the per-turn reuse of requests).
+      invoke: async (unit, event, invokeOptions) => {
+        await server?.freshness.refresh();
+        return host.invoke(unit, event, invokeOptions);
+      },
       currentApp: () => server?.currentApp() ?? app,
       freePort: () => freePort(reachable),
     };
@@ -204,6 +231,14 @@ export class DevServer {
         log.error(`${request.method} ${request.url}: ${(error as Error).stack ?? error.message}`);
         return send(reply, errorResponse(500, 'INTERNAL_ERROR', 'the dev server failed to handle the request (see the fw dev console)', request.id));
       });
+      // Before a request reaches a handler or the app model, a save that completed before it is built and loaded.
+      fastify.addHook('onRequest', (request, _reply, done) => {
+        const url = request.raw.url ?? '/';
+        if (url.startsWith('/_dev/') && !url.startsWith('/_dev/invoke') && !url.startsWith('/_dev/functions')) return done();
+        const pending = server?.freshness.beforeRequest();
+        if (!pending) return done();
+        pending.then(() => done(), done);
+      });
       await fastify.register(issuerPlugin(issuer, () => server?.currentApp() ?? app));
       await fastify.register(
         devEndpointsPlugin({
@@ -241,7 +276,7 @@ export class DevServer {
     }
 
     writeStateFile(dataDir, { pid: process.pid, url, stage, env: { ...environment, [ENV.devEndpoint]: url } });
-    server = new DevServer(url, rootDir, app, fastify, host, engines, environment, log, async (s) => {
+    server = new DevServer(url, rootDir, app, fastify, host, bundler, configInputs, engines, environment, log, async (s) => {
       // Load each route once, one after another, for the scopes in the table (and warm instances).
       const scopes = new Map<string, readonly string[] | undefined>();
       for (const route of s.currentApp().routes) {
@@ -250,24 +285,39 @@ export class DevServer {
       }
       print(startupTable(s.currentApp(), url, scopes, summaries));
     });
-    server.watcher = watchProject(rootDir, {
-      onSourceChange: () => host.rebuild(server!.currentApp().units),
-      onStructureChange: () => server!.reload(),
-      log,
-    });
+    server.watcher = watchProject(rootDir, { onChange: () => server!.freshness.refresh(), log });
     return server;
   }
 
-  /** Re-reads fw.config.ts (files added or removed, config edited), then rebuilds every handler. */
+  /**
+   * Re-reads fw.config.ts (files added or removed, config edited), then rebuilds every handler. Runs one at a time
+   * (`Freshness` serializes it). Inputs are stamped before the load reads them, so a save during it shows afterwards.
+   */
   private async reload(): Promise<void> {
+    const configInputs = new FileStamps(this.configInputs.files);
+    const discovered = new FolderListing(discoveryFolders(this.rootDir, this.app));
     try {
-      const next = await loadApp(this.rootDir, this.app.stage);
+      const { app: next, inputs } = await loadAppWithInputs(this.rootDir, this.app.stage);
+      configInputs.update(inputs);
+      const sameFolders = discoveryFolders(this.rootDir, next).join('\n') === discoveryFolders(this.rootDir, this.app).join('\n');
+      this.discovered = sameFolders ? discovered : new FolderListing(discoveryFolders(this.rootDir, next));
+      this.configInputs = configInputs;
       const before = intentShape(this.app);
       this.app = next;
       this.routes = new RouteTable(next.routes);
       if (intentShape(next) !== before) this.log.warn('the intents changed (databases, queues, caches, storage): restart fw dev to start their engines');
       this.log.info(`reloaded the app: ${next.routes.length} routes, ${next.functions.length} functions, ${next.queues.length} queues, ${next.crons.length} crons`);
     } catch (error) {
+      // A config that imports a file not created yet: a file created in its folders also counts as a change.
+      configInputs.addFolders();
+      this.configInputs = configInputs;
+      this.discovered = discovered;
+      // Read while being saved (a file truncated, not yet written): the next check loads the finished save instead.
+      const superseded = configInputs.changed() ?? discovered.changed();
+      if (superseded) {
+        debug(`the app did not reload, but ${superseded} changed since; loading again`);
+        return;
+      }
       this.log.error(`the app did not reload; still serving the previous version:\n${(error as Error).message}`);
     }
     await this.host.rebuild(this.app.units);
@@ -383,6 +433,12 @@ export function fillEnvironment(app: AppDefinition, outputs: ReadonlyMap<string,
   }
   env[ENV.devEndpoint] = url;
   return env;
+}
+
+/** The folders the app's units are discovered in. */
+function discoveryFolders(rootDir: string, app: AppDefinition): string[] {
+  const { routes, functions, queues, crons } = app.directories;
+  return [routes, functions, queues, crons].map((dir) => path.join(rootDir, dir));
 }
 
 function intentShape(app: AppDefinition): string {

@@ -318,7 +318,8 @@ export class FunctionHost {
       debug(`built ${files.length} files in ${(performance.now() - t0).toFixed(1)} ms`);
       for (const file of files) {
         const result = this.bundler.result(file);
-        if (result && !result.ok) this.log.error(`${file} does not compile:\n${result.message}`);
+        // A file read while being saved (truncated, not yet written) is built again by the next check: not an error.
+        if (result && !result.ok && !this.bundler.changedInput(file)) this.log.error(`${file} does not compile:\n${result.message}`);
       }
       this.generation++;
       const retired = [...this.instances.values()];

@@ -1,6 +1,7 @@
 import { isBuiltin } from 'node:module';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
+import { FileStamps } from '../freshness/file-stamps.js';
 
 /** The compiled form of one handler file, or why it did not compile. */
 export type BundleResult = { readonly ok: true; readonly bundle: string } | { readonly ok: false; readonly message: string };
@@ -9,12 +10,15 @@ export type BundleResult = { readonly ok: true; readonly bundle: string } | { re
  * Compiles handler files with esbuild, one incremental context per file, so a syntax error in one route leaves the
  * others serving and a rebuild after an edit costs milliseconds. Code under the project (`src/lib/` included) is
  * bundled in; packages stay external and load from the project's node_modules, as they are not edited while
- * `fw dev` runs. Output goes to `.fw/dev/build/`, mirroring the project's layout.
+ * `fw dev` runs. Output goes to `.fw/dev/build/`, mirroring the project's layout. Each build stamps the files it
+ * read (esbuild's metafile lists them), stamped before it reads them, so `changedInput` tells whether a save is not
+ * in the last build.
  */
 export class HandlerBundler {
   private readonly contexts = new Map<string, Promise<esbuild.BuildContext>>();
   private readonly results = new Map<string, BundleResult>();
   private readonly externalsByFile = new Map<string, readonly string[]>();
+  private readonly inputsByFile = new Map<string, FileStamps>();
 
   constructor(
     private readonly rootDir: string,
@@ -34,6 +38,7 @@ export class HandlerBundler {
         this.contexts.delete(file);
         this.results.delete(file);
         this.externalsByFile.delete(file);
+        this.inputsByFile.delete(file);
         void context.then((c) => c.dispose(), () => undefined);
       }
     }
@@ -61,8 +66,13 @@ export class HandlerBundler {
       this.contexts.set(file, context);
       context.catch(() => this.contexts.delete(file));
     }
+    // Stamped before esbuild reads them: a save during the build shows as a change afterwards.
+    const inputs = new FileStamps(this.inputsByFile.get(file)?.files ?? [path.join(this.rootDir, file)]);
+    this.inputsByFile.set(file, inputs);
     try {
       const built = await (await context).rebuild();
+      // Project files only: packages are external, and what esbuild bundles from node_modules is not edited.
+      inputs.update(Object.keys(built.metafile?.inputs ?? {}).filter((f) => !f.includes('node_modules')).map((f) => path.resolve(this.rootDir, f)));
       const externals = Object.values(built.metafile?.outputs ?? {}).flatMap((o) => o.imports.filter((i) => i.external).map((i) => i.path));
       this.externalsByFile.set(file, externals);
       this.results.set(file, { ok: true, bundle: path.join(this.outDir, file.replace(/\.[cm]?[jt]sx?$/, '.mjs')) });
@@ -72,7 +82,23 @@ export class HandlerBundler {
         ? failure.errors.map((e) => `${e.location ? `${e.location.file}:${e.location.line}:${e.location.column}: ` : ''}${e.text}`).join('\n')
         : String(failure.message ?? error);
       this.results.set(file, { ok: false, message });
+      inputs.addFolders();
     }
+  }
+
+  /**
+   * The first file a compiled handler (or the one of `file`) was built from that changed since (written, replaced,
+   * deleted), or undefined.
+   * After a failed build, also a change in the folders of its files (the file a failed import looks for, created).
+   */
+  changedInput(file?: string): string | undefined {
+    if (file !== undefined) return this.inputsByFile.get(file)?.changed();
+    const seen = new Map<string, string>();
+    for (const inputs of this.inputsByFile.values()) {
+      const changed = inputs.changed(seen);
+      if (changed) return changed;
+    }
+    return undefined;
   }
 
   /** The packages the compiled handlers import (bare specifiers, no `node:` built-ins), sorted. */

@@ -1,0 +1,57 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { isHandlerFile } from '@framework/core';
+import { stampOf } from './file-stamps.js';
+
+interface Folder {
+  stamp: string;
+  /** The entries discovery looks at (handler files and folders), sorted; undefined when the folder is missing. */
+  entries: string | undefined;
+}
+
+/** The entries of a folder that discovery sees (core's rules: no `_` or `.` names, no node_modules, handler files). */
+function entriesOf(dir: string): string | undefined {
+  let list: fs.Dirent[];
+  try {
+    list = fs.readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return undefined;
+  }
+  return list
+    .filter((e) => !e.name.startsWith('_') && !e.name.startsWith('.') && e.name !== 'node_modules' && (e.isDirectory() || isHandlerFile(e.name)))
+    .map((e) => (e.isDirectory() ? `${e.name}/` : e.name))
+    .sort()
+    .join('\n');
+}
+
+/**
+ * The folders the app model is discovered from (routes, functions, queues, crons) and what discovery saw in them, so
+ * a route file added, removed or renamed, in a new folder or not, is noticed by a stat of each folder. A folder whose
+ * time changed but whose entries did not (a file saved with a rename, an editor's backup file) is not a change.
+ */
+export class FolderListing {
+  private readonly folders = new Map<string, Folder>();
+
+  /** Lists `roots` and every folder below them now. */
+  constructor(roots: readonly string[]) {
+    const walk = (dir: string) => {
+      const stamp = stampOf(dir);
+      const entries = entriesOf(dir);
+      this.folders.set(dir, { stamp, entries });
+      for (const entry of entries?.split('\n') ?? []) if (entry.endsWith('/')) walk(path.join(dir, entry.slice(0, -1)));
+    };
+    for (const root of roots) walk(root);
+  }
+
+  /** The first folder whose discovered entries changed, or undefined. */
+  changed(): string | undefined {
+    for (const [dir, folder] of this.folders) {
+      const stamp = stampOf(dir);
+      if (stamp === folder.stamp) continue;
+      const entries = entriesOf(dir);
+      if (entries !== folder.entries) return dir;
+      folder.stamp = stamp;
+    }
+    return undefined;
+  }
+}

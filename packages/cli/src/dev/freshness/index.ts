@@ -1,0 +1,3 @@
+export * from './file-stamps.js';
+export * from './folder-listing.js';
+export * from './freshness.js';
