@@ -1,7 +1,10 @@
 import * as http from 'node:http';
 
-/** Sends GET requests over `connections` keep-alive sockets for `durationMs` (or until `total` answers); counts 200s. */
-export async function load(url: string, options: { connections: number; durationMs?: number; total?: number }): Promise<{ requests: number; perSecond: number; errors: number }> {
+/**
+ * Sends requests (GET, or POST with `body` as JSON) over `connections` keep-alive sockets for `durationMs` (or until
+ * `total` answers); counts 200s.
+ */
+export async function load(url: string, options: { connections: number; durationMs?: number; total?: number; body?: string }): Promise<{ requests: number; perSecond: number; errors: number }> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: options.connections });
   const target = new URL(url);
   const started = performance.now();
@@ -11,7 +14,9 @@ export async function load(url: string, options: { connections: number; duration
   let errors = 0;
   const one = () =>
     new Promise<void>((resolve) => {
-      const request = http.get({ host: target.hostname, port: target.port, path: target.pathname, agent }, (response) => {
+      const post = options.body !== undefined;
+      const headers = post ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(options.body!) } : undefined;
+      const request = http.request({ host: target.hostname, port: target.port, path: target.pathname, method: post ? 'POST' : 'GET', headers, agent }, (response) => {
         response.resume();
         response.on('end', () => {
           if (response.statusCode === 200) ok++;
@@ -23,6 +28,7 @@ export async function load(url: string, options: { connections: number; duration
         errors++;
         resolve();
       });
+      request.end(options.body);
     });
   const worker = async () => {
     while (performance.now() < deadline && (options.total === undefined || sent < options.total)) {
