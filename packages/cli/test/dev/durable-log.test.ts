@@ -1,8 +1,9 @@
 import { expect } from 'chai';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { AppendOnlyLog, encodeRecord } from '../../src/dev/durable-log/index.js';
+import { AppendOnlyLog, LogInUseError, encodeRecord } from '../../src/dev/durable-log/index.js';
 
 /** A tiny key-value state kept in a log, as the queue engine keeps its messages: set and delete with absolute values. */
 type KvRecord = { op: 'set'; key: string; value: number } | { op: 'delete'; key: string };
@@ -140,6 +141,28 @@ describe('append-only log of fw dev engines', () => {
     expect([...second.state.values]).to.deep.equal([['a', 1]]);
     expect(fs.existsSync(`${file}.compact`)).to.equal(false);
     await second.log.close();
+  });
+
+  it('refuses a log another live process has open, and takes over the lock of a process that is gone', async () => {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    // The test runner's parent process is alive: as if another fw dev had the log open.
+    fs.writeFileSync(`${file}.lock`, `${process.ppid}\n`);
+    let error: unknown;
+    await openKv(file).catch((e: unknown) => (error = e));
+    expect(error).to.be.instanceOf(LogInUseError).with.property('pid', process.ppid);
+    expect(String(error)).to.match(/another fw dev in this project: stop it first/);
+
+    // The same pid with another start time is a new process that got a killed owner's pid: the lock is stale.
+    fs.writeFileSync(`${file}.lock`, `${process.ppid} 1\n`);
+    const reused = await openKv(file);
+    await reused.log.close();
+    expect(fs.existsSync(`${file}.lock`), 'a clean close releases the lock').to.equal(false);
+
+    const gone = spawnSync(process.execPath, ['-e', '']).pid!;
+    fs.writeFileSync(`${file}.lock`, `${gone}\n`);
+    const kv = await openKv(file);
+    expect(fs.readFileSync(`${file}.lock`, 'utf8')).to.match(new RegExp(`^${process.pid} `));
+    await kv.log.close();
   });
 
   it('rejects appends after close, after writing what was pending', async () => {

@@ -59,10 +59,15 @@ export class AppendOnlyLog<R> {
     this.nextCompactionCheck = Math.max(options.compactMinRecords ?? 1000, recordsInFile * 2);
   }
 
-  /** Opens (or creates) the log at `file`, repairing a torn tail, and returns the records it holds. */
+  /**
+   * Opens (or creates) the log at `file`, repairing a torn tail, and returns the records it holds. Takes `<file>.lock`
+   * (this process's id) first: a second process appending to the same log would lose records when either compacts.
+   * A lock left by a process that is gone (killed) is taken over.
+   */
   static async open<R>(file: string, options: AppendOnlyLogOptions<R>): Promise<OpenedLog<R>> {
     const dir = path.dirname(file);
     fs.mkdirSync(dir, { recursive: true });
+    takeLock(`${file}.lock`);
     fs.rmSync(`${file}.compact`, { force: true });
     const existed = fs.existsSync(file);
     const { records, validBytes, totalBytes, skipped } = existed ? readRecords<R>(fs.readFileSync(file)) : { records: [], validBytes: 0, totalBytes: 0, skipped: 0 };
@@ -103,6 +108,7 @@ export class AppendOnlyLog<R> {
     this.closed = true;
     await this.flushing;
     await this.handle.close();
+    releaseLock(`${this.file}.lock`);
   }
 
   private async flushLoop(): Promise<void> {
@@ -219,6 +225,62 @@ async function writeAll(handle: FileHandle, chunk: Buffer): Promise<void> {
   while (offset < chunk.length) {
     const { bytesWritten } = await handle.write(chunk, offset, chunk.length - offset);
     offset += bytesWritten;
+  }
+}
+
+/** Thrown when another live process holds a log's lock. */
+export class LogInUseError extends Error {
+  constructor(
+    readonly file: string,
+    readonly pid: number,
+  ) {
+    super(`${path.basename(file)} is in use by another process (pid ${pid}), likely another fw dev in this project: stop it first (if none runs, delete ${path.basename(file)}.lock)`);
+    this.name = 'LogInUseError';
+  }
+}
+
+/** `<pid> <start time>`: the start time (Linux) tells a live owner from a new process that got the same pid. */
+function takeLock(lock: string): void {
+  for (;;) {
+    try {
+      fs.writeFileSync(lock, `${process.pid} ${startTime(process.pid) ?? ''}\n`, { flag: 'wx' });
+      return;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    const [pidText, started] = fs.readFileSync(lock, 'utf8').trim().split(' ');
+    const owner = Number.parseInt(pidText ?? '', 10);
+    const sameProcess = (pid: number) => isAlive(pid) && (!started || startTime(pid) === undefined || startTime(pid) === started);
+    if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && sameProcess(owner)) throw new LogInUseError(lock.slice(0, -'.lock'.length), owner);
+    fs.rmSync(lock, { force: true });
+  }
+}
+
+/** Field 22 of `/proc/<pid>/stat` (after the command name, which may hold spaces), where there is a `/proc`. */
+function startTime(pid: number): string | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  } catch {
+    return undefined;
+  }
+}
+
+function releaseLock(lock: string): void {
+  try {
+    if (Number.parseInt(fs.readFileSync(lock, 'utf8'), 10) === process.pid) fs.rmSync(lock);
+  } catch {
+    // already gone
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists but belongs to another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
