@@ -115,6 +115,8 @@ export interface BucketDefinition {
   readonly maxUploadBytes: number;
   /** Undefined: any content type. */
   readonly allowedContentTypes?: readonly string[];
+  /** Types that can run script are served inline (true) or as attachments (false). */
+  readonly inlineActiveContent: boolean;
   readonly versioned: boolean;
   readonly notifications: readonly UploadNotification[];
   readonly variables: ReturnType<typeof bucketEnv>;

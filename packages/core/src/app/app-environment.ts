@@ -8,7 +8,7 @@ export interface EnvironmentInputs {
   readonly region: string;
   readonly logLevel: string;
   readonly databases: readonly { id: string }[];
-  readonly storage: readonly { id: string; maxUploadBytes: number; allowedContentTypes?: readonly string[] }[];
+  readonly storage: readonly { id: string; maxUploadBytes: number; allowedContentTypes?: readonly string[]; inlineActiveContent?: boolean }[];
   readonly queues: readonly { id: string }[];
   readonly caches: readonly { id: string }[];
   readonly auth: boolean;
@@ -35,13 +35,15 @@ export function buildEnvironment(app: EnvironmentInputs): Record<string, EnvValu
     env[v.name] = out('databases', id, 'name');
     env[v.secretArn] = out('databases', id, 'secretArn');
   }
-  for (const { id, maxUploadBytes, allowedContentTypes } of app.storage) {
+  for (const { id, maxUploadBytes, allowedContentTypes, inlineActiveContent } of app.storage) {
     const v = bucketEnv(id);
     env[v.bucket] = out('storage', id, 'bucket');
     env[v.publicUrl] = out('storage', id, 'publicUrl');
     // Limits are fixed values: the storage client reads them to refuse a presign the intent does not allow.
     env[v.maxUploadBytes] = fixed(String(maxUploadBytes));
     env[v.contentTypes] = fixed((allowedContentTypes ?? []).join(','));
+    // The serving policy of presigned downloads: the deployed client sets S3's response overrides from it.
+    env[v.inlineActiveContent] = fixed(inlineActiveContent ? 'true' : 'false');
   }
   for (const { id } of app.queues) env[queueEnv(id).url] = out('queues', id, 'url');
   for (const { id } of app.caches) env[cacheEnv(id).endpoint] = out('caches', id, 'endpoint');

@@ -143,6 +143,7 @@ export function buildStage(app: CheckedApp, stage: string): AppDefinition {
     corsOrigins: b.corsOrigins ?? [],
     maxUploadBytes: b.maxUploadBytes ?? 10 * 1024 * 1024,
     allowedContentTypes: b.allowedContentTypes,
+    inlineActiveContent: b.inlineActiveContent ?? false,
     versioned: b.versioned ?? false,
     notifications: b.notifications ?? [],
     variables: bucketEnv(b.id),

@@ -119,6 +119,11 @@ export interface StorageIntent {
   readonly maxUploadBytes?: number;
   /** Content types a presigned upload accepts, e.g. `image/*`. @default - any */
   readonly allowedContentTypes?: readonly string[];
+  /**
+   * Serve stored types that can run script (HTML, SVG, XML, JavaScript) inline from the bucket's URLs instead of as
+   * attachments. Only for buckets that hold trusted pages. @default false
+   */
+  readonly inlineActiveContent?: boolean;
   /** Keep every version of every object. @default false */
   readonly versioned?: boolean;
   /** @default - none */
@@ -271,6 +276,7 @@ export const infrastructureCodec = c.struct<Infrastructure>('an infrastructure o
         corsOrigins: c.optional(c.array(c.pattern('an origin such as "https://app.example.com" or "*"', /^(\*|https?:\/\/[^\s/]+)$/))),
         maxUploadBytes: c.optional(c.integer(1, 5 * 1024 ** 3)),
         allowedContentTypes: c.optional(c.array(c.pattern('a content type such as "image/png" or "image/*"', /^[\w.+-]+\/(\*|[\w.+-]+)$/))),
+        inlineActiveContent: c.optional(c.boolean),
         versioned: c.optional(c.boolean),
         notifications: c.optional(
           c.array(

@@ -32,10 +32,15 @@ export const ENV = {
    * Never set in a deployed function.
    */
   devEndpoint: 'FW_DEV_ENDPOINT',
+  /**
+   * Local development only: the per-run secret the storage client presents to the dev server's storage engine (its
+   * object API answers no one else). Never set in a deployed function.
+   */
+  devStorageToken: 'FW_DEV_STORAGE_TOKEN',
 } as const;
 
 /** Variables the dev server sets that deployed functions never get (excluded when comparing both). */
-export const DEV_ONLY_ENV: readonly string[] = [ENV.devEndpoint];
+export const DEV_ONLY_ENV: readonly string[] = [ENV.devEndpoint, ENV.devStorageToken];
 
 /** `main-db` → `MAIN_DB`: how an intent id appears inside a variable name. */
 export function envToken(id: string): string {
@@ -65,6 +70,8 @@ export function bucketEnv(id: string) {
     maxUploadBytes: `FW_STORAGE_${t}_MAX_UPLOAD_BYTES`,
     /** The intent's `allowedContentTypes`, comma-separated; empty for any (fixed value). */
     contentTypes: `FW_STORAGE_${t}_CONTENT_TYPES`,
+    /** The intent's `inlineActiveContent`, `true` or `false` (fixed value). */
+    inlineActiveContent: `FW_STORAGE_${t}_INLINE_ACTIVE_CONTENT`,
   } as const;
 }
 
