@@ -109,8 +109,8 @@ const packages: WorkspacePackage[] = [
     name: 'storage',
     description: 'framework storage: object storage with presigned uploads and downloads, CDN URLs and lifecycle',
     workspaceDeps: ['core', 'runtime'],
-    deps: { '@aws-sdk/client-s3': AWS_SDK, '@aws-sdk/s3-request-presigner': AWS_SDK, '@aws-sdk/s3-presigned-post': AWS_SDK, 'busboy': '^1.6.0' },
-    devDeps: { 's3rver': '^3.7.1', '@types/busboy': '^1.5.4', 'esbuild': '^0.28.2' },
+    deps: { '@aws-sdk/client-s3': AWS_SDK, '@aws-sdk/s3-request-presigner': AWS_SDK, '@aws-sdk/s3-presigned-post': AWS_SDK, 'busboy': '^1.6.0', 'content-type': '^1.0.5' },
+    devDeps: { 's3rver': '^3.7.1', '@types/busboy': '^1.5.4', '@types/content-type': '^1.1.8', 'esbuild': '^0.28.2' },
     // `./local`: the embedded engine `fw dev` serves (file store, signed URLs); never part of a Lambda bundle.
     subpathExports: { './local': 'local/index' },
     // Importing the package registers `service.storage` (a top-level call): bundlers must keep it.

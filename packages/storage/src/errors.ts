@@ -40,6 +40,16 @@ export class ContentTypeNotAllowedError extends StorageError {
   }
 }
 
+/** A content type that is not exactly one valid media type (a list, CR/LF, bad syntax). */
+export class InvalidContentTypeError extends StorageError {
+  public static readonly CODE = 'FW_ERR_STORAGE_INVALID_CONTENT_TYPE';
+  public readonly contentType: string;
+  constructor(contentType: string, problem: string) {
+    super(InvalidContentTypeError.CODE, `Invalid content type ${JSON.stringify(contentType.length > 80 ? `${contentType.slice(0, 80)}...` : contentType)}: ${problem}. Pass one media type such as "image/png" or "text/plain; charset=utf-8".`);
+    this.contentType = contentType;
+  }
+}
+
 /** A presigned upload without a content type, for a bucket that restricts content types. */
 export class ContentTypeRequiredError extends StorageError {
   public static readonly CODE = 'FW_ERR_STORAGE_CONTENT_TYPE_REQUIRED';
@@ -74,6 +84,7 @@ export const STORAGE_ERROR_CODES = {
   [BucketNotConfiguredError.CODE]: 'No storage intent with that id (its FW_STORAGE_<ID>_BUCKET variable is not set).',
   [UploadTooLargeError.CODE]: 'presignUpload maxBytes above the intent maxUploadBytes.',
   [ContentTypeNotAllowedError.CODE]: 'presignUpload or put with a content type outside allowedContentTypes.',
+  [InvalidContentTypeError.CODE]: 'presignUpload or put with a content type that is not one valid media type (a list, CR/LF, bad syntax).',
   [ContentTypeRequiredError.CODE]: 'presignUpload without contentType on a bucket with allowedContentTypes.',
   [InvalidStorageOptionError.CODE]: 'expiresIn, maxBytes or limit outside its range.',
   [StorageRequestError.CODE]: 'S3 or the local engine answered an error (see s3Code).',

@@ -10,6 +10,7 @@ export * from './errors.js';
 export * from './events/index.js';
 export * from './keys/index.js';
 export * from './limits/index.js';
+export * from './serving/index.js';
 export { registerStorageService } from './service/index.js';
 
 // Importing anything from the package is what makes `service.storage` available in handlers.

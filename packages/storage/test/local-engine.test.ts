@@ -197,7 +197,7 @@ describe('local storage engine, through real HTTP', () => {
     // And the engine checks again when asked directly, bypassing the client's checks
     const res = await fetch(`${server.baseUrl}/_dev/storage/uploads?presign`, {
       method: 'POST',
-      headers: { [LOCAL_CLIENT_HEADER]: '1', 'content-type': 'application/json' },
+      headers: { [LOCAL_CLIENT_HEADER]: server.env.FW_DEV_STORAGE_TOKEN!, 'content-type': 'application/json' },
       body: JSON.stringify({ operation: 'upload', key: 'a.bin', maxBytes: 5_000_000, expiresIn: 60 }),
     });
     expect(res.status).to.equal(400);
@@ -217,7 +217,7 @@ describe('local storage engine, through real HTTP', () => {
 
     it('answers InvalidArgument to raw requests with a dot-dot key and writes nothing outside the bucket', async () => {
       for (const rawPath of ['/_dev/storage/uploads/../../outside.txt', '/_dev/storage/uploads/a/%2E%2E/%2e%2e/outside.txt', '/_dev/storage/uploads/..%2F..%2Foutside.txt']) {
-        const res = await rawRequest(server.baseUrl, 'PUT', rawPath, { [LOCAL_CLIENT_HEADER]: '1', 'content-type': 'text/plain' }, 'pwned');
+        const res = await rawRequest(server.baseUrl, 'PUT', rawPath, { [LOCAL_CLIENT_HEADER]: server.env.FW_DEV_STORAGE_TOKEN!, 'content-type': 'text/plain' }, 'pwned');
         expect(res.status, rawPath).to.equal(400);
         expect(s3Code(res.body)).to.equal('InvalidArgument');
       }

@@ -1,12 +1,10 @@
-import { Readable } from 'node:stream';
-import { ContentTypeNotAllowedError, InvalidStorageOptionError, StorageRequestError } from '../errors.js';
+import { PassThrough, Readable } from 'node:stream';
+import { InvalidStorageOptionError, StorageRequestError } from '../errors.js';
 import { encodeObjectKey, validateObjectKey } from '../keys/object-key.js';
 import type { BucketSettings } from '../limits/bucket-settings.js';
-import { contentTypeAllowed } from '../limits/content-type.js';
-import { resolveExpiresIn, resolveUploadPolicy, type PresignUploadOptions } from '../limits/upload-policy.js';
+import { checkContentType, resolveExpiresIn, resolveUploadPolicy, type PresignUploadOptions } from '../limits/upload-policy.js';
 import type { BucketClient, ListOptions, ListPage, ObjectInfo, PresignDownloadOptions, PresignedDownload, PresignedUpload, PutOptions, PutResult, StoredObject } from './bucket-client.js';
 import { LOCAL_CLIENT_HEADER, parseS3ErrorXml, type LocalListResponse, type LocalPresignRequest, type LocalPresignResponse } from './local-protocol.js';
-import { bodyBytes } from './read-body.js';
 
 /** The bucket client under `fw dev`: the same API, against the dev server's local engine over HTTP. */
 export class LocalBucketClient implements BucketClient {
@@ -32,10 +30,10 @@ export class LocalBucketClient implements BucketClient {
   async put(key: string, body: string | Uint8Array | Readable, options: PutOptions = {}): Promise<PutResult> {
     validateObjectKey(key);
     const contentType = options.contentType ?? 'application/octet-stream';
-    if (!contentTypeAllowed(contentType, this.settings.allowedContentTypes)) throw new ContentTypeNotAllowedError(this.id, contentType, this.settings.allowedContentTypes ?? []);
+    checkContentType(contentType, { bucketId: this.id, allowedContentTypes: this.settings.allowedContentTypes });
     const headers: Record<string, string> = { 'content-type': contentType };
     if (options.cacheControl !== undefined) headers['cache-control'] = options.cacheControl;
-    const res = await this.request('PUT', this.objectUrl(key), { headers, body: await bodyBytes(body) });
+    const res = await this.request('PUT', this.objectUrl(key), { headers, body: typeof body === 'string' || body instanceof Uint8Array ? body : body.pipe(new PassThrough()) });
     const answer = (await res.json()) as { etag: string };
     return { etag: answer.etag };
   }
@@ -95,10 +93,12 @@ export class LocalBucketClient implements BucketClient {
     return (await res.json()) as LocalPresignResponse;
   }
 
-  private async request(method: string, url: string, init: { headers?: Record<string, string>; body?: string | Uint8Array; allowNotFound?: boolean } = {}): Promise<Response> {
+  private async request(method: string, url: string, init: { headers?: Record<string, string>; body?: string | Uint8Array | Readable; allowNotFound?: boolean } = {}): Promise<Response> {
     let res: Response;
+    // A stream is sent as it is read (chunked), never buffered: the engine streams it to disk too.
+    const body = init.body instanceof Readable ? (Readable.toWeb(init.body) as unknown as RequestInit['body']) : init.body;
     try {
-      res = await fetch(url, { method, headers: { [LOCAL_CLIENT_HEADER]: '1', ...init.headers }, body: init.body });
+      res = await fetch(url, { method, headers: { [LOCAL_CLIENT_HEADER]: this.settings.devStorageToken ?? '', ...init.headers }, body, ...(init.body instanceof Readable ? { duplex: 'half' } : {}) } as RequestInit);
     } catch (cause) {
       throw new StorageRequestError('NetworkingError', 0, `the dev server at ${url} did not answer; is fw dev running?`, { cause });
     }

@@ -11,8 +11,10 @@
  * | `PUT/GET/HEAD/DELETE <url>/<key>`         | client       | object API of the function                    |
  * | `GET <url>?list-type=2&prefix&max-keys&continuation-token` | client | listing, JSON                      |
  *
- * "client" requests carry the header below. Browsers cannot add it to a cross-origin request without a CORS preflight,
- * which the engine refuses, so a page can only use the presigned URLs, as with S3, where the object API needs IAM.
+ * "client" requests carry the header below, whose value is the per-run secret the dev server hands to functions in
+ * `FW_DEV_STORAGE_TOKEN` (a new one on every start, never on disk): a web page or another program does not know it, so
+ * it can only use the presigned URLs, as with S3, where the object API needs IAM credentials. (Browsers cannot even
+ * send the header cross-origin: the engine refuses the CORS preflight that would allow it.)
  */
 export const LOCAL_CLIENT_HEADER = 'x-fw-storage-client';
 

@@ -1,11 +1,11 @@
 import type { Readable } from 'node:stream';
 import type { S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
-import { ContentTypeNotAllowedError, InvalidStorageOptionError, StorageRequestError } from '../errors.js';
+import { InvalidStorageOptionError, StorageRequestError } from '../errors.js';
 import { encodeObjectKey, validateObjectKey } from '../keys/object-key.js';
 import type { BucketSettings } from '../limits/bucket-settings.js';
-import { contentTypeAllowed } from '../limits/content-type.js';
-import { resolveExpiresIn, resolveUploadPolicy, uploadConditions, type PresignUploadOptions } from '../limits/upload-policy.js';
+import { checkContentType, resolveExpiresIn, resolveUploadPolicy, uploadConditions, type PresignUploadOptions } from '../limits/upload-policy.js';
 import type { BucketClient, ListOptions, ListPage, ObjectInfo, PresignDownloadOptions, PresignedDownload, PresignedUpload, PutOptions, PutResult, StoredObject } from './bucket-client.js';
+import { servingPolicy } from '../serving/serving-policy.js';
 import { bodyBytes } from './read-body.js';
 
 type S3Module = typeof import('@aws-sdk/client-s3');
@@ -47,14 +47,14 @@ export class S3BucketClient implements BucketClient {
     const expiresIn = resolveExpiresIn(options.expiresIn);
     const { s3, client } = await this.load();
     const { getSignedUrl } = await import('@aws-sdk/s3-request-presigner');
-    const url = await getSignedUrl(client, new s3.GetObjectCommand({ Bucket: this.settings.bucketName, Key: key }), { expiresIn });
+    const url = await getSignedUrl(client, new s3.GetObjectCommand({ Bucket: this.settings.bucketName, Key: key, ...(await this.servingOverrides(key)) }), { expiresIn });
     return { url, expiresAt: new Date(Date.now() + expiresIn * 1000) };
   }
 
   async put(key: string, body: string | Uint8Array | Readable, options: PutOptions = {}): Promise<PutResult> {
     validateObjectKey(key);
     const contentType = options.contentType ?? 'application/octet-stream';
-    if (!contentTypeAllowed(contentType, this.settings.allowedContentTypes)) throw new ContentTypeNotAllowedError(this.id, contentType, this.settings.allowedContentTypes ?? []);
+    checkContentType(contentType, { bucketId: this.id, allowedContentTypes: this.settings.allowedContentTypes });
     const bytes = await bodyBytes(body);
     const { s3, client } = await this.load();
     const out = await this.call(() =>
@@ -108,6 +108,19 @@ export class S3BucketClient implements BucketClient {
 
   publicUrl(key: string): string {
     return `${this.settings.publicUrl}/${encodeObjectKey(validateObjectKey(key))}`;
+  }
+
+  /**
+   * S3's response overrides that apply the serving policy to a presigned download (README, "Serving stored files"):
+   * the type is read now (one HeadObject) and pinned into the URL, so the object cannot be swapped for an HTML page
+   * behind it, and a type that can run script is sent as an attachment. None when the bucket opts in to inline.
+   */
+  private async servingOverrides(key: string): Promise<{ ResponseContentType?: string; ResponseContentDisposition?: string }> {
+    if (this.settings.inlineActiveContent) return {};
+    const { s3, client } = await this.load();
+    const head = await this.call(() => client.send(new s3.HeadObjectCommand({ Bucket: this.settings.bucketName, Key: key })), true);
+    const policy = servingPolicy(head?.ContentType);
+    return { ResponseContentType: policy.contentType, ...(policy.disposition === 'attachment' ? { ResponseContentDisposition: 'attachment' } : {}) };
   }
 
   /** The S3 client, created once per bucket client on first use. */

@@ -11,8 +11,12 @@ export interface BucketSettings {
   readonly maxUploadBytes: number;
   /** Undefined: any content type. */
   readonly allowedContentTypes?: readonly string[];
+  /** The intent's `inlineActiveContent`: types that can run script are served inline, not as attachments. */
+  readonly inlineActiveContent: boolean;
   /** Set when running under `fw dev`: the dev server's base URL. */
   readonly devEndpoint?: string;
+  /** Set when running under `fw dev`: the secret the local engine's object API asks of the storage client. */
+  readonly devStorageToken?: string;
   readonly region?: string;
 }
 
@@ -32,7 +36,9 @@ export function readBucketSettings(id: string, env: NodeJS.ProcessEnv = process.
     publicUrl: (env[names.publicUrl] ?? '').replace(/\/+$/, ''),
     maxUploadBytes: Number.isSafeInteger(max) && max > 0 ? max : DEFAULT_MAX_UPLOAD_BYTES,
     allowedContentTypes: types.length ? types : undefined,
+    inlineActiveContent: env[names.inlineActiveContent] === 'true',
     devEndpoint: env[ENV.devEndpoint] || undefined,
+    devStorageToken: env[ENV.devStorageToken] || undefined,
     region: env[ENV.region] || env.AWS_REGION || undefined,
   };
 }

@@ -1,6 +1,6 @@
-import { ContentTypeNotAllowedError, ContentTypeRequiredError, InvalidStorageOptionError, UploadTooLargeError } from '../errors.js';
+import { ContentTypeNotAllowedError, ContentTypeRequiredError, InvalidContentTypeError, InvalidStorageOptionError, UploadTooLargeError } from '../errors.js';
 import { validateObjectKey } from '../keys/object-key.js';
-import { contentTypeAllowed } from './content-type.js';
+import { contentTypeAllowed, contentTypeProblem } from './content-type.js';
 
 /** Presigned URLs live 15 minutes unless asked otherwise. */
 export const DEFAULT_EXPIRES_IN = 900;
@@ -45,10 +45,21 @@ export function resolveUploadPolicy(limits: UploadLimits, options: PresignUpload
   const restricted = limits.allowedContentTypes !== undefined && limits.allowedContentTypes.length > 0;
   if (options.contentType === undefined) {
     if (restricted) throw new ContentTypeRequiredError(limits.bucketId, limits.allowedContentTypes!);
-  } else if (!contentTypeAllowed(options.contentType, limits.allowedContentTypes)) {
-    throw new ContentTypeNotAllowedError(limits.bucketId, options.contentType, limits.allowedContentTypes ?? []);
+  } else {
+    checkContentType(options.contentType, limits);
   }
   return { key, contentType: options.contentType, maxBytes, expiresIn: resolveExpiresIn(options.expiresIn) };
+}
+
+/**
+ * Throws `InvalidContentTypeError` unless `contentType` is one valid media type, and `ContentTypeNotAllowedError`
+ * unless the bucket's `allowedContentTypes` match it (presigned uploads and `put` alike).
+ */
+export function checkContentType(contentType: string, limits: Pick<UploadLimits, 'bucketId' | 'allowedContentTypes'>): string {
+  const problem = contentTypeProblem(contentType);
+  if (problem !== undefined) throw new InvalidContentTypeError(String(contentType), problem);
+  if (!contentTypeAllowed(contentType, limits.allowedContentTypes)) throw new ContentTypeNotAllowedError(limits.bucketId, contentType, limits.allowedContentTypes ?? []);
+  return contentType;
 }
 
 export function resolveExpiresIn(expiresIn: number | undefined): number {

@@ -1,15 +1,18 @@
 import type { BucketDefinition } from '@framework/core';
+import { ENV } from '@framework/core/names';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import * as path from 'node:path';
 import type { Readable } from 'node:stream';
 import { LOCAL_CLIENT_HEADER, LOCAL_EXPIRES_PARAM, LOCAL_POLICY_SIGNATURE_FIELD, LOCAL_SIGNATURE_PARAM, type LocalListResponse, type LocalPresignRequest, type LocalPresignResponse } from '../client/local-protocol.js';
-import { bodyBytes } from '../client/read-body.js';
 import { StorageError } from '../errors.js';
 import { objectCreatedEvent } from '../events/storage-event.js';
 import { encodeObjectKey, objectKeyProblem } from '../keys/object-key.js';
+import { contentTypeProblem } from '../limits/content-type.js';
 import { resolveExpiresIn, resolveUploadPolicy, uploadConditions } from '../limits/upload-policy.js';
+import { LOCAL_SERVING_HEADERS, servingPolicy } from '../serving/serving-policy.js';
 import type { UploadNotifier } from './notifier.js';
-import { LocalObjectStore, type LocalObjectMeta } from './object-store.js';
+import { LocalObjectStore, ObjectTooLargeError, type LocalObjectMeta } from './object-store.js';
 import { receivePostUpload } from './post-upload.js';
 import { S3ErrorResponse, s3ErrorXml } from './s3-error.js';
 import { LocalSigner, downloadStringToSign } from './signer.js';
@@ -61,6 +64,12 @@ interface Bucket {
 export class LocalStorageEngine {
   private readonly pending = new Set<Promise<void>>();
   private lifecycleTimer?: NodeJS.Timeout;
+  /**
+   * The secret the storage client of a function presents (header `x-fw-storage-client`): new on every start, handed
+   * to functions in `FW_DEV_STORAGE_TOKEN`, never written to disk, so neither a web page nor another program can use
+   * the object API.
+   */
+  private readonly clientToken = randomBytes(32).toString('hex');
 
   private constructor(
     private readonly options: LocalStorageEngineOptions,
@@ -88,17 +97,23 @@ export class LocalStorageEngine {
     return path.join(rootDir, '.fw', 'storage');
   }
 
-  /** The variables the dev server gives every function for these buckets (names from core's `bucketEnv`). */
+  /** The variables the dev server gives every function for these buckets (names from core's `bucketEnv` and `ENV`). */
   env(): Record<string, string> {
-    const env: Record<string, string> = {};
+    const env: Record<string, string> = { ...this.clientEnv() };
     for (const { definition } of this.buckets.values()) {
       const v = definition.variables;
       env[v.bucket] = definition.id;
       env[v.publicUrl] = this.bucketUrl(definition.id);
       env[v.maxUploadBytes] = String(definition.maxUploadBytes);
       env[v.contentTypes] = (definition.allowedContentTypes ?? []).join(',');
+      env[v.inlineActiveContent] = definition.inlineActiveContent ? 'true' : 'false';
     }
     return env;
+  }
+
+  /** The dev-only variable that lets a function's storage client use the object API (its per-run secret). */
+  clientEnv(): Record<string, string> {
+    return { [ENV.devStorageToken]: this.clientToken };
   }
 
   bucketUrl(bucketId: string): string {
@@ -155,7 +170,7 @@ export class LocalStorageEngine {
 
   private async route(bucket: Bucket, request: EngineRequest, key: string | undefined, query: URLSearchParams): Promise<EngineResponse> {
     const method = request.method.toUpperCase();
-    const fromClient = request.headers[LOCAL_CLIENT_HEADER] === '1';
+    const fromClient = this.isClient(request.headers[LOCAL_CLIENT_HEADER]);
     if (method === 'OPTIONS') return this.preflight(bucket, request.headers);
     if (key === undefined) {
       if (method === 'POST' && query.has('presign')) return this.presign(bucket, request, fromClient);
@@ -168,7 +183,7 @@ export class LocalStorageEngine {
     switch (method) {
       case 'GET':
       case 'HEAD':
-        this.authorizeRead(bucket, key, query, fromClient);
+        this.authorizeRead(bucket, key, query, fromClient, method);
         return this.read(bucket, key, method === 'HEAD');
       case 'PUT':
         requireClient(fromClient, 'PUT');
@@ -187,7 +202,7 @@ export class LocalStorageEngine {
     return (async () => {
       let input: LocalPresignRequest;
       try {
-        input = JSON.parse(Buffer.from(await bodyBytes(request.body)).toString('utf8')) as LocalPresignRequest;
+        input = JSON.parse((await smallBody(request.body)).toString('utf8')) as LocalPresignRequest;
       } catch {
         throw new S3ErrorResponse('InvalidArgument', 'The presign request is not JSON.');
       }
@@ -249,9 +264,11 @@ export class LocalStorageEngine {
     return json(200, answer);
   }
 
-  private authorizeRead(bucket: Bucket, key: string, query: URLSearchParams, fromClient: boolean): void {
+  private authorizeRead(bucket: Bucket, key: string, query: URLSearchParams, fromClient: boolean, method: string): void {
     const signature = query.get(LOCAL_SIGNATURE_PARAM);
     if (signature !== null) {
+      // The signature covers the method (GET), as S3's does: a presigned GET URL does not answer HEAD.
+      if (method !== 'GET') throw new S3ErrorResponse('SignatureDoesNotMatch', `The request signature we calculated does not match the signature you provided: this URL was presigned for GET, not ${method}.`);
       const expires = Number(query.get(LOCAL_EXPIRES_PARAM));
       // The signature first: a changed expiry is a tampered URL, not an expired one.
       if (!Number.isSafeInteger(expires) || !this.signer.verify(downloadStringToSign(bucket.definition.id, key, expires), signature)) {
@@ -264,26 +281,51 @@ export class LocalStorageEngine {
     throw new S3ErrorResponse('AccessDenied', `Access Denied: bucket "${bucket.definition.id}" is private (cdn is off). Use a presigned download URL, or set cdn: true in the storage intent to serve objects publicly.`);
   }
 
-  private read(bucket: Bucket, key: string, headOnly: boolean): EngineResponse {
-    const meta = bucket.store.meta(key);
-    if (!meta) throw new S3ErrorResponse('NoSuchKey', `The specified key does not exist: "${key}".`);
+  /**
+   * An object as served: metadata and bytes of one version, with the serving policy (README, "Serving stored
+   * files"): never sniffed, sandboxed, and an attachment when its type can run script, unless the bucket opts in.
+   */
+  private async read(bucket: Bucket, key: string, headOnly: boolean): Promise<EngineResponse> {
+    const object = await bucket.store.openObject(key, !headOnly);
+    if (!object) throw new S3ErrorResponse('NoSuchKey', `The specified key does not exist: "${key}".`);
+    const { meta } = object;
+    const policy = servingPolicy(meta.contentType, bucket.definition.inlineActiveContent);
     const headers: Record<string, string> = {
-      'content-type': meta.contentType,
+      'content-type': policy.contentType,
       'content-length': String(meta.size),
       etag: meta.etag,
       'last-modified': new Date(meta.lastModified).toUTCString(),
+      ...LOCAL_SERVING_HEADERS,
     };
+    // An opted-in bucket renders its pages with script, still in an opaque origin: locally it shares the API's origin.
+    if (bucket.definition.inlineActiveContent) headers['content-security-policy'] = 'sandbox allow-scripts';
+    if (policy.disposition === 'attachment') headers['content-disposition'] = 'attachment';
     if (meta.cacheControl !== undefined) headers['cache-control'] = meta.cacheControl;
-    return { status: 200, headers, body: headOnly ? undefined : bucket.store.read(key) };
+    return { status: 200, headers, body: headOnly ? undefined : object.body };
   }
 
+  /** The function's `put`: the body is streamed to a temp file (never held in memory), then committed whole. */
   private async put(bucket: Bucket, key: string, request: EngineRequest): Promise<EngineResponse> {
-    const bytes = await bodyBytes(request.body);
     const contentType = String(request.headers['content-type'] ?? 'application/octet-stream');
+    const problem = contentTypeProblem(contentType);
+    if (problem !== undefined) throw new S3ErrorResponse('InvalidArgument', `Invalid Content-Type ${JSON.stringify(contentType)}: ${problem}.`);
     const cacheControl = request.headers['cache-control'];
-    const meta = await bucket.store.write({ key, contentType, cacheControl: typeof cacheControl === 'string' ? cacheControl : undefined }, bytes);
+    let meta: LocalObjectMeta;
+    try {
+      const received = await bucket.store.receive(request.body, MAX_PUT_BYTES);
+      meta = { key, contentType, size: received.size, etag: received.etag, lastModified: new Date(this.now()).toISOString(), ...(typeof cacheControl === 'string' ? { cacheControl } : {}) };
+      await bucket.store.commit(received.tempFile, meta);
+    } catch (error) {
+      if (error instanceof ObjectTooLargeError) throw new S3ErrorResponse('EntityTooLarge', `Your proposed upload exceeds the maximum allowed size of ${MAX_PUT_BYTES} bytes (S3's limit for one PUT).`);
+      throw error;
+    }
     this.announce(bucket, meta, 'ObjectCreated:Put');
     return json(200, { etag: meta.etag }, { etag: meta.etag });
+  }
+
+  private isClient(header: string | string[] | undefined): boolean {
+    if (typeof header !== 'string' || header.length !== this.clientToken.length) return false;
+    return timingSafeEqual(Buffer.from(header), Buffer.from(this.clientToken));
   }
 
   /** Sends the bucket's notifications for a new object, in the background (S3 delivers asynchronously too). */
@@ -325,7 +367,7 @@ export class LocalStorageEngine {
   private errorResponse(error: unknown, resource: string, method: string): EngineResponse {
     let s3: S3ErrorResponse;
     if (error instanceof S3ErrorResponse) s3 = error;
-    else if (error instanceof StorageError) s3 = new S3ErrorResponse('InvalidArgument', error.message);
+    else if (error instanceof StorageError) s3 = new S3ErrorResponse('InvalidArgument', `${error.message} (${error.code})`);
     else {
       (this.options.log ?? ((m: string) => console.warn(m)))(`storage: internal error on ${method} ${resource}: ${(error as Error)?.stack ?? String(error)}`);
       s3 = new S3ErrorResponse('InternalError', 'We encountered an internal error. Please try again.');
@@ -344,8 +386,26 @@ export class LocalStorageEngine {
   }
 }
 
+/** S3's largest single PUT: 5 GiB. */
+const MAX_PUT_BYTES = 5 * 1024 ** 3;
+/** Largest presign request body (a small JSON document). */
+const MAX_PRESIGN_BODY_BYTES = 64 * 1024;
+
 function requireClient(fromClient: boolean, what: string): void {
-  if (!fromClient) throw new S3ErrorResponse('AccessDenied', `Access Denied: ${what} needs the storage client of a function (service.storage); browsers and curl use presigned URLs.`);
+  if (!fromClient) throw new S3ErrorResponse('AccessDenied', `Access Denied: ${what} needs the storage client of a function (service.storage), which presents this run's secret (${ENV.devStorageToken}); browsers and curl use presigned URLs.`);
+}
+
+/** Reads a small request body, refusing more than `MAX_PRESIGN_BODY_BYTES`. */
+async function smallBody(body: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  // Read to the end even past the limit, so the client gets the answer rather than a reset connection.
+  for await (const chunk of body) {
+    size += (chunk as Buffer).length;
+    if (size <= MAX_PRESIGN_BODY_BYTES) chunks.push(chunk as Buffer);
+  }
+  if (size > MAX_PRESIGN_BODY_BYTES) throw new S3ErrorResponse('InvalidArgument', `The presign request is larger than ${MAX_PRESIGN_BODY_BYTES} bytes.`);
+  return Buffer.concat(chunks);
 }
 
 function decode(segment: string): string {

@@ -1,13 +1,10 @@
 import busboy from 'busboy';
-import { createHash } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
-import { finished } from 'node:stream/promises';
 import { LOCAL_POLICY_SIGNATURE_FIELD } from '../client/local-protocol.js';
 import { objectKeyProblem } from '../keys/object-key.js';
-import { contentTypeAllowed } from '../limits/content-type.js';
-import type { LocalObjectMeta, LocalObjectStore } from './object-store.js';
+import { contentTypeAllowed, contentTypeProblem } from '../limits/content-type.js';
+import { ObjectTooLargeError, type LocalObjectMeta, type LocalObjectStore } from './object-store.js';
 import { S3ErrorResponse } from './s3-error.js';
 import type { LocalSigner } from './signer.js';
 
@@ -166,6 +163,9 @@ function checkForm(fields: Fields, ctx: PostUploadContext): CheckedForm {
   const keyProblem = objectKeyProblem(key);
   if (keyProblem !== undefined) throw new S3ErrorResponse('InvalidArgument', `Invalid object key: ${keyProblem}.`);
   const contentType = fields.get('content-type')?.value || 'binary/octet-stream';
+  // Checked even when the policy allows any type: the value is stored and sent back as a header.
+  const typeProblem = contentTypeProblem(contentType);
+  if (typeProblem !== undefined) throw new S3ErrorResponse('InvalidArgument', `Invalid Content-Type ${JSON.stringify(contentType)}: ${typeProblem}.`);
   if (!contentTypeAllowed(contentType, ctx.allowedContentTypes)) {
     throw new S3ErrorResponse('AccessDenied', `Content type "${contentType}" is not allowed in bucket "${ctx.bucketId}" (allowed: ${ctx.allowedContentTypes!.join(', ')}).`);
   }
@@ -173,57 +173,19 @@ function checkForm(fields: Fields, ctx: PostUploadContext): CheckedForm {
   return { key, contentType, minBytes, maxBytes, successStatus: status === '200' ? 200 : status === '201' ? 201 : 204 };
 }
 
-function writeObject(stream: Readable, form: CheckedForm, ctx: PostUploadContext): Promise<PostUploadResult> {
-  const temp = ctx.store.tempFile();
-  const out = createWriteStream(temp);
-  const md5 = createHash('md5');
-  let size = 0;
-  let tooLarge = false;
-  const outDone = finished(out).then(
-    () => undefined,
-    (error: unknown) => error,
-  );
-  return new Promise<PostUploadResult>((resolve, reject) => {
-    stream.on('data', (chunk: Buffer) => {
-      if (tooLarge) return;
-      size += chunk.length;
-      if (size > form.maxBytes) {
-        // Stop writing at once; keep reading (and dropping) the rest so the client gets the answer, not a reset.
-        tooLarge = true;
-        out.destroy();
-        stream.resume();
-        return;
-      }
-      md5.update(chunk);
-      if (!out.write(chunk)) {
-        stream.pause();
-        out.once('drain', () => stream.resume());
-      }
-    });
-    stream.on('error', (error) => {
-      out.destroy();
-      void ctx.store.discard(temp).finally(() => reject(error));
-    });
-    stream.on('end', () => {
-      void (async () => {
-        if (!tooLarge) out.end();
-        const writeError = await outDone;
-        if (tooLarge) {
-          await ctx.store.discard(temp);
-          throw new S3ErrorResponse('EntityTooLarge', `Your proposed upload exceeds the maximum allowed size of ${form.maxBytes} bytes.`);
-        }
-        if (writeError !== undefined) {
-          await ctx.store.discard(temp);
-          throw writeError;
-        }
-        if (size < form.minBytes) {
-          await ctx.store.discard(temp);
-          throw new S3ErrorResponse('EntityTooSmall', `Your proposed upload is smaller than the minimum allowed size of ${form.minBytes} bytes.`);
-        }
-        const meta: LocalObjectMeta = { key: form.key, size, etag: `"${md5.digest('hex')}"`, contentType: form.contentType, lastModified: new Date(ctx.now).toISOString() };
-        await ctx.store.commit(temp, meta);
-        return { meta, successStatus: form.successStatus };
-      })().then(resolve, reject);
-    });
-  });
+async function writeObject(stream: Readable, form: CheckedForm, ctx: PostUploadContext): Promise<PostUploadResult> {
+  let received;
+  try {
+    received = await ctx.store.receive(stream, form.maxBytes);
+  } catch (error) {
+    if (error instanceof ObjectTooLargeError) throw new S3ErrorResponse('EntityTooLarge', `Your proposed upload exceeds the maximum allowed size of ${form.maxBytes} bytes.`);
+    throw error;
+  }
+  if (received.size < form.minBytes) {
+    await ctx.store.discard(received.tempFile);
+    throw new S3ErrorResponse('EntityTooSmall', `Your proposed upload is smaller than the minimum allowed size of ${form.minBytes} bytes.`);
+  }
+  const meta: LocalObjectMeta = { key: form.key, size: received.size, etag: received.etag, contentType: form.contentType, lastModified: new Date(ctx.now).toISOString() };
+  await ctx.store.commit(received.tempFile, meta);
+  return { meta, successStatus: form.successStatus };
 }

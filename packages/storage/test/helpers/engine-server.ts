@@ -17,6 +17,7 @@ export function bucketDefinition(id: string, overrides: Partial<Omit<BucketDefin
     corsOrigins: [],
     maxUploadBytes: 10 * 1024 * 1024,
     allowedContentTypes: undefined,
+    inlineActiveContent: false,
     versioned: false,
     notifications: [],
     variables: bucketEnv(id),
