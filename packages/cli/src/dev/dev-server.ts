@@ -170,6 +170,7 @@ export class DevServer {
     try {
       const factories = await selectEngines(app, options.engines);
       const outputs = new Map<string, Readonly<Record<string, Readonly<Record<string, string>>>>>();
+      const engineEnv: Record<string, string> = {};
       const plugins = [];
       // Engines still getting ready (a database starting, its migrations running): no handler runs before they are.
       const notReady = new Set<string>();
@@ -180,6 +181,7 @@ export class DevServer {
         try {
           const started = await engine.start(app, context);
           outputs.set(factory.intent, started.outputs);
+          Object.assign(engineEnv, started.env);
           if (started.plugin) plugins.push(started.plugin);
           for (const [name, service] of Object.entries(started.workerServices ?? {})) host.provide(name, service);
           for (const line of started.summary ?? []) summaries.push(`${factory.intent.padEnd(11)} ${factory.kind.padEnd(9)} ${line}`);
@@ -202,7 +204,7 @@ export class DevServer {
       // The resource server is named as the deployed stack names it by default (the project), so a prefixed scope
       // means the same locally and deployed.
       outputs.set('auth', { default: { issuer: url, audience: localAudiences(app).join(','), userPoolId: 'local', resourceServer: app.project } });
-      environment = fillEnvironment(app, outputs, url);
+      environment = { ...fillEnvironment(app, outputs, url), ...engineEnv };
       // Compile in the background (spare threads start with the environment filled in).
       const compiled = host.rebuild(app.units);
 

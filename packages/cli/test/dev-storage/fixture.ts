@@ -35,6 +35,7 @@ export default defineApp({
         id: 'uploads',
         maxUploadBytes: 1024,
         allowedContentTypes: ['image/*', 'text/plain'],
+        corsOrigins: ['http://app.localhost:5173'],
         notifications: [{ queue: 'arrivals', prefix: 'images/' }, { function: 'on-upload', prefix: 'docs/' }],
       },
     ],

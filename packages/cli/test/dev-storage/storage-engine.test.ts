@@ -71,8 +71,10 @@ describe('fw dev: the embedded storage engine', function () {
     const download = await fetch(files[0]!.url);
     expect(download.status).to.equal(200);
     expect(await download.text()).to.equal('hello from curl');
+    expect([download.headers.get('content-length'), download.headers.get('content-type'), download.headers.get('x-content-type-options')]).to.deep.equal(['15', 'text/plain', 'nosniff']);
+    // As in S3, the URL was presigned for GET: HEAD is refused.
     const head = await fetch(files[0]!.url, { method: 'HEAD' });
-    expect([head.status, head.headers.get('content-length'), head.headers.get('content-type')]).to.deep.equal([200, '15', 'text/plain']);
+    expect([head.status, head.headers.get('x-fw-error-code')]).to.deep.equal([403, 'SignatureDoesNotMatch']);
     const read = await json('GET', '/files/notes%2Fhello.txt');
     expect(read.body).to.deep.equal({ contentType: 'text/plain', text: 'hello from curl' });
   });
@@ -114,6 +116,41 @@ describe('fw dev: the embedded storage engine', function () {
     const raw = await fetch(`${server.url}/_dev/storage/uploads/..%2F..%2Fpasswd`, { method: 'PUT', headers: { 'x-fw-storage-client': '1' }, body: 'x' });
     expect(raw.status).to.equal(400);
     expect(await readdir(rootDir)).to.not.include('passwd');
+  });
+
+  it('a browser page of an allowed origin uploads with the presigned form and reads the download', async () => {
+    const presigned = await json('POST', '/uploads', { key: 'browser/pic.png', contentType: 'image/png' });
+    const form = new FormData();
+    for (const [name, value] of Object.entries(presigned.body.fields)) form.append(name, value);
+    form.append('file', new Blob(['png bytes'], { type: 'image/png' }), 'pic.png');
+    const origin = 'http://app.localhost:5173';
+    const upload = await fetch(presigned.body.url, { method: 'POST', body: form, headers: { origin } });
+    expect(upload.status).to.equal(204);
+    expect(upload.headers.get('access-control-allow-origin')).to.equal(origin);
+    const file = ((await json('GET', '/files?prefix=browser/')).body.files as { url: string }[])[0]!;
+    const download = await fetch(file.url, { headers: { origin } });
+    expect([download.status, download.headers.get('access-control-allow-origin'), await download.text()]).to.deep.equal([200, origin, 'png bytes']);
+  });
+
+  it('serves an SVG uploaded as an image as a sandboxed attachment, never as a page of the dev server', async () => {
+    const svg = '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(document.domain)</script></svg>';
+    const presigned = await json('POST', '/uploads', { key: 'avatars/evil.svg', contentType: 'image/svg+xml' });
+    expect((await postForm(presigned.body.url, presigned.body.fields, svg, 'image/svg+xml')).status).to.equal(204);
+    const file = ((await json('GET', '/files?prefix=avatars/')).body.files as { url: string }[])[0]!;
+    const res = await fetch(file.url);
+    expect(res.status).to.equal(200);
+    expect([res.headers.get('content-disposition'), res.headers.get('x-content-type-options'), res.headers.get('content-security-policy')]).to.deep.equal(['attachment', 'nosniff', 'sandbox']);
+  });
+
+  it('the object API answers only the functions of this run (their FW_DEV_STORAGE_TOKEN)', async () => {
+    const url = `${server.url}/_dev/storage/uploads/notes/hello.txt`;
+    for (const headers of [{}, { 'x-fw-storage-client': '1' }]) {
+      expect((await fetch(url, { headers })).status).to.equal(403);
+      expect((await fetch(url, { method: 'PUT', headers: { ...headers, 'content-type': 'text/plain' }, body: 'overwritten' })).status).to.equal(403);
+      expect((await fetch(url, { method: 'DELETE', headers })).status).to.equal(403);
+    }
+    // The functions themselves still read and write (the route reads through the client).
+    expect((await json('GET', '/files/notes%2Fhello.txt')).body).to.deep.equal({ contentType: 'text/plain', text: 'hello from curl' });
   });
 
   it('announces arrivals: a function invocation for docs/, a queue message for images/', async () => {

@@ -88,6 +88,11 @@ export interface EngineStart {
    * @default - none
    */
   readonly workerServices?: Readonly<Record<string, (request: unknown) => Promise<unknown>>>;
+  /**
+   * Dev-only variables added to every function's environment (names from core's `ENV`, listed in `DEV_ONLY_ENV`),
+   * e.g. the storage engine's per-run client secret. @default - none
+   */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 /** A running engine for one intent. */

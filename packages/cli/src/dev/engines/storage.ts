@@ -41,7 +41,8 @@ export class EmbeddedStorageEngine implements DevEngine {
       });
     };
     const summary = app.storage.map((b) => `${b.id}: .fw/storage/${b.id}, up to ${b.maxUploadBytes} bytes${b.allowedContentTypes ? ` of ${b.allowedContentTypes.join(', ')}` : ''}${b.cdn ? ', public (cdn)' : ''}`);
-    return { outputs, plugin, summary };
+    // The storage client's per-run secret: the object API answers only functions of this run.
+    return { outputs, plugin, summary, env: engine.clientEnv() };
   }
 
   async stop(): Promise<void> {
