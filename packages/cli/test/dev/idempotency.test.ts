@@ -24,11 +24,29 @@ export const main = handler(
 );
 `;
 
-/** A small app: one idempotent route, no other intents. */
-function project(): { dir: string; runsFile: string; routeFile: string } {
+/** A queue consumer that charges each order once (`makeIdempotent` keyed by the order id), logging every delivery. */
+const ORDERS_CONSUMER = (version: string, runsFile: string, seenFile: string) => `import { appendFileSync } from 'node:fs';
+import { createDefaultIdempotencyStore, makeIdempotent, processRecords, taskHandler, type SQSEvent } from '@framework/runtime';
+
+const chargeOnce = makeIdempotent(async (order: { orderId: string }) => {
+  appendFileSync(${JSON.stringify(runsFile)}, 'charge ' + order.orderId + '\\n');
+  return { charged: order.orderId, version: '${version}' };
+}, { store: createDefaultIdempotencyStore(), scope: 'charges', key: (order) => order.orderId });
+
+export const main = taskHandler<SQSEvent>(async (event) =>
+  processRecords<{ orderId: string }>(event, async (order) => {
+    const result = await chargeOnce(order);
+    appendFileSync(${JSON.stringify(seenFile)}, JSON.stringify(result) + '\\n');
+  }),
+);
+`;
+
+/** A small app: one idempotent route and a queue whose consumer is idempotent. */
+function project(): { dir: string; runsFile: string; routeFile: string; seenFile: string; consumerFile: string } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-dev-idempotency-'));
   fs.symlinkSync(path.join(REPO, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
   const runsFile = path.join(dir, 'runs.log');
+  const seenFile = path.join(dir, 'seen.log');
   const files: Record<string, string> = {
     'package.json': JSON.stringify({ name: 'idempotency-app', private: true, type: 'module' }),
     'fw.config.ts': `import { defineApp } from '@framework/core';
@@ -37,15 +55,17 @@ export default defineApp({
   security: { scopes: { 'orders:write': 'Place orders' }, appClients: { web: { scopes: ['orders:write'], flows: ['authorization_code'], callbackUrls: ['http://localhost:5173/callback'] } } },
   envs: { dev: { preset: 'free', overrides: { functions: { timeout: 3 } } } },
   routesDir: 'src/routes',
+  infrastructure: { queues: [{ id: 'charges', batchSize: 1, timeout: 3, visibilityTimeout: 3, maxReceiveCount: 3 }] },
 });
 `,
     'src/routes/orders/post.ts': ORDERS_ROUTE('v1', runsFile),
+    'src/queues/charges.ts': ORDERS_CONSUMER('v1', runsFile, seenFile),
   };
   for (const [file, text] of Object.entries(files)) {
     fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
     fs.writeFileSync(path.join(dir, file), text);
   }
-  return { dir, runsFile, routeFile: path.join(dir, 'src/routes/orders/post.ts') };
+  return { dir, runsFile, seenFile, routeFile: path.join(dir, 'src/routes/orders/post.ts'), consumerFile: path.join(dir, 'src/queues/charges.ts') };
 }
 
 describe('fw dev: idempotency records live in the dev server and survive worker replacement and restarts', function () {
@@ -128,5 +148,26 @@ describe('fw dev: idempotency records live in the dev server and survive worker 
     expect(aliceRetry.headers.get('idempotency-replayed')).to.equal('true');
     expect(await json(aliceRetry)).to.deep.equal(forAlice);
     expect(runs()).to.deep.equal(['same', 'same']);
+  });
+
+  it('a queue consumer made idempotent with makeIdempotent charges a redelivered order once, across an edit of the consumer', async () => {
+    const dev = await start();
+    const send = (orderId: string) =>
+      fetch(`${dev.url}/_dev/queues/charges/messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ body: JSON.stringify({ orderId }) }) });
+    const seen = () => (fs.existsSync(app.seenFile) ? fs.readFileSync(app.seenFile, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line)) : []);
+    // Given order o-1 delivered and charged once
+    expect((await send('o-1')).status).to.equal(202);
+    await eventually(async () => (seen().length === 1 ? true : undefined), 20_000, 'the first delivery');
+    // When the consumer is edited (its worker replaced) and the same order is delivered again
+    fs.writeFileSync(app.consumerFile, ORDERS_CONSUMER('v2', app.runsFile, app.seenFile));
+    await eventually(async () => {
+      await send(`probe-${Date.now()}`);
+      return seen().some((s) => s.version === 'v2') ? true : undefined;
+    }, 30_000, 'the edited consumer');
+    expect((await send('o-1')).status).to.equal(202);
+    await eventually(async () => (seen().filter((s) => s.charged === 'o-1').length === 2 ? true : undefined), 20_000, 'the second delivery of o-1');
+    // Then the second delivery got the stored result; the charge ran once
+    expect(seen().filter((s) => s.charged === 'o-1')).to.deep.equal([{ charged: 'o-1', version: 'v1' }, { charged: 'o-1', version: 'v1' }]);
+    expect(runs().filter((line) => line === 'charge o-1')).to.deep.equal(['charge o-1']);
   });
 });
