@@ -1,4 +1,5 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import type * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { EnvironmentSettings, FunctionUnit } from '@framework/core';
@@ -21,6 +22,12 @@ export interface AppFunctionProps {
    * @default - not in the VPC
    */
   readonly network?: AppNetwork;
+  /**
+   * An execution role shared with other functions of identical grants (`FrameworkStack`'s `shareRoles`). It must
+   * carry the managed policies Lambda needs (basic execution, and VPC access for a function in the VPC).
+   * @default - a role of its own
+   */
+  readonly role?: iam.IRole;
 }
 
 /**
@@ -60,6 +67,7 @@ export class AppFunction extends Construct {
       environment: { ...props.environment, ...DEPLOYED_ONLY_ENV },
       tracing: settings.functions.tracing ? lambda.Tracing.ACTIVE : lambda.Tracing.DISABLED,
       logGroup: this.logGroup,
+      ...(props.role ? { role: props.role } : {}),
       ...(props.network
         ? { vpc: props.network.vpc, vpcSubnets: props.network.privateSubnets, securityGroups: [props.network.functionSecurityGroup] }
         : {}),

@@ -1,5 +1,6 @@
 import { CfnOutput, CfnResource, type CfnElement, NestedStack, Stack, Tags, TimeZone, type StackProps } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
@@ -7,7 +8,7 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as s3n from 'aws-cdk-lib/aws-s3-notifications';
 import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
-import { idempotencyTableName, stackName, type AppDefinition, type FunctionUnit, type RouteDefinition } from '@framework/core';
+import { idempotencyTableName, shortHash, stackName, type AppDefinition, type FunctionUnit, type RouteDefinition } from '@framework/core';
 import { Construct, type IConstruct } from 'constructs';
 import { AppAuth } from '../auth/app-auth.js';
 import { acknowledgeNag, acknowledgeNagFindings, nagResourceRef } from '../checks/nag-suppressions.js';
@@ -60,7 +61,18 @@ export interface FrameworkStackProps extends StackProps {
    * @default - the project name
    */
   readonly resourceServerIdentifier?: string;
+  /**
+   * Give functions with identical grants (same databases, buckets and read/write, queues, invoke targets, table, VPC
+   * placement) one shared execution role instead of one role each. An account holds 1,000 roles by default (a
+   * quota that can be raised); an app of 129 functions otherwise needs ~130 roles per stage. Sharing grants nothing
+   * beyond what each function gets alone. Also read from the CDK context key `@framework/infra:shareRoles`.
+   * @default false
+   */
+  readonly shareRoles?: boolean;
 }
+
+/** CDK context key that turns on `shareRoles` (for `fw` commands: `cdk.json`'s `context`). */
+export const SHARE_ROLES_CONTEXT = '@framework/infra:shareRoles';
 
 /**
  * The app model of one stage as a CloudFormation stack named `{project}-{stage}`: every intent, every function, the
@@ -95,6 +107,9 @@ export class FrameworkStack extends Stack {
   public readonly migrations = new Map<string, DatabaseMigrations>();
   /** Routes by route key. */
   public readonly routes = new Map<string, apigw.HttpRoute>();
+  /** With `shareRoles`: the shared execution roles, by the grants they carry. */
+  public readonly sharedRoles = new Map<string, iam.Role>();
+  private readonly shareRoles: boolean;
 
   constructor(scope: Construct, id: string | undefined, props: FrameworkStackProps) {
     const { app } = props;
@@ -105,6 +120,7 @@ export class FrameworkStack extends Stack {
       ...props,
     });
     this.app = app;
+    this.shareRoles = props.shareRoles ?? [true, 'true'].includes(this.node.tryGetContext(SHARE_ROLES_CONTEXT) as boolean | string);
     const shardCount = props.routeShards ?? DEFAULT_ROUTE_SHARDS;
     if (!Number.isInteger(shardCount) || shardCount < 1 || shardCount > 100) {
       throw new InfraError('FW_ERR_INFRA_INVALID_PROP', `routeShards must be an integer from 1 to 100, got ${shardCount}. Keep the default (${DEFAULT_ROUTE_SHARDS}) unless a stack reports more than ${MAX_RESOURCES_PER_STACK} resources.`);
@@ -298,7 +314,52 @@ export class FrameworkStack extends Stack {
       settings: this.app.config.settings,
       environment: { ...appEnvironment, ...unit.environment },
       network: joinsVpc ? this.network : undefined,
+      role: this.shareRoles ? this.sharedRoleOf(unit.functionName) : undefined,
     });
+  }
+
+  /** What a function is granted, as one comparable value: functions with equal grants may share a role. */
+  private grantsOf(functionName: string): string {
+    const need = this.needs.get(functionName)!;
+    const refs = this.references.get(functionName)!;
+    const buckets = selectReferenced(new Map(this.app.storage.map((b) => [b.id, b])), refs.buckets).map(([id]) => id);
+    const unit = this.app.units.find((u) => u.functionName === functionName)!;
+    return JSON.stringify({
+      vpc: this.joinsVpc(functionName),
+      // A consumer's event source grants receive and delete on its queue to its role.
+      consumes: unit.kind === 'queue' ? unit.id : undefined,
+      database: need.database && this.app.databases.length > 0,
+      buckets,
+      bucketWrites: buckets.length > 0 && refs.bucketWrites,
+      queues: selectReferenced(new Map(this.app.queues.map((q) => [q.id, q])), refs.queues).map(([id]) => id),
+      invokes: this.invokeTargetsOf(functionName).map((t) => t.functionName),
+      idempotency: need.idempotency,
+    });
+  }
+
+  /** The standalone functions a function may invoke: those it names, never itself. */
+  private invokeTargetsOf(functionName: string): FunctionUnit[] {
+    const refs = this.references.get(functionName)!;
+    return this.app.functions.filter((target) => target.functionName !== functionName && (refs.functions === ALL || refs.functions.includes(target.id)));
+  }
+
+  /** The shared execution role of a function's grants (created on first use, in this stack). */
+  private sharedRoleOf(functionName: string): iam.Role {
+    const grants = this.grantsOf(functionName);
+    let role = this.sharedRoles.get(grants);
+    if (!role) {
+      const vpc = (JSON.parse(grants) as { vpc: boolean }).vpc;
+      role = new iam.Role(this, `SharedRole-${shortHash(grants)}`, {
+        assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+        description: 'Execution role shared by the functions of the app with these grants',
+        managedPolicies: [
+          iam.ManagedPolicy.fromAwsManagedPolicyName('service-role/AWSLambdaBasicExecutionRole'),
+          ...(vpc ? [iam.ManagedPolicy.fromAwsManagedPolicyName('service-role/AWSLambdaVPCAccessExecutionRole')] : []),
+        ],
+      });
+      this.sharedRoles.set(grants, role);
+    }
+    return role;
   }
 
   private addRoute(scope: Construct, route: RouteDefinition, fn: lambda.IFunction): void {
@@ -336,7 +397,11 @@ export class FrameworkStack extends Stack {
    * standalone functions it names, read (or read-write when it calls a write method) on the buckets it names.
    */
   private grantNeeds(): void {
+    // A shared role carries the grants of its functions once (they are equal by construction).
+    const granted = new Set<iam.IRole>();
     for (const [name, fn] of this.functions) {
+      if (granted.has(fn.function.role!)) continue;
+      granted.add(fn.function.role!);
       const need = this.needs.get(name)!;
       const refs = this.references.get(name)!;
       const role = fn.function;
@@ -347,16 +412,14 @@ export class FrameworkStack extends Stack {
         for (const [, bucket] of buckets) {
           if (refs.bucketWrites) bucket.grantReadWrite(role);
           else bucket.grantRead(role);
-          findings.push(`Resource::${nagResourceRef(fn.function, bucket.bucket.node.defaultChild as CfnElement)}/*`);
+          findings.push(`Resource::${nagResourceRef(fn.function.role!, bucket.bucket.node.defaultChild as CfnElement)}/*`);
         }
         acknowledgeNagFindings(fn.function.role!, 'bucketGrants', findings);
       }
       for (const [, queue] of selectReferenced(this.queues, refs.queues)) queue.queue.grantSendMessages(role);
-      const targets = this.app.functions
-        .filter((target) => target.functionName !== name && (refs.functions === ALL || refs.functions.includes(target.id)))
-        .map((target) => this.functionOf(target));
+      const targets = this.invokeTargetsOf(name).map((target) => this.functionOf(target));
       for (const target of targets) target.grantInvoke(role);
-      if (targets.length) acknowledgeNagFindings(role.role!, 'invokeGrants', targets.map((t) => `Resource::${nagResourceRef(role, t.node.defaultChild as CfnElement)}:*`));
+      if (targets.length) acknowledgeNagFindings(role.role!, 'invokeGrants', targets.map((t) => `Resource::${nagResourceRef(fn.function.role!, t.node.defaultChild as CfnElement)}:*`));
       if (need.idempotency && this.idempotencyTable) this.idempotencyTable.grantReadWriteData(role);
     }
   }
