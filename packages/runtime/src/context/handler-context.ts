@@ -78,26 +78,27 @@ export function fallbackRequestId(): string {
   return `local-${Date.now().toString(36)}-${fallbackCounter.toString(36)}`;
 }
 
-const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
+/**
+ * A map keyed by names the client chose (query, headers, cookies, path parameters) has no prototype: `constructor`,
+ * `__proto__` or `toString` are then names like any other, never `Object.prototype`'s members.
+ */
+function clientMap<T>(): Record<string, T> {
+  return Object.create(null) as Record<string, T>;
+}
 
-/** The gateway (and Node's HTTP server, under `fw dev`) already lower-cases names: copy only when one is not. */
-function lowerCaseHeaders(headers: APIGatewayProxyEventV2['headers'] | undefined): Readonly<Record<string, string>> {
-  if (!headers) return NO_HEADERS;
-  for (const name in headers) {
-    if (name !== name.toLowerCase()) {
-      const out: Record<string, string> = {};
-      for (const n in headers) {
-        const value = headers[n];
-        if (value !== undefined) out[n.toLowerCase()] = value;
-      }
-      return out;
-    }
+/** A prototype-free copy of an event map (the event itself stays as received, in `rawEvent`). */
+function copyMap(source: Readonly<Record<string, string | undefined>> | null | undefined, lowerCase = false): Record<string, string> {
+  const out = clientMap<string>();
+  if (!source) return out;
+  for (const name of Object.keys(source)) {
+    const value = source[name];
+    if (value !== undefined) out[lowerCase ? name.toLowerCase() : name] = value;
   }
-  return headers as Record<string, string>;
+  return out;
 }
 
 function parseQuery(raw: string): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
+  const out = clientMap<string[]>();
   if (!raw) return out;
   for (const [key, value] of new URLSearchParams(raw)) (out[key] ??= []).push(value);
   return out;
@@ -106,7 +107,7 @@ function parseQuery(raw: string): Record<string, string[]> {
 function parseCookies(cookies: readonly string[] | undefined, header: string | undefined): Record<string, string> {
   // Payload 2.0 moves the Cookie header into `cookies`; a hand-built event may still carry the header.
   const pairs = cookies ?? (header ? header.split(';') : []);
-  const out: Record<string, string> = {};
+  const out = clientMap<string>();
   for (const pair of pairs) {
     const eq = pair.indexOf('=');
     if (eq <= 0) continue;
@@ -151,9 +152,10 @@ export class HttpHandlerContext implements HandlerContext {
     this.lambdaContext = lambdaContext;
     this.method = (event.requestContext?.http?.method ?? 'GET').toUpperCase();
     this.path = event.rawPath ?? event.requestContext?.http?.path ?? '/';
-    this.pathParams = (event.pathParameters as Record<string, string> | undefined) ?? {};
-    this.query = (event.queryStringParameters as Record<string, string> | undefined) ?? {};
-    this.headers = lowerCaseHeaders(event.headers);
+    this.pathParams = copyMap(event.pathParameters);
+    this.query = copyMap(event.queryStringParameters);
+    // The gateway (and Node's HTTP server, under `fw dev`) lower-cases names already; a hand-built event may not.
+    this.headers = copyMap(event.headers, true);
   }
 
   get timestamp(): Date {
