@@ -14,7 +14,9 @@ import { FileStamps, FolderListing, Freshness } from './freshness/index.js';
 import { FunctionHost } from './functions/function-host.js';
 import { OUT_OF_MEMORY_ERROR_TYPE, SYNC_REQUEST_LIMIT_BYTES, describeBytes, eventBytesOver } from './limits/index.js';
 import { HandlerBundler } from './functions/handler-bundler.js';
+import { devEndpointGuard } from './server/dev-endpoint-guard.js';
 import { devEndpointsPlugin } from './server/dev-endpoints.js';
+import { clientErrorAnswer, codeForStatus, frameworkErrorAnswer, isClientAbort, notFoundAnswer } from './server/fastify-answers.js';
 import { gatewayAnswer } from './server/gateway-answer.js';
 import { buildHttpEvent, type JwtAuthorizerContext } from './server/gateway-event.js';
 import { errorResponse, mapFunctionResult, type GatewayResponse } from './server/gateway-response.js';
@@ -166,7 +168,14 @@ export class DevServer {
 
     const engines: DevEngine[] = [];
     const summaries: string[] = [];
-    const fastify = Fastify({ bodyLimit: MAX_STREAMED_BYTES, logger: false, genReqId: () => randomUUID(), return503OnClosing: false });
+    const fastify = Fastify({
+      bodyLimit: MAX_STREAMED_BYTES,
+      logger: false,
+      genReqId: () => randomUUID(),
+      return503OnClosing: false,
+      frameworkErrors: frameworkErrorAnswer,
+      clientErrorHandler: clientErrorAnswer(log),
+    });
     try {
       const factories = await selectEngines(app, options.engines);
       const outputs = new Map<string, Readonly<Record<string, Readonly<Record<string, string>>>>>();
@@ -229,10 +238,18 @@ export class DevServer {
           log.warn(`${request.method} ${request.url}: answered 413: the request body is larger than ${BODY_LIMIT_BYTES} bytes, the HTTP API's limit`);
           return send(reply, gatewayAnswer(413, 'Request Entity Too Large'), request.id);
         }
-        if (error.statusCode && error.statusCode < 500) return send(reply, errorResponse(error.statusCode, 'BAD_REQUEST', error.message, request.id));
+        if (isClientAbort(error, request)) {
+          // The client went away mid-request: nobody reads this answer and there is nothing to fix.
+          log.info(`${request.method} ${request.url}: the client closed the connection before the request ended (request ${request.id})`);
+          return send(reply, errorResponse(400, 'BAD_REQUEST', 'the client closed the connection before the request ended', request.id));
+        }
+        if (error.statusCode && error.statusCode < 500) return send(reply, errorResponse(error.statusCode, codeForStatus(error.statusCode), error.message, request.id));
         log.error(`${request.method} ${request.url}: ${(error as Error).stack ?? error.message}`);
         return send(reply, errorResponse(500, 'INTERNAL_ERROR', 'the dev server failed to handle the request (see the fw dev console)', request.id));
       });
+      // Before any plugin registers its routes, so that every /_dev route (engines' included) inherits it.
+      fastify.addHook('onRequest', devEndpointGuard({ listenHost: hostName }));
+      fastify.setNotFoundHandler(notFoundAnswer);
       // Before a request reaches a handler or the app model, a save that completed before it is built and loaded.
       fastify.addHook('onRequest', (request, _reply, done) => {
         const url = request.raw.url ?? '/';
@@ -336,7 +353,9 @@ export class DevServer {
     const loaded = await this.host.load(route);
     if (!loaded.ok) {
       if (loaded.timedOut) return send(reply, errorResponse(504, 'GATEWAY_TIMEOUT', `the handler of ${route.routeKey} (${route.file}) did not load in time: ${loaded.errorMessage}`, requestId));
-      return send(reply, errorResponse(500, 'HANDLER_LOAD_FAILED', `the handler of ${route.routeKey} (${route.file}) failed to load: ${loaded.errorType}: ${loaded.errorMessage}`, requestId));
+      // The handler's own words stay in the console: a 500 body never carries them (as the gateway's would not).
+      this.log.error(`${route.routeKey} (request ${requestId}): the handler did not load: ${loaded.errorType}: ${loaded.errorMessage}`);
+      return send(reply, errorResponse(500, 'HANDLER_LOAD_FAILED', `the handler of ${route.routeKey} (${route.file}) failed to load (see the fw dev console, request ${requestId})`, requestId));
     }
     let authorizer: JwtAuthorizerContext | undefined;
     const required = loaded.info.scopes;
@@ -379,7 +398,8 @@ export class DevServer {
     // Failures of Lambda itself (the reason is in the terminal already): the HTTP API's own answer, as deployed.
     if (outcome.errorType === 'Function.ResponseSizeTooLarge' || outcome.errorType === OUT_OF_MEMORY_ERROR_TYPE) return send(reply, gatewayAnswer(500, 'Internal Server Error'), requestId);
     if (outcome.reason === 'timeout') return send(reply, errorResponse(504, 'GATEWAY_TIMEOUT', `${route.routeKey} did not answer within its timeout of ${route.timeout} s`, requestId));
-    return send(reply, errorResponse(500, 'INTERNAL_ERROR', `${route.routeKey} failed: ${outcome.errorType}: ${outcome.errorMessage} (see the fw dev console)`, requestId));
+    this.log.error(`${route.routeKey} (request ${requestId}) failed: ${outcome.errorType}: ${outcome.errorMessage}`);
+    return send(reply, errorResponse(500, 'INTERNAL_ERROR', `${route.routeKey} failed (see the fw dev console, request ${requestId})`, requestId));
   }
 
   /** Stops watching, the HTTP server, every function and every engine; removes state.json. */

@@ -47,7 +47,7 @@ describe('fw dev under concurrent first requests (example app, embedded engines)
       'echo-a': invoke('echo-a', { n: 1 }),
       'echo-b': invoke('echo-b', { n: 2 }),
       'queue task-events': invoke('queue/task-events', { type: 'not-a-task-event' }),
-      'async explode': fetch(`${url}/_dev/invoke/explode`, { method: 'POST', headers: { 'x-amz-invocation-type': 'Event' }, body: '{}' }),
+      'async explode': fetch(`${url}/_dev/invoke/explode`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-amz-invocation-type': 'Event' }, body: '{}' }),
     };
     const names = Object.keys(requests);
     const statuses = await Promise.all(names.map((name) => statusWithin(requests[name]!, 45_000)));

@@ -8,6 +8,7 @@ import type { DevLogger, InvokeOptions, InvokeOutcome } from '../engines/engine.
 import { OUT_OF_MEMORY_ERROR_TYPE, outOfMemoryMessage, workerResourceLimits } from '../limits/memory-limits.js';
 import type { HandlerBundler } from './handler-bundler.js';
 import type { FromWorker, LoadedHandlerInfo, ToWorker } from './worker-protocol.js';
+import { relayWorkerOutput } from './worker-output.js';
 
 const DEBUG = process.env.FW_DEV_DEBUG === '1';
 function debug(message: string): void {
@@ -78,7 +79,9 @@ class WorkerHandle {
   private listener?: (message: FromWorker) => void;
 
   constructor(preload: string | undefined, env: Readonly<Record<string, string>>, readonly memorySize: number, services: ReadonlyMap<string, WorkerService>) {
-    this.worker = new Worker(WORKER_URL, { workerData: { preload }, env: { ...env }, execArgv: workerExecArgv(), resourceLimits: workerResourceLimits(memorySize) });
+    this.worker = new Worker(WORKER_URL, { workerData: { preload }, env: { ...env }, execArgv: workerExecArgv(), resourceLimits: workerResourceLimits(memorySize), stdout: true, stderr: true });
+    relayWorkerOutput(this.worker.stdout, process.stdout);
+    relayWorkerOutput(this.worker.stderr, process.stderr);
     let booted!: () => void;
     this.booted = new Promise((resolve, reject) => {
       booted = resolve;

@@ -55,8 +55,8 @@ function parsePayload(body: unknown): { ok: true; value: unknown; text: string }
  * | `POST /_dev/invoke/cron/<cron>` | none | as above, with the handler's result (called once, no scheduler retries) |
  * | `GET /_dev/functions` | | 200 `{ routes, functions, queues, crons }` |
  *
- * `<function>` is a standalone function's id (`reports/daily`) or any unit's deployed name; `<queue>` and `<cron>`
- * are ids or deployed names. Unknown or malformed names: 404 `FUNCTION_NOT_FOUND` / `QUEUE_NOT_FOUND` /
+ * `<function>` is a standalone function's id (`reports/daily`) or deployed name (never a route's: routes are reached
+ * through their path, where tokens are checked); `<queue>` and `<cron>` are ids or deployed names. Unknown or malformed names: 404 `FUNCTION_NOT_FOUND` / `QUEUE_NOT_FOUND` /
  * `CRON_NOT_FOUND`; a body that is not JSON: 400 `INVALID_JSON`.
  */
 export function devEndpointsPlugin(services: DevServices): FastifyPluginAsync {
@@ -83,8 +83,14 @@ export function devEndpointsPlugin(services: DevServices): FastifyPluginAsync {
     server.post('/_dev/invoke/*', async (request, reply) => {
       const app = services.currentApp();
       const name = (request.params as { '*': string })['*'];
-      const unit: FunctionUnit | undefined = app.functions.find((f) => f.id === name) ?? app.units.find((u) => u.functionName === name);
-      if (!unit) return notFound(reply, 'FUNCTION_NOT_FOUND', 'function', name, app.functions.flatMap((f) => [f.id, f.functionName]));
+      // Standalone functions only: a route's function takes a gateway event whose authorizer claims the caller would
+      // write themselves, so routes are reached through their path, where the token is checked.
+      const unit: FunctionUnit | undefined = app.functions.find((f) => f.id === name || f.functionName === name);
+      if (!unit) {
+        const route = app.routes.find((r) => r.functionName === name);
+        if (route) return reply.code(404).send({ error: { code: 'FUNCTION_NOT_FOUND', message: `${JSON.stringify(name)} is the function of the route ${route.routeKey}: call ${route.method} ${route.path} instead (its token is checked there); /_dev/invoke takes standalone functions (src/functions/), queues (/_dev/invoke/queue/<id>) and crons (/_dev/invoke/cron/<id>)`, requestId: request.id } });
+        return notFound(reply, 'FUNCTION_NOT_FOUND', 'function', name, app.functions.flatMap((f) => [f.id, f.functionName]));
+      }
       const payload = parsePayload(request.body);
       if (!payload.ok) return reply.code(400).send({ error: { code: 'INVALID_JSON', message: 'the request body is not JSON; it becomes the function payload', requestId: request.id } });
       const asynchronous = String(request.headers['x-amz-invocation-type'] ?? '').toLowerCase() === 'event';

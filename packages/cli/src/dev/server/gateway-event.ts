@@ -36,10 +36,11 @@ export function isTextBody(contentType: string | undefined): boolean {
  * Builds the API Gateway HTTP API payload 2.0 event for a request, field by field as the gateway does: headers
  * lower-cased with repeated ones joined by commas, cookies moved out of the headers into `cookies`, query parameters
  * decoded with repeated ones comma-joined, `rawPath`/`rawQueryString` untouched, text bodies as text and anything
- * else base64-encoded.
+ * else base64-encoded. Header and query maps have no prototype, so any name a client sends is just a name.
  */
 export function buildHttpEvent(request: IncomingRequest, match: RouteMatch, requestId: string, now: Date, authorizer?: JwtAuthorizerContext): APIGatewayProxyEventV2 {
-  const headers: Record<string, string> = {};
+  // Keyed by the client's names: without a prototype, `constructor` or `__proto__` are names like any other.
+  const headers: Record<string, string> = Object.create(null) as Record<string, string>;
   let cookies: string[] | undefined;
   const raw = request.rawHeaders;
   for (let i = 0; i + 1 < raw.length; i += 2) {
@@ -64,7 +65,7 @@ export function buildHttpEvent(request: IncomingRequest, match: RouteMatch, requ
       const eq = pair.indexOf('=');
       const key = decode(eq === -1 ? pair : pair.slice(0, eq));
       const value = eq === -1 ? '' : decode(pair.slice(eq + 1));
-      queryStringParameters ??= {};
+      queryStringParameters ??= Object.create(null) as Record<string, string>;
       queryStringParameters[key] = queryStringParameters[key] === undefined ? value : `${queryStringParameters[key]},${value}`;
     }
   }

@@ -56,7 +56,7 @@ export class RouteTable {
       if (candidate.route.method !== method) continue;
       const m = candidate.pattern.exec(path);
       if (!m) continue;
-      const pathParameters: Record<string, string> = {};
+      const pathParameters: Record<string, string> = Object.create(null) as Record<string, string>;
       for (const [name, value] of Object.entries(m.groups ?? {})) pathParameters[name] = safeDecode(value);
       return { route: candidate.route, pathParameters };
     }
