@@ -17,7 +17,7 @@ export class PersistentIdempotencyEngine implements DevEngine {
 
   async start(_app: unknown, context: DevContext): Promise<EngineStart> {
     const file = path.join(context.dataDir, 'idempotency', 'records.jsonl');
-    const store = await PersistentIdempotencyStore.open(file);
+    const store = await PersistentIdempotencyStore.open(file, Date.now(), (problem) => context.log.warn(`idempotency: ${problem}`));
     this.store = store;
     return {
       outputs: { default: { tableName: DEFAULT_IDEMPOTENCY_TABLE } },

@@ -1,34 +1,35 @@
 import { IdempotencyNotOwnerError, isLiveRecord, type AcquireResult, type DevIdempotencyReply, type DevIdempotencyRequest, type IdempotencyRecord, type IdempotencyStore, type PendingIdempotencyRecord } from '@framework/runtime';
-import { RecordJournal } from './record-journal.js';
+import { AppendOnlyLog } from '../durable-log/index.js';
 
 /** A journal line: a record as it now is, or the key of a deleted one. */
 type JournalEntry = { readonly put: IdempotencyRecord } | { readonly delete: string };
 
-/** The journal is rewritten once it holds this many lines and four times more than there are records. */
-const COMPACT_ABOVE_LINES = 1_000;
-
 /**
  * `fw dev`'s idempotency store: one for the whole dev server, so every function and every instance of it (a new one
  * after each edit, crash or timeout) sees the same records, and persisted in an fsync'd journal under
- * `.fw/idempotency/`, so they survive a restart of `fw dev` until their TTL. Operations run on the dev server's event
- * loop (atomic as the in-memory store's) and answer only once the change is on disk.
+ * `.fw/idempotency/` (the durable log the queues use), so they survive a restart of `fw dev` until their TTL.
+ * Operations run on the dev server's event loop (atomic as the in-memory store's) and answer only once the change is
+ * on disk.
  */
 export class PersistentIdempotencyStore implements IdempotencyStore {
   private readonly records = new Map<string, IdempotencyRecord>();
-  private compacting = false;
+  private journal!: AppendOnlyLog<JournalEntry>;
 
-  private constructor(private readonly journal: RecordJournal<JournalEntry>) {}
+  private constructor() {}
 
-  /** Opens the store kept in `file` (created when missing); records whose TTL has passed are dropped. */
-  static async open(file: string, nowMs = Date.now()): Promise<PersistentIdempotencyStore> {
-    const { journal, entries } = await RecordJournal.open<JournalEntry>(file);
-    const store = new PersistentIdempotencyStore(journal);
-    for (const entry of entries) {
+  /**
+   * Opens the store kept in `file` (created when missing; see `AppendOnlyLog` for torn writes and the lock against a
+   * second `fw dev` on the same project); records whose TTL has passed are dropped.
+   */
+  static async open(file: string, nowMs = Date.now(), onRecover?: (problem: string) => void): Promise<PersistentIdempotencyStore> {
+    const store = new PersistentIdempotencyStore();
+    const { log, records } = await AppendOnlyLog.open<JournalEntry>(file, { snapshot: () => store.snapshot(), ...(onRecover ? { onRecover } : {}) });
+    store.journal = log;
+    for (const entry of records) {
       if ('put' in entry) store.records.set(entry.put.key, entry.put);
       else store.records.delete(entry.delete);
     }
     for (const [key, record] of store.records) if (record.expiresAt * 1000 <= nowMs) store.records.delete(key);
-    await journal.compact(store.snapshot());
     return store;
   }
 
@@ -115,17 +116,11 @@ export class PersistentIdempotencyStore implements IdempotencyStore {
     return true;
   }
 
-  private async write(entry: JournalEntry): Promise<void> {
-    await this.journal.append(entry);
-    if (this.compacting || this.journal.length <= COMPACT_ABOVE_LINES || this.journal.length <= 4 * this.records.size) return;
-    this.compacting = true;
-    try {
-      await this.journal.compact(this.snapshot());
-    } finally {
-      this.compacting = false;
-    }
+  private write(entry: JournalEntry): Promise<void> {
+    return this.journal.append(entry);
   }
 
+  /** The live state, for compaction (records carry absolute values, so replaying later entries on it is safe). */
   private snapshot(nowMs = Date.now()): JournalEntry[] {
     return [...this.records.values()].filter((record) => record.expiresAt * 1000 > nowMs).map((put) => ({ put }));
   }
