@@ -138,7 +138,7 @@ export interface AuthIntent {
   /** @default 60 */
   readonly accessTokenValidityMinutes?: number;
   /**
-   * Prefix of the hosted sign-in domain; global per region across all accounts, without `aws`, `amazon`, `cognito`.
+   * Prefix of the hosted sign-in domain. Global per region across all accounts; Cognito refuses `aws`, `amazon`, `cognito`.
    * @default - `{project}-{stage}-` plus a suffix unique to the deployed stack
    */
   readonly domainPrefix?: string;
