@@ -178,6 +178,17 @@ describe('fw dev errors: one body shape, no handler message in a 500, readable s
     expect((await fetch(`${dev.url}/hello`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).to.equal(200);
   });
 
+  it('refuses a token request for a scope or an app client named like an Object.prototype member with a 400, never a 500', async () => {
+    for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
+      for (const [request, code] of [[{ scopes: [name] }, 'UNKNOWN_SCOPE'], [{ scopes: [], client: name }, 'UNKNOWN_CLIENT']] as const) {
+        const response = await fetch(`${dev.url}/_dev/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request) });
+        const text = await response.text();
+        expect(response.status, `${name} ${text}`).to.equal(400);
+        expect(expectErrorBody(text, response.status, name).code, name).to.equal(code);
+      }
+    }
+  });
+
   it('hands a route query and cookies named like Object.prototype members as sent', async () => {
     const response = await rawRequest(dev.url, { path: '/echo?constructor=1&constructor=2&__proto__=x&toString=y', headers: { cookie: 'constructor=a; __proto__=b', constructor: 'h' } });
     const event = JSON.parse(response.body);

@@ -51,14 +51,15 @@ export function issuerPlugin(issuer: LocalIssuer, currentApp: () => AppDefinitio
       if (input.sub !== undefined && (typeof input.sub !== 'string' || !input.sub)) return fail('INVALID_TOKEN_REQUEST', 'expected "sub" to be a non-empty string (the user id)');
       const expiresIn = input.expiresIn ?? 3600;
       if (typeof expiresIn !== 'number' || !Number.isInteger(expiresIn) || expiresIn < 1 || expiresIn > 86400) return fail('INVALID_TOKEN_REQUEST', 'expected "expiresIn" to be whole seconds between 1 and 86400');
-      const undeclared = scopes.filter((s) => !(s in declared));
+      // Own names only: a requested scope or client named `constructor` or `__proto__` is not declared.
+      const undeclared = scopes.filter((s) => !Object.hasOwn(declared, s));
       if (undeclared.length) {
         return fail('UNKNOWN_SCOPE', `scope${undeclared.length > 1 ? 's' : ''} ${undeclared.map((s) => JSON.stringify(s)).join(', ')} not declared in config/security.ts; declared: ${Object.keys(declared).join(', ') || '(none)'}`);
       }
       const clients = app.config.security.appClients ?? {};
       let client: string;
       if (input.client !== undefined) {
-        if (typeof input.client !== 'string' || !(input.client in clients)) return fail('UNKNOWN_CLIENT', `app client ${JSON.stringify(input.client)} is not declared in config/security.ts; clients: ${Object.keys(clients).join(', ') || '(none)'}`);
+        if (typeof input.client !== 'string' || !Object.hasOwn(clients, input.client)) return fail('UNKNOWN_CLIENT', `app client ${JSON.stringify(input.client)} is not declared in config/security.ts; clients: ${Object.keys(clients).join(', ') || '(none)'}`);
         const notAllowed = scopes.filter((s) => !clients[input.client as string]!.scopes.includes(s));
         if (notAllowed.length) return fail('SCOPE_NOT_ALLOWED', `app client "${input.client}" may not request ${notAllowed.join(', ')}; its scopes: ${clients[input.client]!.scopes.join(', ')}`);
         client = input.client;
