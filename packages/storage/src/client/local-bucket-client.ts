@@ -1,4 +1,7 @@
-import { PassThrough, Readable } from 'node:stream';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { InvalidStorageOptionError, StorageRequestError } from '../errors.js';
 import { encodeObjectKey, validateObjectKey } from '../keys/object-key.js';
 import type { BucketSettings } from '../limits/bucket-settings.js';
@@ -33,7 +36,7 @@ export class LocalBucketClient implements BucketClient {
     checkContentType(contentType, { bucketId: this.id, allowedContentTypes: this.settings.allowedContentTypes });
     const headers: Record<string, string> = { 'content-type': contentType };
     if (options.cacheControl !== undefined) headers['cache-control'] = options.cacheControl;
-    const res = await this.request('PUT', this.objectUrl(key), { headers, body: typeof body === 'string' || body instanceof Uint8Array ? body : body.pipe(new PassThrough()) });
+    const res = await this.request('PUT', this.objectUrl(key), { headers, body });
     const answer = (await res.json()) as { etag: string };
     return { etag: answer.etag };
   }
@@ -95,10 +98,10 @@ export class LocalBucketClient implements BucketClient {
 
   private async request(method: string, url: string, init: { headers?: Record<string, string>; body?: string | Uint8Array | Readable; allowNotFound?: boolean } = {}): Promise<Response> {
     let res: Response;
-    // A stream is sent as it is read (chunked), never buffered: the engine streams it to disk too.
-    const body = init.body instanceof Readable ? (Readable.toWeb(init.body) as unknown as RequestInit['body']) : init.body;
+    const headers = { [LOCAL_CLIENT_HEADER]: this.settings.devStorageToken ?? '', ...init.headers };
     try {
-      res = await fetch(url, { method, headers: { [LOCAL_CLIENT_HEADER]: this.settings.devStorageToken ?? '', ...init.headers }, body, ...(init.body instanceof Readable ? { duplex: 'half' } : {}) } as RequestInit);
+      // A stream is sent as it is read (chunked), never buffered: the engine streams it to disk too.
+      res = init.body instanceof Readable ? await sendStream(method, url, headers, init.body) : await fetch(url, { method, headers, body: init.body });
     } catch (cause) {
       throw new StorageRequestError('NetworkingError', 0, `the dev server at ${url} did not answer; is fw dev running?`, { cause });
     }
@@ -108,4 +111,28 @@ export class LocalBucketClient implements BucketClient {
     const parsed = parseS3ErrorXml(text);
     throw new StorageRequestError(parsed?.code ?? 'UnknownError', res.status, parsed?.message || text.slice(0, 200));
   }
+}
+
+/**
+ * Sends a stream body with `node:http` as it is read, with backpressure, and answers a fetch `Response`. Not fetch:
+ * Node 20's fetch keeps every chunk of a streamed request body until the request ends (a 300 MiB put held 300 MiB).
+ */
+function sendStream(method: string, url: string, headers: Record<string, string>, source: Readable): Promise<Response> {
+  const target = new URL(url);
+  const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise<Response>((resolve, reject) => {
+    const req = send(target, { method, headers }, (res) => {
+      const answerHeaders = new Headers();
+      for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) answerHeaders.set(name, Array.isArray(value) ? value.join(', ') : value);
+      const status = res.statusCode ?? 502;
+      const body = status === 204 || status === 304 || method === 'HEAD' ? null : (Readable.toWeb(res) as unknown as ReadableStream<Uint8Array>);
+      resolve(new Response(body, { status, headers: answerHeaders }));
+    });
+    req.on('error', reject);
+    // An early answer (a refusal) settles the promise; the rest of the body is then dropped with the request.
+    pipeline(source, req).catch((error: unknown) => {
+      req.destroy();
+      reject(error);
+    });
+  });
 }
