@@ -1,5 +1,7 @@
 import { expect } from 'chai';
-import { readdir, stat } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdir, mkdtemp, readdir, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { createBucketClient, LOCAL_CLIENT_HEADER, StorageRequestError, type BucketClient } from '../src/index.js';
@@ -121,5 +123,26 @@ describe('the local engine object API (real HTTP)', () => {
       expect(listed?.etag, `round ${round}`).to.equal(res.headers.get('etag'));
     }
     expect(torn, torn.slice(0, 3).join('\n')).to.deep.equal([]);
+  });
+});
+
+describe('objects stored by the earlier two-file layout', () => {
+  it('are converted at start and read back whole', async () => {
+    const rootDir = await mkdtemp(path.join(tmpdir(), 'fw-storage-legacy-'));
+    const objects = path.join(LocalStorageEngine.dataDir(rootDir), 'files', 'objects');
+    await mkdir(objects, { recursive: true });
+    const hash = createHash('sha256').update('old/note.txt', 'utf8').digest('hex');
+    await writeFile(path.join(objects, hash), 'written before');
+    await writeFile(path.join(objects, `${hash}.json`), JSON.stringify({ key: 'old/note.txt', size: 14, etag: '"x"', contentType: 'text/plain', lastModified: '2026-01-01T00:00:00.000Z' }));
+    const server = await startEngineServer([bucketDefinition('files')], { rootDir });
+    try {
+      const files = createBucketClient('files', { env: server.env });
+      expect((await files.list()).objects.map((o) => [o.key, o.size])).to.deep.equal([['old/note.txt', 14]]);
+      const object = await files.get('old/note.txt');
+      expect([object?.contentType, await text(object!.body)]).to.deep.equal(['text/plain', 'written before']);
+      expect(await readdir(objects)).to.deep.equal([`${hash}.object`]);
+    } finally {
+      await server.close();
+    }
   });
 });

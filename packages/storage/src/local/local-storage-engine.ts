@@ -317,6 +317,8 @@ export class LocalStorageEngine {
       await bucket.store.commit(received.tempFile, meta);
     } catch (error) {
       if (error instanceof ObjectTooLargeError) throw new S3ErrorResponse('EntityTooLarge', `Your proposed upload exceeds the maximum allowed size of ${MAX_PUT_BYTES} bytes (S3's limit for one PUT).`);
+      // A client that went away is not an engine failure; nothing was stored.
+      if (request.body.readableAborted || (request.body as { complete?: boolean }).complete === false) throw new S3ErrorResponse('IncompleteBody', 'The request body ended before it was complete; nothing was stored.');
       throw error;
     }
     this.announce(bucket, meta, 'ObjectCreated:Put');

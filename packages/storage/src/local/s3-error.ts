@@ -17,6 +17,8 @@ export const S3_ERROR_STATUS = {
   InvalidArgument: 400,
   /** The form is not a valid S3 POST upload (no file field, not multipart). */
   MalformedPOSTRequest: 400,
+  /** The request ended before all of its body arrived (the client disconnected). */
+  IncompleteBody: 400,
   NoSuchKey: 404,
   NoSuchBucket: 404,
   MethodNotAllowed: 405,
