@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, stat, writeFile } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -123,6 +124,31 @@ describe('the local engine object API (real HTTP)', () => {
       expect(listed?.etag, `round ${round}`).to.equal(res.headers.get('etag'));
     }
     expect(torn, torn.slice(0, 3).join('\n')).to.deep.equal([]);
+  });
+});
+
+describe('a put cut off by its client', () => {
+  it('stores nothing and is not logged as an engine failure', async () => {
+    const logged: string[] = [];
+    const server = await startEngineServer([bucketDefinition('files')], { log: (m) => logged.push(m) });
+    try {
+      const url = new URL(`${server.baseUrl}/_dev/storage/files/cut.bin`);
+      await new Promise<void>((resolve) => {
+        const req = httpRequest({ host: url.hostname, port: url.port, method: 'PUT', path: url.pathname, headers: { [LOCAL_CLIENT_HEADER]: server.env.FW_DEV_STORAGE_TOKEN!, 'content-length': '1000000' } });
+        req.on('error', () => resolve());
+        req.write(Buffer.alloc(100_000, 1), () => setTimeout(() => { req.destroy(); resolve(); }, 50));
+      });
+      const tmp = path.join(LocalStorageEngine.dataDir(server.rootDir), 'files', '.tmp');
+      const deadline = Date.now() + 5000;
+      while ((await readdir(tmp)).length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      // Let the engine finish answering the closed request.
+      await new Promise((r) => setTimeout(r, 100));
+      expect(await readdir(tmp)).to.deep.equal([]);
+      expect((await createBucketClient('files', { env: server.env }).list()).objects).to.deep.equal([]);
+      expect(logged.filter((m) => m.includes('internal error'))).to.deep.equal([]);
+    } finally {
+      await server.close();
+    }
   });
 });
 

@@ -40,7 +40,7 @@ export interface EngineServer {
  * A bare HTTP server on 127.0.0.1 (free port) that mounts the engine under `/_dev/storage/` the way the dev server
  * does, and records any other request (so it can stand in for the dev server's queue and invoke endpoints).
  */
-export async function startEngineServer(buckets: readonly BucketDefinition[], options: { rootDir?: string; now?: () => number; notify?: LocalStorageEngineOptions['notify'] } = {}): Promise<EngineServer> {
+export async function startEngineServer(buckets: readonly BucketDefinition[], options: { rootDir?: string; now?: () => number; notify?: LocalStorageEngineOptions['notify']; log?: (message: string) => void } = {}): Promise<EngineServer> {
   const rootDir = options.rootDir ?? (await mkdtemp(path.join(tmpdir(), 'fw-storage-')));
   let baseUrl = '';
   let engine: LocalStorageEngine | undefined;
@@ -62,7 +62,7 @@ export async function startEngineServer(buckets: readonly BucketDefinition[], op
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  engine = await LocalStorageEngine.start({ rootDir, buckets, baseUrl: () => baseUrl, now: options.now, notify: options.notify, log: () => undefined });
+  engine = await LocalStorageEngine.start({ rootDir, buckets, baseUrl: () => baseUrl, now: options.now, notify: options.notify, log: options.log ?? (() => undefined) });
   const env: NodeJS.ProcessEnv = { [ENV.devEndpoint]: baseUrl, ...engine.env() };
   return {
     baseUrl,
