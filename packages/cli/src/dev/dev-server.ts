@@ -294,7 +294,9 @@ export class DevServer {
       throw error;
     }
 
-    writeStateFile(dataDir, { pid: process.pid, url, stage, env: { ...environment, [ENV.devEndpoint]: url } });
+    // The storage engine's per-run secret stays in memory and in the workers: a file could be read by others.
+    const { [ENV.devStorageToken]: _storageToken, ...stateEnv } = environment;
+    writeStateFile(dataDir, { pid: process.pid, url, stage, env: { ...stateEnv, [ENV.devEndpoint]: url } });
     server = new DevServer(url, rootDir, app, fastify, host, bundler, configInputs, engines, environment, log, async (s) => {
       // Load each route once, one after another, for the scopes in the table (and warm instances).
       const scopes = new Map<string, readonly string[] | undefined>();

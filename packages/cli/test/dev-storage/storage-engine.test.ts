@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { execFile, execFileSync } from 'node:child_process';
-import { readdir, rm, writeFile } from 'node:fs/promises';
+import { readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import * as path from 'node:path';
 import { writeStorageFixture } from './fixture.js';
@@ -151,6 +151,10 @@ describe('fw dev: the embedded storage engine', function () {
     }
     // The functions themselves still read and write (the route reads through the client).
     expect((await json('GET', '/files/notes%2Fhello.txt')).body).to.deep.equal({ contentType: 'text/plain', text: 'hello from curl' });
+    // The secret is not in the state file other commands read.
+    const state = JSON.parse(await readFile(path.join(rootDir, '.fw', 'dev', 'state.json'), 'utf8')) as { env: Record<string, string> };
+    expect(state.env).to.have.property('FW_DEV_ENDPOINT');
+    expect(state.env).to.not.have.property('FW_DEV_STORAGE_TOKEN');
   });
 
   it('announces arrivals: a function invocation for docs/, a queue message for images/', async () => {
