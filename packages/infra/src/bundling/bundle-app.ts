@@ -108,22 +108,27 @@ function projectCodeOf(app: AppDefinition, units: readonly FunctionUnit[]): Map<
   if (!units.length) return out;
   const entryPoints: Record<string, string> = {};
   for (const unit of units) entryPoints[unit.functionName] = path.join(app.rootDir, unit.file);
-  const result = buildSync({
-    entryPoints,
-    outdir: path.join(app.rootDir, '.fw', 'project-code'),
-    absWorkingDir: app.rootDir,
-    bundle: true,
-    splitting: false,
-    packages: 'external',
-    platform: 'node',
-    format: 'esm',
-    minify: false,
-    legalComments: 'none',
-    metafile: true,
-    logLevel: 'silent',
-    write: false,
-  });
-  const byPath = new Map(result.outputFiles.map((f) => [path.resolve(f.path), f.text]));
+  let result: ReturnType<typeof buildSync> & { metafile: Metafile };
+  try {
+    result = buildSync({
+      entryPoints,
+      outdir: path.join(app.rootDir, '.fw', 'project-code'),
+      absWorkingDir: app.rootDir,
+      bundle: true,
+      splitting: false,
+      packages: 'external',
+      platform: 'node',
+      format: 'esm',
+      minify: false,
+      legalComments: 'none',
+      metafile: true,
+      logLevel: 'silent',
+      write: false,
+    });
+  } catch (error) {
+    throw new InfraError('FW_ERR_INFRA_BUNDLE', `Reading the project's own code of each function failed: ${(error as Error).message}`, { cause: error });
+  }
+  const byPath = new Map((result.outputFiles ?? []).map((f) => [path.resolve(f.path), f.text]));
   for (const [outputPath, output] of Object.entries(result.metafile.outputs)) {
     const name = path.basename(outputPath, '.js');
     const packages = new Set<string>();
