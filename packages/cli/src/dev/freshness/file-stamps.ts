@@ -2,13 +2,42 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 /**
- * What a file or folder looks like on disk: its inode, size, modification and change times. Any save changes it: an
- * in-place write (mtime), a rename over it (a new inode), `git checkout` and a delete + re-create (a new inode and
- * times); a folder's times change when an entry is added, removed or renamed in it.
+ * How long after its modification time a file may be saved again and keep the same time: file system clocks are
+ * coarse (a kernel tick on Linux before multigrain timestamps, 2 s on FAT). Within it a stamp also keeps the text.
  */
-export function stampOf(file: string): string {
+export const RACY_MS = 2000;
+
+/** What a file or folder looked like: `stat` is its inode, size, modification and change times. */
+export interface Stamp {
+  readonly stat: string;
+  readonly mtimeMs: number;
+  /** The file's text, kept while a save in the same clock tick could leave `stat` unchanged. */
+  content?: Buffer;
+}
+
+/**
+ * Any save changes a file's stamp: an in-place write (its times), a rename over it (a new inode), `git checkout` and a
+ * delete + re-create (a new inode and times); a folder's times change when an entry is added, removed or renamed.
+ */
+export function stampOf(file: string): Stamp {
+  const stat = fs.statSync(file, { throwIfNoEntry: false });
+  if (!stat) return { stat: 'missing', mtimeMs: 0 };
+  const stamp: Stamp = { stat: `${stat.ino}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}`, mtimeMs: stat.mtimeMs };
+  if (stat.isFile() && Date.now() - stat.mtimeMs < RACY_MS) stamp.content = readOrUndefined(file);
+  return stamp;
+}
+
+function statOf(file: string): string {
   const stat = fs.statSync(file, { throwIfNoEntry: false });
   return stat ? `${stat.ino}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}` : 'missing';
+}
+
+function readOrUndefined(file: string): Buffer | undefined {
+  try {
+    return fs.readFileSync(file);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -16,8 +45,8 @@ export function stampOf(file: string): string {
  * from its stamp, so the next check builds again instead of trusting a build that may have read the old text.
  */
 export class FileStamps {
-  private readonly stamps = new Map<string, string>();
-  private readonly folders = new Map<string, string>();
+  private readonly stamps = new Map<string, Stamp>();
+  private readonly folders = new Map<string, Stamp>();
 
   /** Stamps `files` now. */
   constructor(files: Iterable<string> = []) {
@@ -56,14 +85,20 @@ export class FileStamps {
   }
 }
 
-function changedIn(stamps: ReadonlyMap<string, string>, seen: Map<string, string> | undefined): string | undefined {
+function changedIn(stamps: ReadonlyMap<string, Stamp>, seen: Map<string, string> | undefined): string | undefined {
   for (const [file, stamp] of stamps) {
     let now = seen?.get(file);
     if (now === undefined) {
-      now = stampOf(file);
+      now = statOf(file);
       seen?.set(file, now);
     }
-    if (now !== stamp) return file;
+    if (now !== stamp.stat) return file;
+    if (stamp.content) {
+      // Same stat within a clock tick of the last save: the text tells. Past the tick, a later save gets a later time.
+      const content = readOrUndefined(file);
+      if (!content || !content.equals(stamp.content)) return file;
+      if (Date.now() - stamp.mtimeMs >= RACY_MS) stamp.content = undefined;
+    }
   }
   return undefined;
 }

@@ -1,10 +1,12 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isHandlerFile } from '@framework/core';
-import { stampOf } from './file-stamps.js';
+import { RACY_MS, stampOf } from './file-stamps.js';
 
 interface Folder {
   stamp: string;
+  /** Listed within a clock tick of its last change: an entry added in that tick leaves `stamp` unchanged. */
+  racy: boolean;
   /** The entries discovery looks at (handler files and folders), sorted; undefined when the folder is missing. */
   entries: string | undefined;
 }
@@ -35,9 +37,9 @@ export class FolderListing {
   /** Lists `roots` and every folder below them now. */
   constructor(roots: readonly string[]) {
     const walk = (dir: string) => {
-      const stamp = stampOf(dir);
+      const { stat, mtimeMs } = stampOf(dir);
       const entries = entriesOf(dir);
-      this.folders.set(dir, { stamp, entries });
+      this.folders.set(dir, { stamp: stat, racy: Date.now() - mtimeMs < RACY_MS, entries });
       for (const entry of entries?.split('\n') ?? []) if (entry.endsWith('/')) walk(path.join(dir, entry.slice(0, -1)));
     };
     for (const root of roots) walk(root);
@@ -46,11 +48,12 @@ export class FolderListing {
   /** The first folder whose discovered entries changed, or undefined. */
   changed(): string | undefined {
     for (const [dir, folder] of this.folders) {
-      const stamp = stampOf(dir);
-      if (stamp === folder.stamp) continue;
+      const { stat, mtimeMs } = stampOf(dir);
+      if (stat === folder.stamp && !folder.racy) continue;
       const entries = entriesOf(dir);
       if (entries !== folder.entries) return dir;
-      folder.stamp = stamp;
+      folder.stamp = stat;
+      folder.racy = Date.now() - mtimeMs < RACY_MS;
     }
     return undefined;
   }
