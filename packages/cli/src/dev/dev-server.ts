@@ -110,7 +110,7 @@ export class DevServer {
     this.discovered = new FolderListing(discoveryFolders(rootDir, app));
     this.freshness = new Freshness({
       appChange: () => this.configInputs.changed() ?? this.discovered.changed(),
-      handlerChange: () => this.bundler.changedInput(),
+      handlerChange: (file) => this.bundler.changedInput(file),
       reloadApp: () => this.reload(),
       rebuildHandlers: () => this.host.rebuild(this.app.units),
     });
@@ -250,7 +250,7 @@ export class DevServer {
       // Before any plugin registers its routes, so that every /_dev route (engines' included) inherits it.
       fastify.addHook('onRequest', devEndpointGuard({ listenHost: hostName }));
       fastify.setNotFoundHandler(notFoundAnswer);
-      // Before a request reaches a handler or the app model, a save that completed before it is built and loaded.
+      // Before a request reaches the app model (then a handler: `beforeInvoke`), a save completed before it is loaded.
       fastify.addHook('onRequest', (request, _reply, done) => {
         const url = request.raw.url ?? '/';
         if (url.startsWith('/_dev/') && !url.startsWith('/_dev/invoke') && !url.startsWith('/_dev/functions')) return done();
@@ -262,8 +262,14 @@ export class DevServer {
       await fastify.register(
         devEndpointsPlugin({
           currentApp: () => server?.currentApp() ?? app,
-          invoke: (unit, event, o?: InvokeOptions): Promise<InvokeOutcome> => host.invoke(unit, event, o),
-          load: (unit) => host.load(unit),
+          invoke: async (unit, event, o?: InvokeOptions): Promise<InvokeOutcome> => {
+            await server?.freshness.beforeInvoke(unit.file);
+            return host.invoke(unit, event, o);
+          },
+          load: async (unit) => {
+            await server?.freshness.beforeInvoke(unit.file);
+            return host.load(unit);
+          },
           log,
         }),
       );
@@ -344,7 +350,7 @@ export class DevServer {
     await this.host.rebuild(this.app.units);
   }
 
-  private async serveRoute(request: FastifyRequest, reply: FastifyReply, issuer: LocalIssuer): Promise<FastifyReply> {
+  private async serveRoute(request: FastifyRequest, reply: FastifyReply, issuer: LocalIssuer, waited = 0): Promise<FastifyReply> {
     const requestId = request.id;
     const url = request.raw.url ?? '/';
     const q = url.indexOf('?');
@@ -352,6 +358,10 @@ export class DevServer {
     const match = this.routes.match(request.method, rawPath);
     if (!match) return send(reply, errorResponse(404, 'NOT_FOUND', `no route ${request.method} ${rawPath}`, requestId));
     const route = match.route;
+    const fresh = this.freshness.beforeInvoke(route.file);
+    // A reload may have changed the route table meanwhile: match again (files that never stop changing: serve anyway).
+    if (fresh && waited < 3) return fresh.then(() => this.serveRoute(request, reply, issuer, waited + 1));
+    if (fresh) await fresh;
     const loaded = await this.host.load(route);
     if (!loaded.ok) {
       if (loaded.timedOut) return send(reply, errorResponse(504, 'GATEWAY_TIMEOUT', `the handler of ${route.routeKey} (${route.file}) did not load in time: ${loaded.errorMessage}`, requestId));

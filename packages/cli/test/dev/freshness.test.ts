@@ -17,11 +17,12 @@ const FILES: Record<string, string> = {
   'src/routes/edit/get.ts': `export const main = async () => ({ v: 'committed' });\n`,
   'src/routes/lib/get.ts': `import { value } from '../../lib/shared.js';\nexport const main = async () => ({ v: value });\n`,
   'src/lib/shared.ts': `export const value = 'start';\n`,
+  'src/functions/calc.ts': `export const main = async () => ({ v: 'committed' });\n`,
   'src/routes/env/get.ts': `export const main = async () => ({ name: process.env.AWS_LAMBDA_FUNCTION_NAME, memory: process.env.AWS_LAMBDA_FUNCTION_MEMORY_SIZE });\n`,
 };
 
 function configFile(name: string): string {
-  return `import { defineApp } from '@framework/core';\nimport { dev } from './config/dev.js';\n\nexport default defineApp({ base: { name: '${name}', region: 'eu-west-1' }, security: { scopes: {} }, envs: { dev } });\n`;
+  return `import { defineApp } from '@framework/core';\nimport { dev } from './config/dev.js';\n\nexport default defineApp({ base: { name: '${name}', region: 'eu-west-1' }, security: { scopes: {} }, envs: { dev }, infrastructure: { functions: [{ id: 'calc' }] } });\n`;
 }
 
 function devConfig(memorySize: number): string {
@@ -48,6 +49,8 @@ function writeProject(): string {
 interface Save {
   readonly kind: string;
   readonly path: string;
+  /** @default 'GET' */
+  readonly method?: string;
   /** Fields of the answer: a value, or a pattern the field matches. */
   readonly expected: Record<string, unknown>;
 }
@@ -128,6 +131,10 @@ describe('fw dev: every save is seen by the next request', function () {
         else fs.writeFileSync(file('fw.config.ts'), configFile(`fresh-r${i}`));
         return { kind: 'fw.config.ts', path: '/env', expected: { name: new RegExp(`^fresh-r${i}-`) } };
       },
+      (i) => {
+        renameOver(file('src/functions/calc.ts'), route(`function ${i}`));
+        return { kind: 'function file, invoked through /_dev/invoke', path: '/_dev/invoke/calc', method: 'POST', expected: { v: `function ${i}` } };
+      },
     ];
     // Given fw dev serving, each route loaded once
     for (const p of ['/edit', '/lib', '/env']) expect((await fetch(`${dev!.url}${p}`)).status).to.equal(200);
@@ -135,7 +142,7 @@ describe('fw dev: every save is seen by the next request', function () {
     for (let i = 0; i < 200; i++) {
       // When a file is saved and one request follows at once
       const save = kinds[i % kinds.length]!(i);
-      const response = await fetch(`${dev!.url}${save.path}`);
+      const response = await fetch(`${dev!.url}${save.path}`, save.method === 'POST' ? { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' } : {});
       const body = await response.text();
       // Then that request is answered by the new code
       let answer: Record<string, unknown> = {};

@@ -7,21 +7,26 @@ export type Staleness = 'app' | 'handlers';
 export interface FreshnessSources {
   /** The first input of the app model (a config file, a discovery folder) that changed since the last load, or undefined. */
   appChange(): string | undefined;
-  /** The first input of a compiled handler that changed since its last build, or undefined. */
-  handlerChange(): string | undefined;
+  /** The first input of the compiled handler of `file` (of every handler without it) that changed since its last build. */
+  handlerChange(file?: string): string | undefined;
   /** Reloads the app model (then rebuilds the handlers); never rejects. */
   reloadApp(): Promise<void>;
   /** Rebuilds the handlers; never rejects. */
   rebuildHandlers(): Promise<void>;
 }
 
+/** Which handlers a check covers: none (the app model only), one handler file, or all. */
+type HandlerScope = { readonly kind: 'none' } | { readonly kind: 'file'; readonly file: string } | { readonly kind: 'all' };
+const NO_HANDLER: HandlerScope = { kind: 'none' };
+const ALL_HANDLERS: HandlerScope = { kind: 'all' };
+
 /** Rounds a request waits while files keep changing, before it is served by the newest build there is. */
 const MAX_ROUNDS = 8;
 
 /**
  * Makes sure a request is served by the code on disk when it arrived. Before a request is dispatched, every input of
- * the app model and of the compiled handlers is compared (one `stat` each) with its stamp from the last build; if
- * one changed, the request waits for the reload or rebuild. File events only start the same check earlier.
+ * the app model, then of the handler it reaches, is compared (one `stat` each) with its stamp from the last build;
+ * if one changed, the request waits for the reload or rebuild. File events only start the same check earlier.
  *
  * One reload or rebuild runs at a time; whoever arrives meanwhile waits for it and checks again, so a burst of saves
  * costs one more build, not one per save. A check that found nothing is reused until the event loop's check phase:
@@ -29,41 +34,59 @@ const MAX_ROUNDS = 8;
  */
 export class Freshness {
   private syncing?: Promise<void>;
-  private checkedThisTurn = false;
+  private appCheckedThisTurn = false;
+  private readonly handlersCheckedThisTurn = new Set<string>();
+  private turnEnding = false;
   private readonly endTurn = () => {
-    this.checkedThisTurn = false;
+    this.turnEnding = false;
+    this.appCheckedThisTurn = false;
+    this.handlersCheckedThisTurn.clear();
   };
 
   constructor(private readonly sources: FreshnessSources) {}
 
   /**
-   * Called when a request arrives: undefined when everything is up to date (the common case costs no promise), else
-   * a promise that settles once it is.
+   * Called when a request arrives, for the app model (the route table): undefined when it is up to date (the common
+   * case costs no promise), else a promise that settles once it is.
    */
   beforeRequest(): Promise<void> | undefined {
-    if (this.syncing) return this.settle();
-    if (this.checkedThisTurn) return undefined;
-    const stale = this.staleness();
-    if (!stale) {
-      this.checkedThisTurn = true;
-      setImmediate(this.endTurn);
-      return undefined;
-    }
-    return this.settle(stale);
+    return this.before(NO_HANDLER);
   }
 
-  /** Checks now (a file event, a queue or cron invocation) and brings things up to date. */
+  /** Called before a request reaches the handler of `file`: the app model and that handler, as `beforeRequest`. */
+  beforeInvoke(file: string): Promise<void> | undefined {
+    return this.before({ kind: 'file', file });
+  }
+
+  /** Checks everything now (a file event, a queue or cron invocation) and brings it up to date. */
   refresh(): Promise<void> {
-    return this.settle();
+    return this.settle(ALL_HANDLERS);
   }
 
-  private staleness(): Staleness | undefined {
-    const app = this.sources.appChange();
+  private before(scope: HandlerScope): Promise<void> | undefined {
+    if (this.syncing) return this.settle(scope);
+    const checkApp = !this.appCheckedThisTurn;
+    const checkFile = scope.kind === 'file' && !this.handlersCheckedThisTurn.has(scope.file);
+    if (!checkApp && !checkFile) return undefined;
+    const stale = this.staleness(checkApp, checkFile ? scope : NO_HANDLER);
+    if (stale) return this.settle(scope, stale);
+    this.appCheckedThisTurn = true;
+    if (checkFile) this.handlersCheckedThisTurn.add((scope as { file: string }).file);
+    if (!this.turnEnding) {
+      this.turnEnding = true;
+      setImmediate(this.endTurn);
+    }
+    return undefined;
+  }
+
+  private staleness(checkApp: boolean, scope: HandlerScope): Staleness | undefined {
+    const app = checkApp ? this.sources.appChange() : undefined;
     if (app) {
       if (DEBUG) process.stderr.write(`[fw:debug] changed: ${app}; reloading the app\n`);
       return 'app';
     }
-    const handler = this.sources.handlerChange();
+    if (scope.kind === 'none') return undefined;
+    const handler = this.sources.handlerChange(scope.kind === 'file' ? scope.file : undefined);
     if (handler) {
       if (DEBUG) process.stderr.write(`[fw:debug] changed: ${handler}; rebuilding the handlers\n`);
       return 'handlers';
@@ -71,13 +94,13 @@ export class Freshness {
     return undefined;
   }
 
-  private async settle(known?: Staleness): Promise<void> {
+  private async settle(scope: HandlerScope, known?: Staleness): Promise<void> {
     for (let round = 0; round < MAX_ROUNDS; round++) {
       if (this.syncing) {
         await this.syncing;
         continue;
       }
-      const stale = known ?? this.staleness();
+      const stale = known ?? this.staleness(true, scope);
       known = undefined;
       if (!stale) return;
       const work = stale === 'app' ? this.sources.reloadApp() : this.sources.rebuildHandlers();
