@@ -134,7 +134,8 @@ const packages: WorkspacePackage[] = [
       '@inquirer/select': '^4.4.2',
     },
     devDeps: { '@types/pg': '^8.15.0' },
-    bin: { fw: 'lib/bin/fw.js' },
+    // A committed launcher of lib/bin/fw.js: linked by `npm ci` before anything is built.
+    bin: { fw: 'bin/fw.js' },
     sideEffectFree: false,
     testTimeout: 120000,
   }),

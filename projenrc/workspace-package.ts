@@ -24,7 +24,10 @@ export interface WorkspacePackageOptions {
   readonly peerDeps?: Record<string, string>;
   /** Sibling packages this one imports (by folder name): dependencies and tsc project references. */
   readonly workspaceDeps?: string[];
-  /** Executables: `{ fw: 'lib/bin/fw.js' }`. */
+  /**
+   * Executables: `{ fw: 'bin/fw.js' }`. Each must be a committed file (a launcher importing the built entry), because
+   * npm links a bin only if its file exists when it installs, before anything is built; the folder is published.
+   */
   readonly bin?: Record<string, string>;
   /** Extra `exports` entries beyond `.`: subpath to lib file without extension, e.g. `{ './names': 'names' }`. */
   readonly subpathExports?: Record<string, string>;
@@ -82,7 +85,7 @@ export class WorkspacePackage extends Component {
         types: './lib/index.d.ts',
         exports: exportsMap,
         bin: options.bin,
-        files: ['lib', '!lib/.tsbuildinfo', 'README.md'],
+        files: ['lib', '!lib/.tsbuildinfo', ...binFolders(options.bin), 'README.md'],
         scripts: { build: 'tsc -b', test: 'mocha' },
         dependencies: sortKeys(dependencies),
         peerDependencies: options.peerDeps ? sortKeys(options.peerDeps) : undefined,
@@ -115,6 +118,12 @@ export class WorkspacePackage extends Component {
     const ignore = new IgnoreFile(project, path.posix.join(this.dir, '.npmignore'));
     ignore.addPatterns('src/', 'test/', 'tsconfig.json', '.mocharc.json', '*.tsbuildinfo');
   }
+}
+
+/** The top folders of the executables (`bin/fw.js` → `bin`) that are not already published as part of `lib`. */
+function binFolders(bin: Record<string, string> | undefined): string[] {
+  const folders = Object.values(bin ?? {}).map((file) => path.posix.normalize(file).split('/')[0]!);
+  return [...new Set(folders)].filter((folder) => folder !== 'lib');
 }
 
 function sortKeys(obj: Record<string, string>): Record<string, string> {

@@ -1,0 +1,95 @@
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { expect } from 'chai';
+import { REPO, eventually } from '../dev/helpers.js';
+
+/**
+ * `fw` on the PATH after `npm ci`: npm links a bin only when its file exists at install time, before any build, so
+ * the bin is a committed launcher of the built entry. Then the example's `npm run dev` and `npx fw` work through the
+ * workspace's linked bin, as the README says.
+ */
+const CLI = path.join(REPO, 'packages', 'cli');
+const EXAMPLE = path.join(REPO, 'examples', 'tasks-api');
+const manifest = JSON.parse(fs.readFileSync(path.join(CLI, 'package.json'), 'utf8')) as { bin: Record<string, string>; files: string[] };
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** The shell of a user: no variables of the npm script or mocha run that started this test. */
+function userEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) if (!/^(npm_|FW_|INIT_CWD$|NODE_OPTIONS$)/i.test(key)) env[key] = value;
+  return env;
+}
+
+describe('fw launcher (the bin npm links)', function () {
+  this.timeout(120_000);
+
+  it('is a committed file outside lib/ (present before any build) and is published', () => {
+    const bin = manifest.bin.fw!;
+    expect(bin.startsWith('lib/'), `bin ${bin} is built output: npm ci cannot link it`).to.equal(false);
+    // Throws when git does not track the file.
+    execFileSync('git', ['ls-files', '--error-unmatch', path.posix.join('packages/cli', bin)], { cwd: REPO, stdio: 'pipe' });
+    expect(manifest.files).to.include(bin.split('/')[0]);
+  });
+
+  it('says to run npm run build, and exits 1, when the CLI is not built', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-launcher-'));
+    try {
+      fs.mkdirSync(path.join(dir, 'bin'));
+      fs.copyFileSync(path.join(CLI, manifest.bin.fw!), path.join(dir, 'bin', 'fw.js'));
+      fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
+      const result = spawnSync(process.execPath, [path.join(dir, 'bin', 'fw.js'), '--help'], { encoding: 'utf8' });
+      expect(result.status).to.equal(1);
+      expect(result.stderr).to.contain('not built').and.to.contain('npm run build');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('in examples/tasks-api, `npx fw --help` runs the linked bin', () => {
+    const linked = path.join(REPO, 'node_modules', '.bin', 'fw');
+    expect(fs.realpathSync(linked), 'node_modules/.bin/fw (re-run npm install after changing the bin)').to.equal(fs.realpathSync(path.join(CLI, manifest.bin.fw!)));
+    const result = spawnSync('npx', ['--no-install', 'fw', '--help'], { cwd: EXAMPLE, env: userEnv(), encoding: 'utf8' });
+    expect(result.status, result.stderr).to.equal(0);
+    expect(result.stdout).to.contain('Usage: fw');
+  });
+
+  it('in examples/tasks-api, `npm run dev -- --port <free>` serves /health', async () => {
+    const port = await freePort();
+    const child = spawn('npm', ['run', 'dev', '--', '--port', String(port)], {
+      cwd: EXAMPLE,
+      env: { ...userEnv(), FW_DEV_ENGINES: 'databases=embedded' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      // Own process group: npm → sh → fw all stop together.
+      detached: true,
+    });
+    let output = '';
+    child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+    const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
+    try {
+      await Promise.race([
+        eventually(async () => (output.includes(`serving at http://127.0.0.1:${port}`) ? true : undefined), 90_000, `fw dev serving on ${port}`),
+        exited.then(() => Promise.reject(new Error(`npm run dev exited:\n${output}`))),
+      ]);
+      const response = await fetch(`http://127.0.0.1:${port}/health`);
+      expect(response.status, output).to.equal(200);
+      expect(await response.json()).to.include({ status: 'ok' });
+    } finally {
+      if (child.exitCode === null) process.kill(-child.pid!, 'SIGTERM');
+      await exited;
+    }
+  });
+});
