@@ -86,3 +86,54 @@ describe('local issuer: the HTTP API JWT authorizer rules', () => {
     expect(await rejection(await sign({}))).to.contain('neither "aud" nor "client_id"');
   });
 });
+
+/**
+ * A client sends the same token on every request, so a verified token is remembered until its `exp` rather than
+ * checked again; the cache must never change an answer.
+ */
+describe('local issuer: verified tokens are remembered until they expire', () => {
+  const ISSUER = 'http://127.0.0.1:3998';
+  let dir: string;
+  let issuer: LocalIssuer;
+
+  beforeEach(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-issuer-cache-test-'));
+    issuer = await LocalIssuer.open(dir, ISSUER, ['web']);
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('checks the signature of a token once, then answers the same claims from memory', async () => {
+    const { token } = await issuer.mint({ sub: 'user-1', scopes: ['tasks:read'], client: 'web' });
+    const first = await issuer.verify(token);
+    first.claims.sub = 'changed-by-the-caller';
+    first.scopes.push('tasks:admin');
+    const second = await issuer.verify(token);
+    expect(issuer.signatureChecks).to.equal(1);
+    expect(second.claims.sub).to.equal('user-1');
+    expect(second.scopes).to.deep.equal(['tasks:read']);
+  });
+
+  it('refuses a remembered token once it has expired', async () => {
+    const { token, expiresAt } = await issuer.mint({ sub: 'user-1', scopes: ['tasks:read'], client: 'web', expiresIn: 1 });
+    await issuer.verify(token);
+    // Wait for the clock to pass exp (at most ~2 s); the cached entry must not outlive it.
+    while (Math.floor(Date.now() / 1000) < expiresAt) await new Promise((resolve) => setTimeout(resolve, 100));
+    let message = '';
+    await issuer.verify(token).catch((error: Error) => (message = error.message));
+    expect(message).to.contain('expired');
+  });
+
+  it('refuses a tampered copy of a remembered token (payload or signature changed)', async () => {
+    const { token } = await issuer.mint({ sub: 'user-1', scopes: ['tasks:read'], client: 'web' });
+    await issuer.verify(token);
+    const [header, payload, signature] = token.split('.') as [string, string, string];
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, unknown>;
+    const forgedPayload = Buffer.from(JSON.stringify({ ...claims, scope: 'tasks:read tasks:admin' })).toString('base64url');
+    const flipped = signature.slice(0, -2) + (signature.at(-2) === 'A' ? 'B' : 'A') + signature.at(-1);
+    for (const tampered of [`${header}.${forgedPayload}.${signature}`, `${header}.${payload}.${flipped}`]) {
+      let rejected: unknown;
+      await issuer.verify(tampered).catch((error: unknown) => (rejected = error));
+      expect(rejected, tampered).to.be.instanceOf(TokenRejected);
+    }
+  });
+});
