@@ -112,7 +112,8 @@ export class DevServer {
       appChange: () => this.configInputs.changed() ?? this.discovered.changed(),
       handlerChange: (file) => this.bundler.changedInput(file),
       reloadApp: () => this.reload(),
-      rebuildHandlers: () => this.host.rebuild(this.app.units),
+      // Only the handlers built from a changed file: an edit costs one compile, not one per handler.
+      rebuildHandlers: () => this.host.rebuild(this.app.units, { changedOnly: true }),
     });
     this.environment = environment;
     this.settled = settle(this);

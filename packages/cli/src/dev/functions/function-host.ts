@@ -25,6 +25,15 @@ export interface FunctionHostOptions {
   readonly initTimeoutMs?: number;
 }
 
+/** Options of `FunctionHost.rebuild`. */
+export interface RebuildOptions {
+  /**
+   * Compile only the files whose inputs changed since their last build (and files never built), keeping the other
+   * bundles; without it every file is compiled and files no longer listed are dropped. @default false
+   */
+  readonly changedOnly?: boolean;
+}
+
 /** How often a load is retried when its instance was replaced (a rebuild) before it finished loading. */
 const LOAD_ATTEMPTS = 3;
 
@@ -253,6 +262,8 @@ export class FunctionHost {
   private generation = 0;
   private building: Promise<void> = Promise.resolve();
   private buildsQueued = 0;
+  /** A coalesced build compiles every file if any of the calls it stands for asked for that. */
+  private fullBuildQueued = false;
   private nextId = 1;
   private stopped = false;
 
@@ -300,26 +311,34 @@ export class FunctionHost {
     while (!this.stopped && this.spares.length < SPARES) this.spares.push(new WorkerHandle(this.preloadFile, this.baseEnvironment(), this.spareMemorySize, this.services));
   }
 
-  /** Recompiles the given units' files and retires every instance (the next request loads the new code). */
-  rebuild(units: readonly FunctionUnit[]): Promise<void> {
+  /**
+   * Recompiles the given units' files (with `changedOnly`, those built from a changed file) and retires every
+   * instance (the next request loads the new code).
+   */
+  rebuild(units: readonly FunctionUnit[], options: RebuildOptions = {}): Promise<void> {
     this.buildsQueued++;
+    if (!options.changedOnly) this.fullBuildQueued = true;
     const files = [...new Set(units.map((u) => u.file))];
     this.spareMemorySize = mostCommonMemorySize(units) ?? this.spareMemorySize;
     this.building = this.building.then(async () => {
       this.buildsQueued--;
       // Coalesce: a burst of edits needs only the last build.
       if (this.buildsQueued > 0) return;
+      const full = this.fullBuildQueued;
+      this.fullBuildQueued = false;
+      const built = full ? files : files.filter((file) => !this.bundler.result(file) || this.bundler.changedInput(file) !== undefined);
+      if (!full && built.length === 0) return;
       const t0 = performance.now();
       try {
-        await this.bundler.build(files);
+        await this.bundler.build(built, full);
       } catch (error) {
         // Keep serving the previous build; the chain of builds must never stay rejected.
         this.log.error(`compiling the handlers failed: ${(error as Error).stack ?? String(error)}`);
         return;
       }
       if (!this.stopped) this.refreshPreload();
-      debug(`built ${files.length} files in ${(performance.now() - t0).toFixed(1)} ms`);
-      for (const file of files) {
+      debug(`built ${built.length} files in ${(performance.now() - t0).toFixed(1)} ms`);
+      for (const file of built) {
         const result = this.bundler.result(file);
         // A file read while being saved (truncated, not yet written) is built again by the next check: not an error.
         if (result && !result.ok && !this.bundler.changedInput(file)) this.log.error(`${file} does not compile:\n${result.message}`);
