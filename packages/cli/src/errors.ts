@@ -12,6 +12,7 @@ export class DevServerError extends FrameworkError {
     FW_ERR_DEV_NO_CONFIG: 'No fw.config.ts in the folder fw dev runs in.',
     FW_ERR_DEV_CONFIG_LOAD: 'fw.config.ts failed to compile or threw while loading.',
     FW_ERR_DEV_BAD_ARGUMENT: 'A command-line option of fw dev has a bad value.',
+    FW_ERR_DEV_PORT_IN_USE: 'The port fw dev would serve on is taken by another process.',
     FW_ERR_DEV_NO_ENGINE: 'No local engine is available for an intent the app uses (or the one named is not).',
     FW_ERR_DEV_ENGINE_START: 'A local engine failed to start (port taken, data folder unreadable, binary failing).',
   } as const;

@@ -9,7 +9,7 @@ import { issuerPlugin, localAudiences } from './auth/issuer-plugin.js';
 import { LocalIssuer, TokenRejected } from './auth/local-issuer.js';
 import { selectEngines, type EnginePreferences } from './engines/index.js';
 import type { DevContext, DevEngine, DevLogger, InvokeOptions, InvokeOutcome } from './engines/engine.js';
-import { freePort } from './engines/ports.js';
+import { freePort, portInUse } from './engines/ports.js';
 import { FileStamps, FolderListing, Freshness } from './freshness/index.js';
 import { FunctionHost } from './functions/function-host.js';
 import { OUT_OF_MEMORY_ERROR_TYPE, SYNC_REQUEST_LIMIT_BYTES, describeBytes, eventBytesOver } from './limits/index.js';
@@ -129,6 +129,8 @@ export class DevServer {
     const hostName = options.host ?? '127.0.0.1';
     const log = options.log ?? consoleLogger;
     const print = options.print ?? ((text: string) => process.stdout.write(text));
+    // First of all: a taken port is known in a millisecond, not after the engines took their seconds to start.
+    if (options.port !== 0 && (await portInUse(hostName, options.port ?? 3000))) throw portInUseError(hostName, options.port ?? 3000);
     const { app, inputs: configInputs } = await loadAppWithInputs(rootDir, stage);
     const port = options.port === 0 ? await freePort(hostName) : options.port ?? 3000;
     const reachable = hostName === '0.0.0.0' || hostName === '::' ? '127.0.0.1' : hostName;
@@ -292,7 +294,9 @@ export class DevServer {
         await fastify.listen({ port, host: hostName });
       } catch (error) {
         const code = (error as { code?: string }).code;
-        throw new DevServerError('FW_ERR_DEV_BAD_ARGUMENT', code === 'EADDRINUSE' ? `port ${port} on ${hostName} is in use: stop what uses it or pass --port <another>` : `cannot listen on ${hostName}:${port}: ${(error as Error).message}`, { cause: error });
+        // Taken while the engines started (the check at the start saw it free).
+        if (code === 'EADDRINUSE') throw portInUseError(hostName, port, error);
+        throw new DevServerError('FW_ERR_DEV_BAD_ARGUMENT', `cannot listen on ${hostName}:${port}: ${(error as Error).message}`, { cause: error });
       }
     } catch (error) {
       await fastify.close().catch(() => undefined);
@@ -478,4 +482,12 @@ function discoveryFolders(rootDir: string, app: AppDefinition): string[] {
 
 function intentShape(app: AppDefinition): string {
   return JSON.stringify([app.databases.map((d) => d.id), app.queues.map((q) => q.id), app.caches.map((c) => c.id), app.storage.map((s) => s.id)]);
+}
+
+function portInUseError(host: string, port: number, cause?: unknown): DevServerError {
+  return new DevServerError(
+    'FW_ERR_DEV_PORT_IN_USE',
+    `port ${port} on ${host} is in use (another fw dev, or another server): stop what uses it, or serve on another port with --port <port> (e.g. fw dev --port ${port === 65535 ? 3001 : port + 1}, or --port 0 for any free one)`,
+    cause === undefined ? undefined : { cause },
+  );
 }

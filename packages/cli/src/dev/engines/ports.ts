@@ -15,6 +15,16 @@ export function freePort(host = '127.0.0.1'): Promise<number> {
   });
 }
 
+/** Whether `port` on `host` is taken right now (tried by listening on it a moment; any other failure is thrown). */
+export function portInUse(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.once('error', (error: NodeJS.ErrnoException) => (error.code === 'EADDRINUSE' ? resolve(true) : reject(error)));
+    server.listen(port, host, () => server.close(() => resolve(false)));
+  });
+}
+
 /** The absolute path of an executable on PATH, or undefined. */
 export function findOnPath(name: string): string | undefined {
   for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
