@@ -63,7 +63,9 @@ export function defineApp(options: AppOptions): AppDefinition {
     if (input[key] === undefined) problems.push({ code: 'FW_ERR_CONFIG_MISSING_FIELD', path: key, message: `is required: defineApp needs { base, security, envs }` });
   }
   for (const key of Object.keys(input)) {
-    if (!KNOWN_OPTIONS.has(key)) problems.push({ code: 'FW_ERR_CONFIG_UNKNOWN_FIELD', path: joinPath('', key), message: `is not an option of defineApp (options: ${[...KNOWN_OPTIONS].join(', ')})` });
+    if (KNOWN_OPTIONS.has(key)) continue;
+    const hint = c.closestName(key, [...KNOWN_OPTIONS]);
+    problems.push({ code: 'FW_ERR_CONFIG_UNKNOWN_FIELD', path: joinPath('', key), message: `is not an option of defineApp.${hint ? ` Did you mean "${hint}"?` : ''} (options: ${[...KNOWN_OPTIONS].join(', ')})` });
   }
 
   // The three layers; each stage's environment under `envs.<stage>`.

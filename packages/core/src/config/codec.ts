@@ -159,7 +159,7 @@ export function struct<T extends object>(name: string, fields: Fields<T>): Codec
       }
       for (const k of Object.keys(u)) {
         if (known.has(k)) continue;
-        const hint = closest(k, [...known]);
+        const hint = closestName(k, [...known]);
         const suggestion = hint ? ` Did you mean "${hint}"?` : ` Known fields: ${[...known].join(', ')}.`;
         errors.push({
           value: u[k],
@@ -177,8 +177,8 @@ export function isPlainObject(u: unknown): u is Record<string, unknown> {
   return typeof u === 'object' && u !== null && !Array.isArray(u);
 }
 
-/** The known name nearest to `word` (edit distance at most 2, or equal ignoring case), if any. */
-function closest(word: string, candidates: string[]): string | undefined {
+/** The known name nearest to `word` (edit distance at most 2, or equal ignoring case), if any: for "did you mean". */
+export function closestName(word: string, candidates: string[]): string | undefined {
   let best: string | undefined;
   let bestDistance = 3;
   for (const candidate of candidates) {

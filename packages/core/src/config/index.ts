@@ -3,3 +3,4 @@ export * from './security.js';
 export * from './environment.js';
 export * from './intents.js';
 export * from './resolve.js';
+export { closestName } from './codec.js';

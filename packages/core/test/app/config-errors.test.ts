@@ -117,6 +117,7 @@ describe('ConfigError cases of defineApp', () => {
   it('FW_ERR_CONFIG_UNKNOWN_FIELD: a typo gets a suggestion', () => {
     expectProblem(() => defineApp(validOptions(project.rootDir, { base: { name: 'acme', region: 'eu-west-1', regoin: 'x' }, infrastructure: infra() })), 'FW_ERR_CONFIG_UNKNOWN_FIELD', 'base.regoin', /Did you mean "region"\?$/);
     expectProblem(() => defineApp({ ...validOptions(project.rootDir, { infrastructure: infra() }), routesdir: 'src/routes' } as never), 'FW_ERR_CONFIG_UNKNOWN_FIELD', 'routesdir', /is not an option of defineApp/);
+    expectProblem(() => defineApp({ ...validOptions(project.rootDir, { infrastructure: infra() }), infrastucture: {} } as never), 'FW_ERR_CONFIG_UNKNOWN_FIELD', 'infrastucture', /is not an option of defineApp\. Did you mean "infrastructure"\?/);
   });
 
   it('FW_ERR_CONFIG_DUPLICATE_ID: two intents of a kind share an id', () => {
