@@ -6,6 +6,20 @@ import { FrameworkError } from '@framework/core';
  * Other commands add their families below.
  */
 
+/**
+ * The command line itself is wrong (unknown command or option, missing value): `fw` prints the message, which names
+ * the problem, suggests the nearest known name and points at `--help`, and exits with code 2.
+ */
+export class UsageError extends FrameworkError {
+  public static readonly CODES = {
+    FW_ERR_USAGE: 'The command line names an unknown command or option, or an option lacks its value (or has one it does not take).',
+  } as const;
+
+  constructor(message: string) {
+    super('FW_ERR_USAGE', message);
+  }
+}
+
 /** `fw dev` could not start or serve: the message says what to change. */
 export class DevServerError extends FrameworkError {
   public static readonly CODES = {

@@ -1,22 +1,46 @@
 #!/usr/bin/env node
+import * as fs from 'node:fs';
+import { closestName } from '@framework/core';
+import { commandHelp, overviewHelp } from '../cli/help.js';
+import { parseCommandLine } from '../cli/parse-command-line.js';
 import { COMMANDS } from '../commands/registry.js';
+import { UsageError } from '../errors.js';
 
-function help(): string {
-  const width = Math.max(...Object.keys(COMMANDS).map((c) => c.length));
-  return ['Usage: fw <command> [options]', '', 'Commands:', ...Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}\n  ${' '.repeat(width)}  ${c.usage}`)].join('\n');
+function version(): string {
+  return (JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 }
 
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
-  if (!name || name === '--help' || name === '-h' || name === 'help') {
-    process.stdout.write(`${help()}\n`);
-    return name ? 0 : 1;
+  const all = Object.values(COMMANDS);
+  if (name === undefined) {
+    process.stderr.write(overviewHelp(all));
+    return 2;
   }
-  const entry = COMMANDS[name];
+  if (name === '--help' || name === '-h') {
+    process.stdout.write(overviewHelp(all));
+    return 0;
+  }
+  if (name === '--version' || name === '-v') {
+    process.stdout.write(`${version()}\n`);
+    return 0;
+  }
+  const topic = name === 'help' ? rest[0] : name;
+  if (name === 'help' && topic === undefined) {
+    process.stdout.write(overviewHelp(all));
+    return 0;
+  }
+  const entry = COMMANDS[topic!];
   if (!entry) {
-    process.stderr.write(`fw: unknown command "${name}"\n\n${help()}\n`);
-    return 1;
+    const hint = closestName(topic!, Object.keys(COMMANDS));
+    throw new UsageError(`fw: unknown command "${topic}"${hint ? ` (did you mean "${hint}"?)` : ''}. Run "fw --help" for the commands.`);
   }
+  // Help wins over everything else on the line (`fw dev --port --help` still shows help).
+  if (name === 'help' || rest.some((arg) => arg === '--help' || arg === '-h')) {
+    process.stdout.write(commandHelp(entry));
+    return 0;
+  }
+  parseCommandLine(entry, rest);
   const command = await entry.load();
   return command.run(rest);
 }
@@ -29,6 +53,6 @@ main(process.argv.slice(2)).then(
     // Errors with a code are ours and their message says what to do; anything else is a bug worth a stack.
     const e = error as { code?: string; message?: string; stack?: string };
     process.stderr.write(`${e.code?.startsWith('FW_ERR') ? `${e.message}\n` : `${e.stack ?? String(error)}\n`}`);
-    process.exitCode = 1;
+    process.exitCode = error instanceof UsageError ? 2 : 1;
   },
 );

@@ -1,4 +1,6 @@
+import { parseCommandLine, usageError } from '../cli/parse-command-line.js';
 import { DevServerError } from '../errors.js';
+import { COMMANDS } from './registry.js';
 import { DevServer } from '../dev/dev-server.js';
 import { parseEnginePreferences, type EnginePreferences } from '../dev/engines/index.js';
 
@@ -10,37 +12,15 @@ interface DevArguments {
 }
 
 function parse(argv: readonly string[]): DevArguments {
-  const args: DevArguments = { port: 3000, host: '127.0.0.1', stage: 'dev', engines: process.env.FW_DEV_ENGINES ? parseEnginePreferences(process.env.FW_DEV_ENGINES) : {} };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    const [flag, inline] = arg.includes('=') && arg.startsWith('--') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
-    const value = () => {
-      const v = inline ?? argv[++i];
-      if (v === undefined) throw new DevServerError('FW_ERR_DEV_BAD_ARGUMENT', `${flag} needs a value (fw dev [--port 3000] [--host 127.0.0.1] [--stage dev] [--engine databases=embedded])`);
-      return v;
-    };
-    switch (flag) {
-      case '--port':
-      case '-p': {
-        const text = value();
-        const port = Number(text);
-        if (!/^\d+$/.test(text) || port > 65535) throw new DevServerError('FW_ERR_DEV_BAD_ARGUMENT', `--port ${text}: expected a port number 0-65535 (0 picks a free one)`);
-        args.port = port;
-        break;
-      }
-      case '--host':
-        args.host = value();
-        break;
-      case '--stage':
-        args.stage = value();
-        break;
-      case '--engine':
-        args.engines = { ...args.engines, ...parseEnginePreferences(value()) };
-        break;
-      default:
-        throw new DevServerError('FW_ERR_DEV_BAD_ARGUMENT', `unknown option ${arg}; usage: fw dev [--port 3000] [--host 127.0.0.1] [--stage dev] [--engine <intent>=<container|native|embedded>]`);
-    }
+  const { values, positionals } = parseCommandLine(COMMANDS.dev!, argv);
+  if (positionals.length) throw usageError('dev', `unexpected argument "${positionals[0]}" (fw dev serves the project in the current folder)`);
+  const args: DevArguments = { port: 3000, host: (values.host as string | undefined) ?? '127.0.0.1', stage: (values.stage as string | undefined) ?? 'dev', engines: process.env.FW_DEV_ENGINES ? parseEnginePreferences(process.env.FW_DEV_ENGINES) : {} };
+  const port = values.port as string | undefined;
+  if (port !== undefined) {
+    if (!/^\d+$/.test(port) || Number(port) > 65535) throw new DevServerError('FW_ERR_DEV_BAD_ARGUMENT', `--port ${port}: expected a port number 0-65535 (0 picks a free one)`);
+    args.port = Number(port);
   }
+  for (const engine of (values.engine as readonly string[] | undefined) ?? []) args.engines = { ...args.engines, ...parseEnginePreferences(engine) };
   return args;
 }
 

@@ -1,5 +1,8 @@
+import type { CommandSpec, OptionSpec } from '../cli/command-spec.js';
+
 /**
- * Every `fw` command, one file each under `commands/`. Commands are loaded on use so `fw --help` stays fast and
+ * Every `fw` command, one file each under `commands/`, and its options: the one table `fw --help`, `fw <command>
+ * --help` and the checking of option names come from. Commands are loaded on use so `fw --help` stays fast and
  * `fw dev` never loads CDK.
  */
 export interface CommandModule {
@@ -7,19 +10,98 @@ export interface CommandModule {
   run(argv: string[]): Promise<number>;
 }
 
-export interface CommandEntry {
-  readonly summary: string;
-  readonly usage: string;
+export interface CommandEntry extends CommandSpec {
   readonly load: () => Promise<CommandModule>;
 }
 
-export const COMMANDS: Record<string, CommandEntry> = {
-  init: { summary: 'Create a project from a template and install its dependencies', usage: 'fw init <project_name> [--template <t>] [--yes]', load: () => import('./init.js') },
-  dev: { summary: 'Run every route, queue, cron and function locally', usage: 'fw dev [--port 3000] [--host 127.0.0.1] [--stage dev]', load: () => import('./dev.js') },
-  g: { summary: 'Generate a route file', usage: 'fw g route "<path>" -m <method> [--scopes <scope>]', load: () => import('./generate.js') },
-  synth: { summary: 'Write the cloud assembly of a stage', usage: 'fw synth [--stage dev] [--out cdk.out] [--no-checks]', load: () => import('./synth.js') },
-  deploy: { summary: 'Deploy a stage (dev unless --stage)', usage: 'fw deploy [--stage dev] [--bootstrap] [--no-checks]', load: () => import('./deploy.js') },
-  diff: { summary: 'Show what a deploy would change', usage: 'fw diff [--stage dev] [--no-checks]', load: () => import('./diff.js') },
-  destroy: { summary: 'Delete a deployed stage', usage: 'fw destroy [--stage dev] [--yes]', load: () => import('./destroy.js') },
-  migrate: { summary: 'Apply, list or create database migrations', usage: 'fw migrate [status|create <name>] [--stage dev]', load: () => import('./migrate.js') },
-};
+const stage = (what: string): OptionSpec => ({ name: 'stage', type: 'string', valueName: 'stage', default: 'dev', description: what });
+const noChecks: OptionSpec = { name: 'no-checks', type: 'boolean', description: "Skip cdk-nag's AwsSolutions checks during synthesis (default: checks run)" };
+
+const ENTRIES: readonly CommandEntry[] = [
+  {
+    name: 'init',
+    summary: 'Create a project from a template and install its dependencies',
+    positionals: '<project_name>',
+    options: [
+      { name: 'template', short: 't', type: 'string', valueName: 'template', default: 'asked; api with --yes', description: 'api, api-database, api-queue, api-storage or fullstack' },
+      { name: 'yes', short: 'y', type: 'boolean', description: 'Ask nothing: take the default answers' },
+      { name: 'registry', type: 'string', valueName: 'url', default: "npm's configured registry", description: 'Registry of the @framework packages, written to the project\'s .npmrc' },
+    ],
+    examples: ['fw init my-app --template api-database --yes'],
+    load: () => import('./init.js'),
+  },
+  {
+    name: 'dev',
+    summary: 'Run every route, queue, cron and function locally',
+    options: [
+      { name: 'port', short: 'p', type: 'string', valueName: 'port', default: '3000', description: 'Port to listen on; 0 picks a free one' },
+      { name: 'host', type: 'string', valueName: 'host', default: '127.0.0.1', description: 'Address to listen on (0.0.0.0 for every interface)' },
+      stage('Stage whose configuration is served'),
+      {
+        name: 'engine',
+        type: 'string',
+        valueName: 'intent=kind',
+        multiple: true,
+        default: 'the first available of container, native, embedded; or FW_DEV_ENGINES',
+        description: 'Local engine of an intent, e.g. databases=embedded (repeatable, or comma-separated)',
+      },
+    ],
+    examples: ['fw dev --port 3001', 'fw dev --engine databases=embedded'],
+    load: () => import('./dev.js'),
+  },
+  {
+    name: 'g',
+    summary: 'Generate a route file',
+    subcommands: [{ usage: 'route "<path>"', description: 'src/routes/<path>/<method>.ts (quote paths with brackets)' }],
+    options: [
+      { name: 'method', short: 'm', type: 'string', valueName: 'method', description: 'HTTP method of the route (required): get, post, put, patch, delete, ...' },
+      { name: 'scopes', short: 's', aliases: ['scope'], type: 'string', valueName: 'scope,...', multiple: true, default: 'public', description: 'Scopes the route requires (declared in config/security.ts)' },
+      stage('Stage whose configuration is read'),
+    ],
+    examples: ['fw g route "tasks/[id]" -m put --scopes tasks:write'],
+    load: () => import('./generate.js'),
+  },
+  {
+    name: 'synth',
+    summary: 'Write the cloud assembly of a stage',
+    options: [stage('Stage to synthesize'), { name: 'out', type: 'string', valueName: 'dir', default: 'cdk.out', description: 'Cloud assembly folder' }, noChecks],
+    load: () => import('./synth.js'),
+  },
+  {
+    name: 'deploy',
+    summary: 'Deploy a stage (dev unless --stage)',
+    options: [stage('Stage to deploy'), { name: 'bootstrap', type: 'boolean', description: 'Prepare the account and region for CDK deployments first' }, noChecks],
+    load: () => import('./deploy.js'),
+  },
+  {
+    name: 'diff',
+    summary: 'Show what a deploy would change',
+    options: [stage('Stage to compare with'), noChecks],
+    load: () => import('./diff.js'),
+  },
+  {
+    name: 'destroy',
+    summary: 'Delete a deployed stage',
+    options: [stage('Stage to delete'), { name: 'yes', short: 'y', type: 'boolean', description: 'Do not ask for confirmation (needed without a terminal)' }],
+    load: () => import('./destroy.js'),
+  },
+  {
+    name: 'migrate',
+    summary: 'Apply, list, create or roll back database migrations',
+    subcommands: [
+      { usage: 'apply', description: 'Apply pending migrations to the database of the running fw dev (the default; also: up)' },
+      { usage: 'status', description: 'List applied, pending, changed and missing migrations' },
+      { usage: 'create <name>', description: 'Write the next numbered migration file' },
+      { usage: 'down', description: 'Roll back the newest migrations (local only)' },
+    ],
+    options: [
+      { name: 'db', type: 'string', valueName: 'id', default: 'the only database', description: 'Database to work on when the app has several' },
+      { name: 'steps', type: 'string', valueName: 'n', default: '1', description: 'How many migrations fw migrate down rolls back' },
+      { name: 'stage', type: 'string', valueName: 'stage', default: 'the local fw dev', description: 'Apply or list on a deployed stage, through its migration function' },
+    ],
+    examples: ['fw migrate create add_due_date', 'fw migrate status --stage prod'],
+    load: () => import('./migrate.js'),
+  },
+];
+
+export const COMMANDS: Readonly<Record<string, CommandEntry>> = Object.fromEntries(ENTRIES.map((entry) => [entry.name, entry]));

@@ -1,11 +1,11 @@
 import * as fs from 'node:fs';
 import { expect } from 'chai';
-import { DevServerError, GenerateError } from '../../src/errors.js';
+import { DevServerError, GenerateError, UsageError } from '../../src/errors.js';
 
 describe('fw dev and fw g errors', () => {
   it('each have a row in README.md', () => {
     const readme = fs.readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    for (const code of [...Object.keys(DevServerError.CODES), ...Object.keys(GenerateError.CODES)]) {
+    for (const code of [...Object.keys(DevServerError.CODES), ...Object.keys(GenerateError.CODES), ...Object.keys(UsageError.CODES)]) {
       expect(readme, code).to.match(new RegExp(`\\| \`${code}\` \\|`));
     }
   });
@@ -23,7 +23,6 @@ describe('fw dev refusing to start', function () {
       const cases: [string[], RegExp][] = [
         [['dev'], /no fw\.config\.ts in .*: run fw dev in the project folder/],
         [['dev', '--port', 'abc'], /--port abc: expected a port number/],
-        [['dev', '--bogus'], /unknown option --bogus/],
         [['dev', '--engine', 'databases=cloud'], /engine choice "databases=cloud"/],
       ];
       for (const [args, message] of cases) {
@@ -32,6 +31,10 @@ describe('fw dev refusing to start', function () {
         expect(result.stderr, args.join(' ')).to.match(message);
         expect(result.stderr).to.not.contain('    at ');
       }
+      // A usage error (the command line itself) exits 2, as every command's does.
+      const usage = spawnSync(process.execPath, [FW_BIN, 'dev', '--bogus'], { cwd: empty, encoding: 'utf8' });
+      expect(usage.status).to.equal(2);
+      expect(usage.stderr).to.equal('fw dev: unknown option --bogus. Run "fw dev --help" for its usage.\n');
     } finally {
       fs.rmSync(empty, { recursive: true, force: true });
     }
