@@ -136,6 +136,27 @@ describe('dev function host (worker threads, in-process)', function () {
     expect(await bounded(h.invoke(flaky, {}), 20_000)).to.deep.equal({ ok: true, value: 'loaded' });
   });
 
+  it("answers what Lambda's JSON serialization of the result gives, whether the result is plain JSON or not", async () => {
+    // Given handlers returning a plain structured response, and values JSON changes (Date, class instance, toJSON,
+    // undefined members, NaN, -0, a null-prototype object)
+    const plain = unit('function', 'plain', 'src/functions/plain.ts');
+    const unusual = unit('function', 'unusual', 'src/functions/unusual.ts');
+    fs.writeFileSync(path.join(rootDir, plain.file), `export const main = async () => ({ statusCode: 201, headers: { 'x-n': 1 }, body: JSON.stringify({ rows: [1, 'two', null, true] }) });\n`);
+    fs.writeFileSync(
+      path.join(rootDir, unusual.file),
+      `class Point { constructor() { this.x = 1; } }\n` +
+        `export const main = async () => ({ at: new Date(0), point: new Point(), own: { toJSON: () => 'custom' }, gone: undefined, list: [undefined, NaN, -0], bare: Object.assign(Object.create(null), { a: 1 }) });\n`,
+    );
+    const h = startHost();
+    await h.rebuild([plain, unusual]);
+    // Then each answer is the JSON round trip of the value
+    expect(await bounded(h.invoke(plain, {}), 20_000)).to.deep.equal({ ok: true, value: { statusCode: 201, headers: { 'x-n': 1 }, body: '{"rows":[1,"two",null,true]}' } });
+    expect(await bounded(h.invoke(unusual, {}), 20_000)).to.deep.equal({
+      ok: true,
+      value: { at: '1970-01-01T00:00:00.000Z', point: { x: 1 }, own: 'custom', list: [null, null, 0], bare: { a: 1 } },
+    });
+  });
+
   it('starts function threads without the module loaders of the parent process (a test runner TypeScript loader)', () => {
     expect(workerExecArgv(['--import', 'tsx', '--enable-source-maps', '--loader=x', '-r', 'y', '--max-old-space-size=512'])).to.deep.equal(['--enable-source-maps', '--max-old-space-size=512']);
   });

@@ -191,7 +191,7 @@ class Instance {
         clearTimeout(pending.timer);
         if (this.retiring && this.pending.size === 0) void handle.worker.terminate();
         if (message.ok) {
-          pending.resolve({ ok: true, value: JSON.parse(message.json) as unknown });
+          pending.resolve({ ok: true, value: 'json' in message ? (JSON.parse(message.json) as unknown) : message.value });
         } else {
           log.error(`${unit.id}: ${message.stack ?? `${message.errorType}: ${message.errorMessage}`}`);
           pending.resolve({ ok: false, reason: 'error', errorType: message.errorType, errorMessage: message.errorMessage });

@@ -7,6 +7,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
 import { DEV_WORKER_SERVICES_KEY, type DevWorkerServiceCall } from '@framework/core/names';
 import { SYNC_RESPONSE_LIMIT_BYTES, describeBytes } from '../limits/payload-limits.js';
+import { plainJsonSizeBound } from './plain-json-value.js';
 import type { FromWorker, InvokeMessage, LoadMessage, ServiceReplyMessage, ToWorker } from './worker-protocol.js';
 
 type LambdaHandler = (event: unknown, context: unknown) => unknown;
@@ -86,7 +87,9 @@ async function invoke(message: InvokeMessage): Promise<void> {
   let result: FromWorker;
   try {
     const value = await handler!(message.event, context);
-    result = resultMessage(message.id, JSON.stringify(value ?? null));
+    // A plain result (the usual `{ statusCode, headers, body }`) is cloned as is: the same value Lambda's JSON
+    // round trip would give, without serializing it twice.
+    result = plainJsonSizeBound(value, SYNC_RESPONSE_LIMIT_BYTES) === undefined ? resultMessage(message.id, JSON.stringify(value ?? null)) : { type: 'result', id: message.id, ok: true, value };
   } catch (error) {
     result = { type: 'result', id: message.id, ok: false, ...describe(error) };
   } finally {

@@ -1,6 +1,7 @@
 /**
- * Messages between the dev server (main thread) and a function worker. Results travel as JSON text, as Lambda
- * serializes them, so what a handler returns locally is exactly what the gateway would see.
+ * Messages between the dev server (main thread) and a function worker. A result is what Lambda's JSON serialization
+ * gives, so what a handler returns locally is exactly what the gateway would see: a plain JSON value (the usual
+ * structured response) is cloned as is, anything else travels as JSON text.
  */
 
 /** Main → worker: load a compiled handler with the function's environment. */
@@ -44,6 +45,8 @@ export type FromWorker =
   | { readonly type: 'ready'; readonly info: LoadedHandlerInfo }
   | { readonly type: 'load-error'; readonly errorType: string; readonly errorMessage: string; readonly stack?: string }
   | { readonly type: 'result'; readonly id: number; readonly ok: true; readonly json: string }
+  /** A result that JSON would not change (see `plainJsonSizeBound`), structured-cloned. */
+  | { readonly type: 'result'; readonly id: number; readonly ok: true; readonly value: unknown }
   | { readonly type: 'result'; readonly id: number; readonly ok: false; readonly errorType: string; readonly errorMessage: string; readonly stack?: string }
   /** The handler holds more than its memorySize; the thread ends right after (its invocations fail as out of memory). */
   | { readonly type: 'out-of-memory'; readonly usedBytes: number }
