@@ -59,6 +59,11 @@ export interface DevServerOptions {
   readonly print?: (text: string) => void;
   /** How long to wait for the engines before serving anyway (answering 503 until they are ready). @default ENGINE_READY_TIMEOUT_MS */
   readonly engineReadyTimeoutMs?: number;
+  /**
+   * Watch the project's files, to rebuild as soon as a file is saved. Only an accelerator: without it each request
+   * still finds and builds what changed before it is served. @default true
+   */
+  readonly watch?: boolean;
 }
 
 /** Variables of the `fw dev` process that functions also get (they run on this machine, not in Lambda). */
@@ -317,7 +322,7 @@ export class DevServer {
       }
       print(startupTable(s.currentApp(), url, scopes, summaries));
     });
-    server.watcher = watchProject(rootDir, { onChange: () => server!.freshness.refresh(), log });
+    if (options.watch !== false) server.watcher = watchProject(rootDir, { onChange: () => server!.freshness.refresh(), log });
     return server;
   }
 

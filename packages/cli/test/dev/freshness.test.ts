@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { expect } from 'chai';
+import { DevServer } from '../../src/dev/index.js';
 import { REPO, startDev, type RunningDev } from './helpers.js';
 
 /**
@@ -66,9 +67,8 @@ describe('fw dev: every save is seen by the next request', function () {
     fs.renameSync(`${target}.tmp-${process.pid}`, target);
   };
 
-  beforeEach(async () => {
+  beforeEach(() => {
     dir = writeProject();
-    dev = await startDev(dir);
   });
   afterEach(async () => {
     await dev?.stop();
@@ -137,6 +137,7 @@ describe('fw dev: every save is seen by the next request', function () {
       },
     ];
     // Given fw dev serving, each route loaded once
+    dev = await startDev(dir);
     for (const p of ['/edit', '/lib', '/env']) expect((await fetch(`${dev!.url}${p}`)).status).to.equal(200);
     const missed: string[] = [];
     for (let i = 0; i < 200; i++) {
@@ -159,7 +160,8 @@ describe('fw dev: every save is seen by the next request', function () {
 
   it('serves all of 50 route files added in one burst, with no error logged', async () => {
     // Given fw dev serving
-    expect((await fetch(`${dev!.url}/edit`)).status).to.equal(200);
+    dev = await startDev(dir);
+    expect((await fetch(`${dev.url}/edit`)).status).to.equal(200);
     // When 50 route files, each in a new folder, are written in one burst
     for (let i = 0; i < 50; i++) {
       fs.mkdirSync(file(`src/routes/burst/b${i}`), { recursive: true });
@@ -173,5 +175,42 @@ describe('fw dev: every save is seen by the next request', function () {
     const table = (await (await fetch(`${dev!.url}/_dev/functions`)).json()) as { routes: { path: string }[] };
     expect(table.routes.map((r) => r.path).filter((p) => p.startsWith('/burst/')).sort()).to.deep.equal(Array.from({ length: 50 }, (_, i) => `/burst/b${i}`).sort());
     expect(dev!.output()).not.to.match(/error/i);
+  });
+
+  it('sees every save on the next request also with no file events at all (the watcher off)', async () => {
+    // Given a dev server in this process that watches no file (correctness must not rest on file events)
+    const logged: string[] = [];
+    const log = { info: () => undefined, warn: (m: string) => logged.push(m), error: (m: string) => logged.push(m) };
+    const server = await DevServer.start({ rootDir: dir, port: 0, watch: false, log, print: () => undefined });
+    try {
+      await server.settled;
+      const missed: string[] = [];
+      const saves: [string, () => void, string, Record<string, string>][] = [];
+      for (let i = 0; i < 3; i++) {
+        saves.push(
+          ['in-place write', () => fs.writeFileSync(file('src/routes/edit/get.ts'), route(`in-place ${i}`)), '/edit', { v: `in-place ${i}` }],
+          ['rename over', () => renameOver(file('src/routes/edit/get.ts'), route(`renamed ${i}`)), '/edit', { v: `renamed ${i}` }],
+          ['src/lib file', () => renameOver(file('src/lib/shared.ts'), `export const value = 'lib ${i}';\n`), '/lib', { v: `lib ${i}` }],
+          ['route file in a new folder', () => {
+            fs.mkdirSync(file(`src/routes/quiet/q${i}`), { recursive: true });
+            fs.writeFileSync(file(`src/routes/quiet/q${i}/get.ts`), route(`quiet ${i}`));
+          }, `/quiet/q${i}`, { v: `quiet ${i}` }],
+          ['config/dev.ts', () => fs.writeFileSync(file('config/dev.ts'), devConfig(256 + i)), '/env', { memory: String(256 + i) }],
+        );
+      }
+      for (const [kind, save, at, expected] of saves) {
+        // When a file is saved and one request follows at once
+        save();
+        const response = await fetch(`${server.url}${at}`);
+        const body = await response.text();
+        // Then that request is answered by the new code
+        const answer = (response.status === 200 ? JSON.parse(body) : {}) as Record<string, unknown>;
+        if (!Object.entries(expected).every(([key, value]) => answer[key] === value)) missed.push(`${kind}: expected ${JSON.stringify(expected)}, got ${response.status} ${body.slice(0, 200)}`);
+      }
+      expect(missed, logged.join('\n')).to.deep.equal([]);
+      expect(logged).to.deep.equal([]);
+    } finally {
+      await server.stop();
+    }
   });
 });
