@@ -2,11 +2,12 @@ import * as path from 'node:path';
 import { StackSelectionStrategy, Toolkit, ToolkitError, type ICloudAssemblySource, type StackSelector } from '@aws-cdk/toolkit-lib';
 import type { AppDefinition } from '@framework/core';
 import { buildCdkApp } from '@framework/infra';
-import { loadApp } from '../dev/app/load-app.js';
 import { CloudCommandError } from '../errors.js';
 import { credentialsHelp } from './credentials.js';
 import type { CloudOptions } from './cloud-options.js';
 import { ProgressIoHost, type ProgressOutput } from './progress-io-host.js';
+
+export { loadCloudApp } from './load-cloud-app.js';
 
 /** Everything a cloud command works with. */
 export interface CloudContext {
@@ -19,18 +20,6 @@ export interface CloudContext {
   readonly out: ProgressOutput;
 }
 
-/** Loads the project's app model for the stage (`fw.config.ts` in `rootDir`). */
-export async function loadCloudApp(rootDir: string, stage: string): Promise<AppDefinition> {
-  try {
-    return await loadApp(rootDir, stage);
-  } catch (error) {
-    if ((error as { code?: string }).code === 'FW_ERR_DEV_NO_CONFIG') {
-      throw new CloudCommandError('FW_ERR_CLOUD_NO_CONFIG', `no fw.config.ts in ${rootDir}: run the command in the project folder (where fw.config.ts is)`, { cause: error });
-    }
-    throw error;
-  }
-}
-
 /**
  * The toolkit and a cloud assembly source that bundles and synthesizes the stage in this process (with the
  * toolkit's context and output folder), so deploy, diff and destroy all act on the same synthesized app.
@@ -41,7 +30,7 @@ export async function cloudContext(app: AppDefinition, options: CloudOptions, ou
   const outdir = path.resolve(app.rootDir, options.out ?? 'cdk.out');
   const source = await toolkit.fromAssemblyBuilder(
     async (props) => {
-      const { cdkApp } = buildCdkApp(app, { outdir: props.outdir ?? outdir, context: props.context, checks: options.checks });
+      const { cdkApp } = buildCdkApp(app, { outdir: props.outdir ?? outdir, context: props.context, checks: options.checks, validation: options.validation });
       return cdkApp.synth();
     },
     { outdir, disposeOutdir: false },

@@ -9,6 +9,11 @@ export interface CloudOptions {
   readonly yes: boolean;
   /** Run cdk-nag's AwsSolutions checks during synthesis. @default true */
   readonly checks: boolean;
+  /**
+   * Also run aws-cdk-lib's built-in CloudFormation validation (`--validation`). Off by default: it about doubles the
+   * synth time and never changes a template; cdk-nag (`checks`) is the gate. @default false
+   */
+  readonly validation: boolean;
   /** Prepare the account and region for CDK deployments first (`fw deploy`). @default false */
   readonly bootstrap: boolean;
   /** Cloud assembly folder. @default - `cdk.out` in the project */
@@ -16,18 +21,19 @@ export interface CloudOptions {
 }
 
 const FLAGS: Record<string, readonly string[]> = {
-  synth: ['--stage', '--no-checks', '--out'],
-  deploy: ['--stage', '--no-checks', '--bootstrap'],
-  diff: ['--stage', '--no-checks'],
+  synth: ['--stage', '--no-checks', '--validation', '--out'],
+  deploy: ['--stage', '--no-checks', '--validation', '--bootstrap'],
+  diff: ['--stage', '--no-checks', '--validation'],
   destroy: ['--stage', '--yes', '-y'],
 };
 
-/** Parses `--stage prod`, `--stage=prod`, `--yes`, `--no-checks`, `--bootstrap`, `--out <dir>`. */
+/** Parses `--stage prod`, `--stage=prod`, `--yes`, `--no-checks`, `--validation`, `--bootstrap`, `--out <dir>`. */
 export function parseCloudOptions(command: keyof typeof FLAGS, argv: readonly string[]): CloudOptions {
   const allowed = FLAGS[command]!;
   let stage = 'dev';
   let yes = false;
   let checks = true;
+  let validation = false;
   let bootstrap = false;
   let out: string | undefined;
   for (let i = 0; i < argv.length; i++) {
@@ -45,10 +51,11 @@ export function parseCloudOptions(command: keyof typeof FLAGS, argv: readonly st
     else if (flag === '--out') out = value();
     else if (flag === '--yes' || flag === '-y') yes = true;
     else if (flag === '--no-checks') checks = false;
+    else if (flag === '--validation') validation = true;
     else if (flag === '--bootstrap') bootstrap = true;
   }
   if (!STAGE_NAME.test(stage)) {
     throw new CloudCommandError('FW_ERR_CLOUD_BAD_ARGUMENT', `fw ${command}: --stage ${JSON.stringify(stage)} is not a stage name (lowercase letters, digits and "-", starting with a letter)`);
   }
-  return { stage, yes, checks, bootstrap, out };
+  return { stage, yes, checks, validation, bootstrap, out };
 }

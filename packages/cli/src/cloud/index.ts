@@ -3,3 +3,5 @@ export * from './cloud-app.js';
 export * from './cloud-options.js';
 export * from './credentials.js';
 export * from './progress-io-host.js';
+export * from './synth-context.js';
+export * from './synthesize-stage.js';

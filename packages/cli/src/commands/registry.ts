@@ -16,6 +16,7 @@ export interface CommandEntry extends CommandSpec {
 
 const stage = (what: string): OptionSpec => ({ name: 'stage', type: 'string', valueName: 'stage', default: 'dev', description: what });
 const noChecks: OptionSpec = { name: 'no-checks', type: 'boolean', description: "Skip cdk-nag's AwsSolutions checks during synthesis (default: checks run)" };
+const validation: OptionSpec = { name: 'validation', type: 'boolean', description: "Also run aws-cdk-lib's built-in CloudFormation validation (default: off; cdk-nag is the gate)" };
 
 const ENTRIES: readonly CommandEntry[] = [
   {
@@ -64,19 +65,19 @@ const ENTRIES: readonly CommandEntry[] = [
   {
     name: 'synth',
     summary: 'Write the cloud assembly of a stage',
-    options: [stage('Stage to synthesize'), { name: 'out', type: 'string', valueName: 'dir', default: 'cdk.out', description: 'Cloud assembly folder' }, noChecks],
+    options: [stage('Stage to synthesize'), { name: 'out', type: 'string', valueName: 'dir', default: 'cdk.out', description: 'Cloud assembly folder' }, noChecks, validation],
     load: () => import('./synth.js'),
   },
   {
     name: 'deploy',
     summary: 'Deploy a stage (dev unless --stage)',
-    options: [stage('Stage to deploy'), { name: 'bootstrap', type: 'boolean', description: 'Prepare the account and region for CDK deployments first' }, noChecks],
+    options: [stage('Stage to deploy'), { name: 'bootstrap', type: 'boolean', description: 'Prepare the account and region for CDK deployments first' }, noChecks, validation],
     load: () => import('./deploy.js'),
   },
   {
     name: 'diff',
     summary: 'Show what a deploy would change',
-    options: [stage('Stage to compare with'), noChecks],
+    options: [stage('Stage to compare with'), noChecks, validation],
     load: () => import('./diff.js'),
   },
   {

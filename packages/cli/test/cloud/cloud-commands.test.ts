@@ -81,6 +81,13 @@ describe('cloud command options', () => {
     expect(parseCloudOptions('synth', ['--no-checks', '--out', 'x'])).to.deep.include({ checks: false, out: 'x' });
   });
 
+  it("leaves aws-cdk-lib's built-in validation off unless --validation", () => {
+    expect(parseCloudOptions('synth', []).validation).to.equal(false);
+    expect(parseCloudOptions('synth', ['--validation']).validation).to.equal(true);
+    expect(parseCloudOptions('deploy', ['--validation']).validation).to.equal(true);
+    expect(() => parseCloudOptions('destroy', ['--validation'])).to.throw(/unknown option "--validation"/);
+  });
+
   it('refuses unknown options, missing values and bad stage names', () => {
     expect(() => parseCloudOptions('deploy', ['--stag', 'prod'])).to.throw(/unknown option "--stag"/).with.property('code', 'FW_ERR_CLOUD_BAD_ARGUMENT');
     expect(() => parseCloudOptions('deploy', ['--stage'])).to.throw(/--stage needs a value/).with.property('code', 'FW_ERR_CLOUD_BAD_ARGUMENT');

@@ -13,11 +13,18 @@ export interface SynthesizeOptions extends Omit<FrameworkStackProps, 'app' | key
   readonly checks?: boolean;
   /** Context values for the CDK app (the toolkit passes its own). @default {} */
   readonly context?: Record<string, unknown>;
+  /**
+   * Run aws-cdk-lib's built-in CloudFormation validation (a WASM rule engine, on by default in aws-cdk-lib) after
+   * synthesis. Off by default: it takes about as long as the rest of the synth, cdk-nag stays the gate, and it
+   * leaves the templates unchanged (it only reports).
+   * @default false
+   */
+  readonly validation?: boolean;
 }
 
 /** A CDK app holding the stage's stack, with the checks attached. Nothing is written until `app.synth()`. */
 export function buildCdkApp(app: AppDefinition, options: SynthesizeOptions = {}): { cdkApp: App; stack: FrameworkStack } {
-  const cdkApp = new App({ outdir: options.outdir ?? `${app.rootDir}/cdk.out`, context: options.context });
+  const cdkApp = new App({ outdir: options.outdir ?? `${app.rootDir}/cdk.out`, context: options.context, builtinCloudFormationValidation: options.validation ?? false });
   const stack = new FrameworkStack(cdkApp, undefined, { ...options, app });
   if (options.checks ?? true) {
     Validations.of(cdkApp).addPlugins(new AwsSolutionsChecks(cdkApp, { verbose: true }));

@@ -1,0 +1,23 @@
+import * as path from 'node:path';
+import type { AppDefinition } from '@framework/core';
+import { CloudCommandError } from '../errors.js';
+import type { CloudOptions } from './cloud-options.js';
+import { TOOLKIT_SYNTH_CONTEXT } from './synth-context.js';
+
+/**
+ * Bundles, builds and synthesizes the stage in this process, without loading the deployment toolkit (about a
+ * second of module loading `fw synth` does not need), with the context the toolkit would pass. Resolves to the cloud
+ * assembly folder.
+ */
+export async function synthesizeStage(app: AppDefinition, options: Pick<CloudOptions, 'out' | 'checks' | 'validation'>): Promise<string> {
+  const outdir = path.resolve(app.rootDir, options.out ?? 'cdk.out');
+  const { buildCdkApp } = await import('@framework/infra');
+  try {
+    const { cdkApp } = buildCdkApp(app, { outdir, context: { ...TOOLKIT_SYNTH_CONTEXT }, checks: options.checks, validation: options.validation });
+    return cdkApp.synth().directory;
+  } catch (error) {
+    if ((error as { code?: string }).code?.startsWith?.('FW_ERR')) throw error;
+    // cdk-nag findings (and any other validation plugin) end here, after their report was printed.
+    throw new CloudCommandError('FW_ERR_CLOUD_FAILED', `fw synth failed: ${(error as Error).message}`, { cause: error });
+  }
+}
