@@ -20,8 +20,14 @@ const project = new cdk.JsiiProject({
   projenVersion: '0.103.25',
   projenrcTs: true,
   projenrcTsOptions: { runner: typescript.TypeScriptRunner.tsx() },
-  peerDeps: ['projen@^0.103.25', 'constructs@^10.4.0'],
+  // constructs: projen 0.103 and aws-cdk-lib need ^10.5.0. The development copy is a range, not projen's usual pin
+  // to the minimum, so npm resolves one version for the root, projen and infra: jsii-pacmak refuses to package with
+  // two ("Conflicting versions of constructs in type system").
+  peerDeps: ['projen@^0.103.25', 'constructs@^10.5.0'],
+  peerDependencyOptions: { pinnedDevDependency: false },
   devDeps: [
+    'projen@0.103.25',
+    'constructs@^10.5.0',
     `tsx@${VERSIONS.tsx}`,
     `mocha@${VERSIONS.mocha}`,
     `chai@${VERSIONS.chai}`,
@@ -240,13 +246,16 @@ new TextFile(project, '.ci/run', {
   executable: true,
   lines: [
     '#!/usr/bin/env bash',
-    '# CI (generated from .projenrc.ts): the README\'s install and test commands, then a check that `npx projen`',
+    '# CI (generated from .projenrc.ts): the README\'s install and test commands, the packaging step, then a check that `npx projen`',
     '# leaves the tree unchanged (generated files committed).',
     'set -euo pipefail',
     'cd "$(dirname "$0")/.."',
     'bash .ci/prepare-machine',
     'npm ci',
     'npm test',
+    '# The packaging step of `npm run build` (jsii compile, then jsii-pacmak): the tarball of @framework/projen.',
+    'npx projen compile',
+    'npx projen package',
     'npx projen',
     'if [ -n "$(git status --porcelain)" ]; then',
     '  echo "npx projen changed files: run it and commit the result" >&2',
