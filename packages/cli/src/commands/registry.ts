@@ -46,6 +46,7 @@ const ENTRIES: readonly CommandEntry[] = [
         default: 'the first available of container, native, embedded; or FW_DEV_ENGINES',
         description: 'Local engine of an intent, e.g. databases=embedded (repeatable, or comma-separated)',
       },
+      { name: 'quiet', short: 'q', type: 'boolean', description: 'No line per request, queue batch and cron run (default: printed)' },
     ],
     examples: ['fw dev --port 3001', 'fw dev --engine databases=embedded'],
     load: () => import('./dev.js'),

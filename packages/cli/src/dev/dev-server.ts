@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { ENV, type AppDefinition, type FunctionUnit } from '@framework/core';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { DevServerError } from '../errors.js';
+import { ActivityLog, type ActivityLogOptions } from './activity/index.js';
 import { loadAppWithInputs } from './app/load-app.js';
 import { issuerPlugin, localAudiences } from './auth/issuer-plugin.js';
 import { LocalIssuer, TokenRejected } from './auth/local-issuer.js';
@@ -55,6 +56,11 @@ export interface DevServerOptions {
   readonly engines?: EnginePreferences;
   /** Where logs go. @default - stdout / stderr with a `[fw]` prefix */
   readonly log?: DevLogger;
+  /**
+   * Where the line per request, queue batch and cron run goes; `false` prints none (`fw dev --quiet`).
+   * @default - stdout, in colour when it is a terminal
+   */
+  readonly activityLog?: ActivityLogOptions | false;
   /** Where the start-up table goes. @default - stdout */
   readonly print?: (text: string) => void;
   /** How long to wait for the engines before serving anyway (answering 503 until they are ready). @default ENGINE_READY_TIMEOUT_MS */
@@ -67,6 +73,9 @@ export interface DevServerOptions {
 }
 
 /** Variables of the `fw dev` process that functions also get (they run on this machine, not in Lambda). */
+/** The function that served a request (for its line in the activity log). */
+const servedBy = new WeakMap<FastifyRequest, string>();
+
 const PASS_THROUGH = ['PATH', 'HOME', 'TMPDIR', 'LANG', 'NODE_OPTIONS', 'NODE_EXTRA_CA_CERTS', 'AWS_PROFILE', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN', 'AWS_CONFIG_FILE', 'AWS_SHARED_CREDENTIALS_FILE'];
 
 export const consoleLogger: DevLogger = {
@@ -134,6 +143,10 @@ export class DevServer {
     const hostName = options.host ?? '127.0.0.1';
     const log = options.log ?? consoleLogger;
     const print = options.print ?? ((text: string) => process.stdout.write(text));
+    const activity =
+      options.activityLog === false
+        ? undefined
+        : new ActivityLog(options.activityLog ?? { write: (line) => process.stdout.write(`${line}\n`), colour: process.stdout.isTTY === true && !process.env.NO_COLOR });
     // First of all: a taken port is known in a millisecond, not after the engines took their seconds to start.
     if (options.port !== 0 && (await portInUse(hostName, options.port ?? 3000))) throw portInUseError(hostName, options.port ?? 3000);
     const { app, inputs: configInputs } = await loadAppWithInputs(rootDir, stage);
@@ -168,7 +181,11 @@ export class DevServer {
       // Queue consumers and crons also run the code on disk (checked without the per-turn reuse of requests).
       invoke: async (unit, event, invokeOptions) => {
         await server?.freshness.refresh();
-        return host.invoke(unit, event, invokeOptions);
+        const time = new Date();
+        const started = performance.now();
+        const outcome = await host.invoke(unit, event, invokeOptions);
+        activity?.unitRun(unit, event, outcome, performance.now() - started, time);
+        return outcome;
       },
       currentApp: () => server?.currentApp() ?? app,
       freePort: () => freePort(reachable),
@@ -258,6 +275,23 @@ export class DevServer {
       // Before any plugin registers its routes, so that every /_dev route (engines' included) inherits it.
       fastify.addHook('onRequest', devEndpointGuard({ listenHost: hostName }));
       fastify.setNotFoundHandler(notFoundAnswer);
+      if (activity) {
+        fastify.addHook('onResponse', (request, reply, done) => {
+          const url = request.raw.url ?? '/';
+          const q = url.indexOf('?');
+          const functionName = servedBy.get(request);
+          activity.request({
+            time: new Date(Date.now() - reply.elapsedTime),
+            method: request.method,
+            path: q === -1 ? url : url.slice(0, q),
+            status: reply.statusCode,
+            durationMs: reply.elapsedTime,
+            ...(functionName ? { functionName } : {}),
+            requestId: request.id,
+          });
+          done();
+        });
+      }
       // Before a request reaches the app model (then a handler: `beforeInvoke`), a save completed before it is loaded.
       fastify.addHook('onRequest', (request, _reply, done) => {
         const url = request.raw.url ?? '/';
@@ -368,6 +402,7 @@ export class DevServer {
     const match = this.routes.match(request.method, rawPath);
     if (!match) return send(reply, errorResponse(404, 'NOT_FOUND', `no route ${request.method} ${rawPath}`, requestId));
     const route = match.route;
+    servedBy.set(request, route.functionName);
     const fresh = this.freshness.beforeInvoke(route.file);
     // A reload may have changed the route table meanwhile: match again (files that never stop changing: serve anyway).
     if (fresh && waited < 3) return fresh.then(() => this.serveRoute(request, reply, issuer, waited + 1));
