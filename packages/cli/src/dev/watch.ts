@@ -19,13 +19,13 @@ const DEBUG = process.env.FW_DEV_DEBUG === '1';
  * Watches `src/`, `config/` and `fw.config.ts` to rebuild before the next request asks. Only an accelerator: each
  * request checks the files itself (`Freshness`), because file events come late, coalesced or not at all. Every event
  * starts the same check, which rebuilds only what changed, so duplicate events cost a few `stat` calls.
- * chokidar reports files and folders added or removed and edits, also after a file was replaced by a rename (an
- * atomic save: `sed -i`, JetBrains' safe write, formatters); Node's recursive `fs.watch` reports in-place edits
- * under `src/` sooner, but loses a file once it was replaced by a rename, so it never stands alone.
+ *
+ * Two sources: chokidar, and Node's `fs.watch` on every folder (not recursive, not on files). A watch on a file
+ * follows its inode, so it goes quiet once an atomic save (`sed -i`, JetBrains' safe write, formatters) replaced the
+ * file by a rename; chokidar's own file watches then missed later saves, and so did Node's recursive `fs.watch`. A
+ * folder's watch reports writes to, and renames onto, any file in it, whatever its inode.
  */
 export function watchProject(rootDir: string, handlers: WatchHandlers): ProjectWatcher {
-  const targets = ['src', 'config', 'fw.config.ts', 'fw.config.mts'].map((p) => path.join(rootDir, p));
-  const watcher = watch(targets, { ignoreInitial: true, ignored: (file) => file.includes(`${path.sep}node_modules${path.sep}`) || file.includes(`${path.sep}.fw${path.sep}`) });
   let timer: NodeJS.Timeout | undefined;
   const flush = () => {
     timer = undefined;
@@ -36,20 +36,80 @@ export function watchProject(rootDir: string, handlers: WatchHandlers): ProjectW
     if (DEBUG) process.stderr.write(`[fw:debug] ${what}\n`);
     timer ??= setTimeout(flush, 2);
   };
+  const targets = ['src', 'config', 'fw.config.ts', 'fw.config.mts'].map((p) => path.join(rootDir, p));
+  const watcher = watch(targets, { ignoreInitial: true, ignored: (file) => file.includes(`${path.sep}node_modules${path.sep}`) || file.includes(`${path.sep}.fw${path.sep}`) });
   watcher.on('all', (event, file) => schedule(`chokidar ${event} ${file}`));
   watcher.on('error', (error) => handlers.log.warn(`file watching: ${(error as Error).message}`));
-  let sourceWatcher: fs.FSWatcher | undefined;
-  try {
-    sourceWatcher = fs.watch(path.join(rootDir, 'src'), { recursive: true }, (event, file) => schedule(`fs.watch ${event} ${file}`));
-    sourceWatcher.on('error', () => undefined);
-  } catch {
-    // No src/ yet, or no recursive watching here: chokidar alone.
-  }
+  const folders = new FolderWatchers(schedule);
+  folders.add(path.join(rootDir, 'src'));
+  folders.add(path.join(rootDir, 'config'));
+  // The project folder itself: only for the config file, and for src/ or config/ appearing.
+  const root = watchFolder(rootDir, (_event, name) => {
+    if (name === 'src' || name === 'config') folders.add(path.join(rootDir, name));
+    if (name?.startsWith('fw.config.') || name === 'src' || name === 'config') schedule(`fs.watch ${name}`);
+  });
   return {
     close: async () => {
       clearTimeout(timer);
-      sourceWatcher?.close();
+      root?.close();
+      folders.close();
       await watcher.close();
     },
   };
+}
+
+function watchFolder(dir: string, listener: (event: string, name: string | undefined) => void): fs.FSWatcher | undefined {
+  try {
+    const watcher = fs.watch(dir, (event, name) => listener(event, name ?? undefined));
+    watcher.on('error', () => watcher.close());
+    return watcher;
+  } catch {
+    // Missing (not created yet), or not readable: the request-time check still covers it.
+    return undefined;
+  }
+}
+
+/** An `fs.watch` per folder of a tree, following folders as they are created and removed. */
+class FolderWatchers {
+  private readonly watchers = new Map<string, fs.FSWatcher>();
+
+  constructor(private readonly onEvent: (what: string) => void) {}
+
+  /** Watches `dir` and every folder below it (but dot folders and node_modules). */
+  add(dir: string): void {
+    if (this.watchers.has(dir)) return;
+    const watcher = watchFolder(dir, (event, name) => {
+      this.onEvent(`fs.watch ${event} ${path.join(dir, name ?? '')}`);
+      // A folder created or moved in needs its own watch; a removed one's watch is dropped.
+      if (event === 'rename') {
+        if (fs.existsSync(dir)) this.addChildren(dir);
+        else this.remove(dir);
+      }
+    });
+    if (!watcher) return;
+    this.watchers.set(dir, watcher);
+    this.addChildren(dir);
+  }
+
+  private addChildren(dir: string): void {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) if (entry.isDirectory() && !entry.name.startsWith('.') && entry.name !== 'node_modules') this.add(path.join(dir, entry.name));
+    // Folders removed below: their watches end.
+    for (const watched of [...this.watchers.keys()]) if (path.dirname(watched) === dir && !fs.existsSync(watched)) this.remove(watched);
+  }
+
+  private remove(dir: string): void {
+    this.watchers.get(dir)?.close();
+    this.watchers.delete(dir);
+  }
+
+  close(): void {
+    for (const watcher of this.watchers.values()) watcher.close();
+    this.watchers.clear();
+  }
 }

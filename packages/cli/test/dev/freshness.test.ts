@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { expect } from 'chai';
 import { DevServer } from '../../src/dev/index.js';
-import { REPO, startDev, type RunningDev } from './helpers.js';
+import { REPO, eventually, startDev, type RunningDev } from './helpers.js';
 
 /**
  * "An edited file is used by the next request": `fw dev` on a small project (no engines to start), saved to in every
@@ -208,6 +208,31 @@ describe('fw dev: every save is seen by the next request', function () {
         if (!Object.entries(expected).every(([key, value]) => answer[key] === value)) missed.push(`${kind}: expected ${JSON.stringify(expected)}, got ${response.status} ${body.slice(0, 200)}`);
       }
       expect(missed, logged.join('\n')).to.deep.equal([]);
+      expect(logged).to.deep.equal([]);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('rebuilds on file events alone, also after a file was replaced by a rename (the watcher keeps following it)', async () => {
+    // Given a dev server in this process, its handlers built, and no request sent after the saves below
+    const logged: string[] = [];
+    const log = { info: () => undefined, warn: (m: string) => logged.push(m), error: (m: string) => logged.push(m) };
+    const server = await DevServer.start({ rootDir: dir, port: 0, log, print: () => undefined });
+    try {
+      await server.settled;
+      const bundle = path.join(dir, '.fw', 'dev', 'build', 'src', 'routes', 'edit', 'get.mjs');
+      const built = (marker: string) => eventually(async () => (fs.readFileSync(bundle, 'utf8').includes(marker) ? true : undefined), 10_000, `a build with ${marker}`);
+      // When the route file is replaced by a rename, then written in place, then renamed over, then written again
+      renameOver(file('src/routes/edit/get.ts'), route('renamed 1'));
+      await built('renamed 1');
+      fs.writeFileSync(file('src/routes/edit/get.ts'), route('in place 1'));
+      await built('in place 1');
+      execFileSync('sed', ['-i', `s/in place 1/sed 1/`, file('src/routes/edit/get.ts')]);
+      await built('sed 1');
+      fs.writeFileSync(file('src/routes/edit/get.ts'), route('in place 2'));
+      // Then file events alone rebuild it each time
+      await built('in place 2');
       expect(logged).to.deep.equal([]);
     } finally {
       await server.stop();
