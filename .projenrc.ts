@@ -194,7 +194,8 @@ const example = project.addTask('example', {
   // The main job needs nothing installed: PGlite even where a postgres server is on PATH (`--engine` overrides).
   env: { FW_DEV_ENGINES: 'databases=embedded' },
 });
-example.spawn(buildPackages);
+// The same build as build:packages, with a line per package built (a fresh clone's first build is silent for minutes).
+example.exec('tsx scripts/build-packages.ts');
 example.exec('node ../../packages/cli/lib/bin/fw.js dev', { cwd: 'examples/tasks-api', receiveArgs: true });
 
 project.addTask('bench:idempotency', {
