@@ -1,6 +1,8 @@
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { expect } from 'chai';
 import { defineApp } from '@framework/core';
 import { bundleApp, needsOf, packageNameOf, readHandlerInfo, referencesOf, type AppBundle } from '../src/index.js';
@@ -44,6 +46,28 @@ describe('bundleApp', () => {
     expect(infos.get('acme-dev-route-put-tasks-id')?.scopes).to.deep.equal(['tasks:write', 'tasks:read']);
     expect(infos.get('acme-dev-route-post-tasks')).to.deep.include({ idempotent: true, middleware: ['idempotency'] });
     expect(infos.get('acme-dev-cron-cleanup')).to.deep.include({ kind: 'task', retries: 2 });
+  });
+
+  it("loads a database function without touching Node's fetch (pg's Cloudflare probe is answered by a navigator stand-in)", function () {
+    this.timeout(60_000);
+    // Given a bundle that includes pg, loaded in a fresh Node process whose fetch globals report any access
+    const fn = bundle.functions.get('acme-dev-route-get-tasks')!;
+    expect(fn.packages.has('pg')).to.equal(true);
+    const probe = `
+      const touched = [];
+      for (const name of ['fetch', 'Response', 'Request', 'Headers']) {
+        const descriptor = Object.getOwnPropertyDescriptor(globalThis, name);
+        if (!descriptor) continue;
+        Object.defineProperty(globalThis, name, { configurable: true, get() { touched.push(name); return descriptor.get ? descriptor.get.call(globalThis) : descriptor.value; } });
+      }
+      const mod = await import(${JSON.stringify(pathToFileURL(fn.entryFile).href)});
+      console.log(JSON.stringify({ main: typeof mod.main, touched }));
+    `;
+    // When it is loaded (Lambda's init)
+    const child = spawnSync(process.execPath, ['--input-type=module', '-e', probe], { cwd: app.rootDir, encoding: 'utf8', env: { PATH: process.env.PATH ?? '', FW_PROJECT: 'acme', FW_STAGE: 'dev', FW_REGION: 'eu-west-1' } });
+    expect(child.status, child.stderr).to.equal(0);
+    // Then no fetch global was read (on Node 20 reading Response alone loads the fetch implementation)
+    expect(JSON.parse(child.stdout.trim().split('\n').at(-1)!)).to.deep.equal({ main: 'function', touched: [] });
   });
 
   it('keeps the bytes of every unchanged function when one function changes', function () {
