@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { expect } from 'chai';
 import { defineApp } from '@framework/core';
-import { bundleApp, needsOf, packageNameOf, readHandlerInfo, referencesOf, type AppBundle } from '../src/index.js';
+import { bundleApp, needsOf, packageNameOf, preloadSdkClients, readHandlerInfo, referencesOf, sdkClientsToPreload, type AppBundle } from '../src/index.js';
 import { allIntentsApp } from './fixtures/all-intents/app.js';
 import { SMALL_APP, routeSource, tempProject } from './helpers/temp-project.js';
 
@@ -68,6 +68,38 @@ describe('bundleApp', () => {
     expect(child.status, child.stderr).to.equal(0);
     // Then no fetch global was read (on Node 20 reading Response alone loads the fetch implementation)
     expect(JSON.parse(child.stdout.trim().split('\n').at(-1)!)).to.deep.equal({ main: 'function', touched: [] });
+  });
+
+  it('loads the SDK clients a function uses during init (in Lambda only), and no others', function () {
+    this.timeout(60_000);
+    // Given a bundle that can reach DynamoDB, SQS and Lambda (the runtime imports each on first use)
+    const packages = new Set(['@aws-sdk/client-dynamodb', '@aws-sdk/client-sqs', '@aws-sdk/client-lambda']);
+    const none = needsOf(new Set());
+    // Then only the clients of what the function does are preloaded
+    expect(sdkClientsToPreload({ packages }, { ...none, idempotency: true, queueSend: true })).to.deep.equal(['@aws-sdk/client-sqs', '@aws-sdk/client-dynamodb']);
+    expect(sdkClientsToPreload({ packages }, none)).to.deep.equal([]);
+    expect(sdkClientsToPreload({ packages: new Set() }, { ...none, storage: true })).to.deep.equal([]);
+    // When the preload is written (twice: it replaces itself)
+    const fn = bundle.functions.get('acme-dev-route-post-tasks')!;
+    const lines = fs.readFileSync(fn.entryFile, 'utf8').split('\n').length;
+    preloadSdkClients(fn, ['@aws-sdk/client-sqs']);
+    preloadSdkClients(fn, ['@aws-sdk/client-dynamodb', '@aws-sdk/client-sqs']);
+    const code = fs.readFileSync(fn.entryFile, 'utf8');
+    // Then the first line imports both under the Lambda guard, once, and no line moved (the source map still fits)
+    const first = code.split('\n')[0]!;
+    expect(first).to.include('if(process.env.AWS_LAMBDA_FUNCTION_NAME)await Promise.all([import("@aws-sdk/client-dynamodb"),import("@aws-sdk/client-sqs")]);');
+    expect(first.split('fw:sdk-preload').length).to.equal(2);
+    expect(code.split('\n').length).to.equal(lines);
+    // and the bundle loads with the preload running (as in Lambda) and without it
+    for (const env of [{ AWS_LAMBDA_FUNCTION_NAME: 'acme-dev-route-post-tasks' }, {}]) {
+      const child = spawnSync(process.execPath, ['--input-type=module', '-e', `const m = await import(${JSON.stringify(pathToFileURL(fn.entryFile).href)}); console.log(typeof m.main);`], {
+        cwd: app.rootDir,
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH ?? '', AWS_REGION: 'eu-west-1', FW_PROJECT: 'acme', FW_STAGE: 'dev', FW_REGION: 'eu-west-1', ...env },
+      });
+      expect(child.status, child.stderr).to.equal(0);
+      expect(child.stdout.trim()).to.equal('function');
+    }
   });
 
   it('keeps the bytes of every unchanged function when one function changes', function () {

@@ -213,6 +213,13 @@ describe('the example app (examples/tasks-api): a first deploy of dev and prod',
     }
   });
 
+  it('has POST /tasks load the DynamoDB and SQS clients during init (in Lambda), and GET /health none', () => {
+    const s = stages.get('dev')!.synthesized;
+    const firstLine = (name: string) => fs.readFileSync(s.stack.bundle.functions.get(name)!.entryFile, 'utf8').split('\n')[0]!;
+    expect(firstLine(route('dev', 'POST /tasks'))).to.include('if(process.env.AWS_LAMBDA_FUNCTION_NAME)await Promise.all([import("@aws-sdk/client-sqs"),import("@aws-sdk/client-dynamodb")]);');
+    expect(firstLine(route('dev', 'GET /health'))).to.not.include('AWS_LAMBDA_FUNCTION_NAME');
+  });
+
   it('lets the attachment routes read (GET) or read and write (POST) their bucket, and only the cron invoke task-summary', () => {
     const s = stages.get('dev')!.synthesized;
     const list = permissionsOf(s, route('dev', 'GET /tasks/{id}/attachments')).actions;

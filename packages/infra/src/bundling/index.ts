@@ -2,3 +2,4 @@ export * from './bundle-app.js';
 export * from './bundle-usage.js';
 export * from './handler-info.js';
 export * from './bundle-references.js';
+export * from './sdk-preload.js';

@@ -16,6 +16,7 @@ import { bundleApp, type AppBundle, type BundleOptions } from '../bundling/bundl
 import { needsOf, type FunctionNeeds } from '../bundling/bundle-usage.js';
 import { ALL, referencesOf, selectReferenced, type FunctionReferences } from '../bundling/bundle-references.js';
 import { readHandlerInfo, type HandlerInfo } from '../bundling/handler-info.js';
+import { preloadSdkClients, sdkClientsToPreload } from '../bundling/sdk-preload.js';
 import { AppCache } from '../caches/app-cache.js';
 import { AppDatabase } from '../databases/app-database.js';
 import { DatabaseMigrations } from '../databases/database-migrations.js';
@@ -143,6 +144,8 @@ export class FrameworkStack extends Stack {
       const need = needsOf(bundle?.packages ?? new Set(), idempotent, refs);
       needs.set(unit.functionName, need);
       references.set(unit.functionName, refs);
+      // Before the asset is hashed: the clients it will use load during Lambda's init, not on the first request.
+      if (bundle) preloadSdkClients(bundle, sdkClientsToPreload(bundle, need));
       services.set(unit.functionName, servicesOf(need, refs, bundle?.projectPackages ?? new Set(), need.database && app.databases.length > 0));
     }
     this.needs = needs;
