@@ -150,6 +150,7 @@ export class DevServer {
     // First of all: a taken port is known in a millisecond, not after the engines took their seconds to start.
     if (options.port !== 0 && (await portInUse(hostName, options.port ?? 3000))) throw portInUseError(hostName, options.port ?? 3000);
     const { app, inputs: configInputs } = await loadAppWithInputs(rootDir, stage);
+    warnMissingRoutesDir(rootDir, app, log);
     const port = options.port === 0 ? await freePort(hostName) : options.port ?? 3000;
     const reachable = hostName === '0.0.0.0' || hostName === '::' ? '127.0.0.1' : hostName;
     const url = `http://${reachable}:${port}`;
@@ -512,6 +513,13 @@ export function fillEnvironment(app: AppDefinition, outputs: ReadonlyMap<string,
   }
   env[ENV.devEndpoint] = url;
   return env;
+}
+
+/** A routes folder that does not exist is most often a typo in `routesDir`: nothing would say why no route answers. */
+function warnMissingRoutesDir(rootDir: string, app: AppDefinition, log: DevLogger): void {
+  const dir = app.directories.routes;
+  if (fs.existsSync(path.join(rootDir, dir))) return;
+  log.warn(`the routes folder ${dir} does not exist, so no routes are served: create it (fw g route "<path>" -m get does) or fix routesDir in fw.config.ts`);
 }
 
 /** The folders the app's units are discovered in. */

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { AppDefinition } from '@framework/core';
+import { ConfigError, type AppDefinition, type ConfigProblem } from '@framework/core';
 import * as esbuild from 'esbuild';
 import { DevServerError } from '../../errors.js';
 
@@ -68,7 +68,7 @@ export async function loadAppWithInputs(rootDir: string, stage: string): Promise
   try {
     mod = (await import(pathToFileURL(outfile).href)) as { default?: unknown };
   } catch (error) {
-    if ((error as { code?: unknown }).code === 'FW_ERR_CONFIG') throw error;
+    if ((error as { code?: unknown }).code === 'FW_ERR_CONFIG') throw stageFromTheCommandLine(error as ConfigError);
     throw new DevServerError('FW_ERR_DEV_CONFIG_LOAD', `${path.basename(configFile)} threw while loading: ${(error as Error).message ?? String(error)}`, { cause: error });
   } finally {
     fs.rmSync(outfile, { force: true });
@@ -81,4 +81,14 @@ export async function loadAppWithInputs(rootDir: string, stage: string): Promise
     throw new DevServerError('FW_ERR_DEV_CONFIG_LOAD', `${path.basename(configFile)} built stage "${app.stage}", not "${stage}": do not pass a fixed stage to defineApp (it reads FW_STAGE)`);
   }
   return { app: app as AppDefinition, inputs };
+}
+
+/**
+ * fw passes the stage of its `--stage` option (or its default) to the config through FW_STAGE, so core reports a
+ * stage without environment as "from FW_STAGE": say where the user set it instead.
+ */
+function stageFromTheCommandLine(error: ConfigError): ConfigError {
+  if (!Array.isArray(error.problems) || !error.problems.some((p) => p.code === 'FW_ERR_CONFIG_UNKNOWN_STAGE')) return error;
+  const problems: ConfigProblem[] = error.problems.map((p) => (p.code === 'FW_ERR_CONFIG_UNKNOWN_STAGE' ? { ...p, message: p.message.replace('(from FW_STAGE)', '(from --stage, whose default is dev)') } : p));
+  return new ConfigError(problems);
 }

@@ -8,6 +8,18 @@ function pickClient(app: AppDefinition, scopes: readonly string[]): string | und
   return clients.find(([, c]) => scopes.every((s) => c.scopes.includes(s)))?.[0];
 }
 
+/**
+ * The scopes of a token request that names none (`curl -X POST .../_dev/token` with no body): every declared scope
+ * the client may request (the named client, else the first that may request them all, else the first client).
+ */
+function defaultScopes(app: AppDefinition, requestedClient: unknown): string[] {
+  const declared = Object.keys(app.config.security.scopes);
+  const clients = app.config.security.appClients ?? {};
+  const named = typeof requestedClient === 'string' && Object.hasOwn(clients, requestedClient) ? requestedClient : undefined;
+  const client = named ?? pickClient(app, declared) ?? Object.keys(clients)[0];
+  return client === undefined ? declared : declared.filter((s) => clients[client]!.scopes.includes(s));
+}
+
 /** The audiences the local issuer accepts: the app clients' names (`local` when there are none). */
 export function localAudiences(app: AppDefinition): string[] {
   const names = Object.keys(app.config.security.appClients ?? {});
@@ -21,7 +33,7 @@ export function localAudiences(app: AppDefinition): string[] {
  * |---|---|
  * | `GET /.well-known/jwks.json` | 200 the JWKS (one RS256 key) |
  * | `GET /.well-known/openid-configuration` | 200 `{ issuer, jwks_uri, token_endpoint, scopes_supported }` |
- * | `POST /_dev/token` `{ scopes: string[] \| "a b", sub?, client?, expiresIn? }` | 200 `{ access_token, token_type, expires_in, scope, client }`; 400 `UNKNOWN_SCOPE` / `UNKNOWN_CLIENT` / `SCOPE_NOT_ALLOWED` / `INVALID_TOKEN_REQUEST` |
+ * | `POST /_dev/token` `{ scopes?: string[] \| "a b", sub?, client?, expiresIn? }` | 200 `{ access_token, token_type, expires_in, scope, client, sub }`; 400 `UNKNOWN_SCOPE` / `UNKNOWN_CLIENT` / `SCOPE_NOT_ALLOWED` / `INVALID_TOKEN_REQUEST` |
  *
  * Scopes must be declared in `config/security.ts`; with a client named, they must also be among that client's scopes.
  */
@@ -46,7 +58,8 @@ export function issuerPlugin(issuer: LocalIssuer, currentApp: () => AppDefinitio
       }
       const app = currentApp();
       const declared = app.config.security.scopes;
-      const scopes = typeof input.scopes === 'string' ? input.scopes.split(' ').filter(Boolean) : input.scopes ?? [];
+      const clients = app.config.security.appClients ?? {};
+      const scopes = typeof input.scopes === 'string' ? input.scopes.split(' ').filter(Boolean) : input.scopes ?? defaultScopes(app, input.client);
       if (!Array.isArray(scopes) || !scopes.every((s): s is string => typeof s === 'string')) return fail('INVALID_TOKEN_REQUEST', 'expected "scopes" to be an array of scope names (or a space-separated string)');
       if (input.sub !== undefined && (typeof input.sub !== 'string' || !input.sub)) return fail('INVALID_TOKEN_REQUEST', 'expected "sub" to be a non-empty string (the user id)');
       const expiresIn = input.expiresIn ?? 3600;
@@ -56,7 +69,6 @@ export function issuerPlugin(issuer: LocalIssuer, currentApp: () => AppDefinitio
       if (undeclared.length) {
         return fail('UNKNOWN_SCOPE', `scope${undeclared.length > 1 ? 's' : ''} ${undeclared.map((s) => JSON.stringify(s)).join(', ')} not declared in config/security.ts; declared: ${Object.keys(declared).join(', ') || '(none)'}`);
       }
-      const clients = app.config.security.appClients ?? {};
       let client: string;
       if (input.client !== undefined) {
         if (typeof input.client !== 'string' || !Object.hasOwn(clients, input.client)) return fail('UNKNOWN_CLIENT', `app client ${JSON.stringify(input.client)} is not declared in config/security.ts; clients: ${Object.keys(clients).join(', ') || '(none)'}`);
@@ -71,7 +83,8 @@ export function issuerPlugin(issuer: LocalIssuer, currentApp: () => AppDefinitio
         client = 'local';
       }
       const { token } = await issuer.mint({ sub: (input.sub as string | undefined) ?? 'local-user', scopes, client, expiresIn });
-      return { access_token: token, token_type: 'Bearer', expires_in: expiresIn, scope: scopes.join(' '), client };
+      const sub = (input.sub as string | undefined) ?? 'local-user';
+      return { access_token: token, token_type: 'Bearer', expires_in: expiresIn, scope: scopes.join(' '), client, sub };
     });
   };
 }
