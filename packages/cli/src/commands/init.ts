@@ -117,12 +117,26 @@ function ownVersion(): string {
   return pkg.version;
 }
 
-function runCommand(command: readonly string[], cwd: string): Promise<number> {
+/** Runs `command` with the terminal's output; resolves with its exit code and the last lines of its error output. */
+function runCommand(command: readonly string[], cwd: string): Promise<{ code: number; errorTail: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command[0]!, command.slice(1), { cwd, stdio: 'inherit', shell: process.platform === 'win32' });
+    const child = spawn(command[0]!, command.slice(1), { cwd, stdio: ['inherit', 'inherit', 'pipe'], shell: process.platform === 'win32' });
+    // Shown as it comes, and kept (its end) for the failure message: the cause must not scroll away under npm's output.
+    let errors = '';
+    child.stderr!.on('data', (chunk: Buffer) => {
+      process.stderr.write(chunk);
+      errors = (errors + chunk.toString()).slice(-8192);
+    });
     child.on('error', reject);
-    child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+    child.on('close', (code, signal) => resolve({ code: code ?? (signal ? 1 : 0), errorTail: lastLines(errors, 6) }));
   });
+}
+
+/** The last `count` non-empty lines of `text`, without terminal colours. */
+function lastLines(text: string, count: number): string {
+  // eslint-disable-next-line no-control-regex
+  const lines = text.replace(/\u001b\[[0-9;]*m/g, '').split(/\r?\n/).map((l) => l.trimEnd()).filter((l) => l.trim() !== '');
+  return lines.slice(-count).join('\n');
 }
 
 export async function run(argv: string[]): Promise<number> {
@@ -136,9 +150,12 @@ export async function run(argv: string[]): Promise<number> {
   if (options.registry) fs.writeFileSync(path.join(dir, '.npmrc'), `@framework:registry=${options.registry}\n`);
   const command = projenNewCommand({ template, frameworkVersion: ownVersion(), ...(options.registry ? { registry: options.registry } : {}) });
   process.stdout.write(`Creating ${options.projectName} from the ${template} template...\n`);
-  const code = await runCommand(command, dir);
+  const { code, errorTail } = await runCommand(command, dir);
   if (code !== 0) {
-    throw new InitError('FW_ERR_INIT_FAILED', `creating the project failed (${command.slice(0, 10).join(' ')} exited with ${code}); see the output above. The folder ${dir} was left as is for inspection`);
+    throw new InitError(
+      'FW_ERR_INIT_FAILED',
+      `creating ${options.projectName} from the ${template} template failed: ${command.slice(0, 10).join(' ')} exited with ${code}${errorTail ? `, saying:\n${errorTail.replace(/^/gm, '  ')}\n` : ' (see the output above). '}The folder ${dir} was left as is for inspection${options.registry ? `; check that ${options.registry} serves @framework/projen@${ownVersion()} (npm run registry in the framework repository prints the URL)` : ''}`,
+    );
   }
   process.stdout.write(
     [

@@ -128,6 +128,19 @@ describe('fw init', () => {
       expect(result.stdout).to.contain('Created my-app (api)');
     });
 
+    it('a failing projen new: the error names the template and quotes the underlying error', async () => {
+      fs.writeFileSync(path.join(bin, 'npx'), '#!/bin/sh\necho "npm error code E404" >&2\necho "npm error 404 Not Found - GET http://127.0.0.1:4873/@framework%2fprojen" >&2\nexit 1\n', { mode: 0o755 });
+      const result = (await run(process.execPath, [fwBin, 'init', 'my-app', '--template', 'api-queue', '--yes', '--registry', 'http://127.0.0.1:4873/'], { cwd: tmp, env: env() }).then(
+        () => expect.fail('fw init succeeded'),
+        (error: unknown) => error,
+      )) as { code: number; stderr: string };
+      expect(result.code).to.equal(1);
+      const message = result.stderr.slice(result.stderr.indexOf('creating my-app'));
+      expect(message).to.contain('creating my-app from the api-queue template failed');
+      expect(message).to.contain('npm error 404 Not Found - GET http://127.0.0.1:4873/@framework%2fprojen');
+      expect(message).to.contain('http://127.0.0.1:4873/');
+    });
+
     it('in a terminal, asks for the template with an arrow-key list', async function () {
       // A terminal needs a pseudo-terminal: util-linux `script` provides one.
       if (spawnSync('script', ['--version']).status !== 0) this.skip();
