@@ -351,6 +351,8 @@ export class FrameworkApp extends typescript.TypeScriptProject {
     fwTask('diff', 'Show what a deploy would change (fw diff)', 'diff');
     fwTask('g', 'Generate a route file: npx projen g route "tasks/[id]" -m put --scopes tasks:write', 'g');
     fwTask('migrate', 'Apply database migrations (fw migrate)', 'migrate');
+    // fw dev serves code esbuild compiled without checking types (and prints type errors beside); CI runs this one.
+    this.addTask('typecheck', { description: 'Type-check the project (tsc --noEmit, what fw dev runs in the background)', exec: 'tsc --noEmit' });
     this.testTask.reset('mocha', { receiveArgs: true });
   }
 

@@ -10,12 +10,13 @@ interface DevArguments {
   stage: string;
   engines: EnginePreferences;
   quiet: boolean;
+  typecheck: boolean;
 }
 
 function parse(argv: readonly string[]): DevArguments {
   const { values, positionals } = parseCommandLine(COMMANDS.dev!, argv);
   if (positionals.length) throw usageError('dev', `unexpected argument "${positionals[0]}" (fw dev serves the project in the current folder)`);
-  const args: DevArguments = { port: 3000, host: (values.host as string | undefined) ?? '127.0.0.1', stage: (values.stage as string | undefined) ?? 'dev', engines: process.env.FW_DEV_ENGINES ? parseEnginePreferences(process.env.FW_DEV_ENGINES) : {}, quiet: values.quiet === true };
+  const args: DevArguments = { port: 3000, host: (values.host as string | undefined) ?? '127.0.0.1', stage: (values.stage as string | undefined) ?? 'dev', engines: process.env.FW_DEV_ENGINES ? parseEnginePreferences(process.env.FW_DEV_ENGINES) : {}, quiet: values.quiet === true, typecheck: values['no-typecheck'] !== true };
   const port = values.port as string | undefined;
   if (port !== undefined) {
     if (!/^\d+$/.test(port) || Number(port) > 65535) throw new DevServerError('FW_ERR_DEV_BAD_ARGUMENT', `--port ${port}: expected a port number 0-65535 (0 picks a free one)`);
@@ -28,7 +29,7 @@ function parse(argv: readonly string[]): DevArguments {
 /** `fw dev`: serves the project in the current folder until Ctrl-C. */
 export async function run(argv: string[]): Promise<number> {
   const args = parse(argv);
-  const server = await DevServer.start({ rootDir: process.cwd(), port: args.port, host: args.host, stage: args.stage, engines: args.engines, ...(args.quiet ? { activityLog: false as const } : {}) });
+  const server = await DevServer.start({ rootDir: process.cwd(), port: args.port, host: args.host, stage: args.stage, engines: args.engines, typecheck: args.typecheck, ...(args.quiet ? { activityLog: false as const } : {}) });
   process.stdout.write(`[fw] serving at ${server.url}\n`);
   return new Promise<number>((resolve) => {
     const shutdown = () => {

@@ -47,6 +47,7 @@ const ENTRIES: readonly CommandEntry[] = [
         description: 'Local engine of an intent, e.g. databases=embedded (repeatable, or comma-separated)',
       },
       { name: 'quiet', short: 'q', type: 'boolean', description: 'No line per request, queue batch and cron run (default: printed)' },
+      { name: 'no-typecheck', type: 'boolean', description: "Do not run the project's TypeScript checker beside the server (default: type errors are printed)" },
     ],
     examples: ['fw dev --port 3001', 'fw dev --engine databases=embedded'],
     load: () => import('./dev.js'),

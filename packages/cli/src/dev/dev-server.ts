@@ -5,6 +5,7 @@ import { ENV, type AppDefinition, type FunctionUnit } from '@framework/core';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { DevServerError } from '../errors.js';
 import { ActivityLog, type ActivityLogOptions } from './activity/index.js';
+import { BackgroundTypeCheck } from './typecheck/index.js';
 import { loadAppWithInputs } from './app/load-app.js';
 import { issuerPlugin, localAudiences } from './auth/issuer-plugin.js';
 import { LocalIssuer, TokenRejected } from './auth/local-issuer.js';
@@ -61,6 +62,11 @@ export interface DevServerOptions {
    * @default - stdout, in colour when it is a terminal
    */
   readonly activityLog?: ActivityLogOptions | false;
+  /**
+   * Run the project's TypeScript checker in a thread beside the server (once it has started) and print type errors;
+   * requests never wait for it (`fw dev` turns it on unless `--no-typecheck`). @default false
+   */
+  readonly typecheck?: boolean;
   /** Where the start-up table goes. @default - stdout */
   readonly print?: (text: string) => void;
   /** How long to wait for the engines before serving anyway (answering 503 until they are ready). @default ENGINE_READY_TIMEOUT_MS */
@@ -93,6 +99,7 @@ export class DevServer {
   private app: AppDefinition;
   private routes: RouteTable;
   private watcher?: ProjectWatcher;
+  private typeCheck?: BackgroundTypeCheck;
   private stopping?: Promise<void>;
   /** The files the app model was compiled from, stamped before the load that read them. */
   private configInputs: FileStamps;
@@ -356,6 +363,8 @@ export class DevServer {
         scopes.set(route.functionName, loaded.ok ? loaded.info.scopes : undefined);
       }
       print(startupTable(s.currentApp(), url, scopes, summaries));
+      // After start-up, so that checking never slows the first requests down.
+      if (options.typecheck && !s.stopping) s.typeCheck = BackgroundTypeCheck.start(rootDir, log);
     });
     if (options.watch !== false) server.watcher = watchProject(rootDir, { onChange: () => server!.freshness.refresh(), log });
     return server;
@@ -464,6 +473,7 @@ export class DevServer {
   stop(): Promise<void> {
     this.stopping ??= (async () => {
       await this.watcher?.close();
+      await this.typeCheck?.stop();
       await this.server.close();
       await this.host.stop();
       await Promise.all(this.engines.map((e) => e.stop().catch((error: Error) => this.log.warn(`${e.intent} engine did not stop cleanly: ${error.message}`))));

@@ -36,7 +36,7 @@ export interface RunningDev {
 
 /** Starts `fw dev --port 0` in `dir` as a child process; resolves once it prints its URL. */
 export async function startDev(dir: string, args: readonly string[] = []): Promise<RunningDev> {
-  const child = spawn(process.execPath, [FW_BIN, 'dev', '--port', '0', ...args], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [FW_BIN, 'dev', '--port', '0', '--no-typecheck', ...args], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {
     const onData = (data: Buffer) => {
