@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { expect } from 'chai';
 import { Match } from 'aws-cdk-lib/assertions';
-import { DEV_ONLY_ENV, type AppDefinition } from '@framework/core';
+import { DEV_ONLY_ENV, schedulerEvent, type AppDefinition } from '@framework/core';
 import { DEPLOYED_ONLY_ENV } from '../src/index.js';
 import { allIntentsApp } from './fixtures/all-intents/app.js';
 import { functionNamed, resourcesOf, synthesize, type Synthesized } from './helpers/synth-once.js';
@@ -145,6 +145,24 @@ describe('FrameworkStack on an app using every intent', () => {
         State: 'ENABLED',
         Target: Match.objectLike({ RetryPolicy: Match.objectLike({ MaximumRetryAttempts: 2 }) }),
       });
+    });
+
+    it("gives the cron's target core's Scheduler event as input, filled in by the scheduler (the event fw dev sends)", () => {
+      const schedule = resourcesOf(dev, 'AWS::Scheduler::Schedule').find((r) => r.properties.Name === 'acme-dev-cron-cleanup')!;
+      const input = (schedule.properties.Target as { Input: unknown }).Input;
+      // The template joins the JSON text with the account and region of the stack.
+      const render = (value: unknown): string => {
+        if (typeof value === 'string') return value;
+        const v = value as { 'Fn::Join'?: [string, unknown[]]; 'Ref'?: string };
+        if (v['Fn::Join']) return v['Fn::Join'][1].map(render).join(v['Fn::Join'][0]);
+        if (v.Ref === 'AWS::AccountId') return '111122223333';
+        if (v.Ref === 'AWS::Region') return 'eu-west-1';
+        throw new Error(`unexpected input part ${JSON.stringify(value)}`);
+      };
+      expect(JSON.parse(render(input))).to.deep.equal(
+        schedulerEvent({ id: '<aws.scheduler.execution-id>', time: '<aws.scheduler.scheduled-time>', account: '111122223333', region: 'eu-west-1', scheduleArn: '<aws.scheduler.schedule-arn>' }),
+      );
+      expect(JSON.parse(render(input))).to.include({ 'source': 'aws.scheduler', 'detail-type': 'Scheduled Event', 'detail': '{}' });
     });
 
     it('creates the idempotency table with pk, ttl and on-demand billing', () => {

@@ -215,8 +215,10 @@ describe('embedded scheduler', () => {
       expect(calls).to.have.length(3);
       expect(calls[2]!.at - calls[1]!.at).to.be.at.least(calls[1]!.at - calls[0]!.at);
       expect(calls[0]!.event['detail-type']).to.equal('Scheduled Event');
-      expect(calls[0]!.event.source).to.equal('aws.events');
-      expect(calls[0]!.event.resources[0]).to.equal('arn:aws:events:eu-west-1:000000000000:rule/engines-dev-cron-tick');
+      // EventBridge Scheduler's event, as the deployed schedule (default group, named after the cron) sends it.
+      expect(calls[0]!.event.source).to.equal('aws.scheduler');
+      expect(calls[0]!.event.resources).to.deep.equal(['arn:aws:scheduler:eu-west-1:000000000000:schedule/default/engines-dev-cron-tick']);
+      expect((calls[0]!.event as unknown as { detail: unknown }).detail).to.equal('{}');
     } finally {
       await scheduler.stop();
       cleanup();

@@ -1,1 +1,2 @@
 export * from './schedule-expression.js';
+export * from './scheduler-event.js';

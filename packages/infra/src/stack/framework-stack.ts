@@ -1,4 +1,4 @@
-import { CfnOutput, CfnResource, type CfnElement, NestedStack, Stack, Tags, TimeZone, type StackProps } from 'aws-cdk-lib';
+import { Aws, CfnOutput, CfnResource, type CfnElement, NestedStack, Stack, Tags, TimeZone, type StackProps } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
@@ -8,7 +8,7 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as s3n from 'aws-cdk-lib/aws-s3-notifications';
 import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
-import { idempotencyTableName, shortHash, stackName, type AppDefinition, type FunctionUnit, type RouteDefinition } from '@framework/core';
+import { idempotencyTableName, schedulerEvent, shortHash, stackName, type AppDefinition, type FunctionUnit, type RouteDefinition } from '@framework/core';
 import { Construct, type IConstruct } from 'constructs';
 import { AppAuth } from '../auth/app-auth.js';
 import { acknowledgeNag, acknowledgeNagFindings, nagResourceRef } from '../checks/nag-suppressions.js';
@@ -247,7 +247,13 @@ export class FrameworkStack extends Stack {
           scheduleName: cron.ruleName,
           description: cron.description,
           schedule: scheduler.ScheduleExpression.expression(cron.expression, TimeZone.ETC_UTC),
-          target: new LambdaInvoke(this.functionOf(cron), { retryAttempts: cron.retryAttempts }),
+          target: new LambdaInvoke(this.functionOf(cron), {
+            retryAttempts: cron.retryAttempts,
+            // The event core defines (the one fw dev sends), filled in by the scheduler at each invocation.
+            input: scheduler.ScheduleTargetInput.fromObject(
+              schedulerEvent({ id: scheduler.ContextAttribute.executionId, time: scheduler.ContextAttribute.scheduledTime, account: Aws.ACCOUNT_ID, region: Aws.REGION, scheduleArn: scheduler.ContextAttribute.scheduleArn }),
+            ),
+          }),
           enabled: cron.enabled,
         }),
       );
