@@ -6,8 +6,18 @@ import { InsufficientScope, Unauthorized } from '../errors.js';
 export interface AuthInfo {
   /** The `sub` claim (user id, or app client id for client-credentials tokens). */
   readonly subject: string;
-  /** Granted scopes: the `scope` claim split on spaces, or the `scp` array, plus the gateway's own `scopes` list. */
+  /**
+   * Granted scopes as the token carries them (Cognito prefixes custom scopes: `tasks-api/tasks:read`): the `scope`
+   * claim split on spaces, or the `scp` array, plus the gateway's own `scopes` list.
+   */
   readonly scopes: readonly string[];
+  /**
+   * The app's own scopes without their prefix (`tasks:read`): scopes of the app's resource server
+   * (`FW_AUTH_RESOURCE_SERVER`) and bare ones. Scopes of any other resource server are left out: they grant nothing here.
+   */
+  readonly appScopes: readonly string[];
+  /** The user's groups (`cognito:groups`; the gateway passes the array as `[a b]`); empty for a machine token. */
+  readonly groups: readonly string[];
   /** Every claim, as the gateway's JWT authorizer passes them (values are strings there). */
   readonly claims: Readonly<Record<string, unknown>>;
 }
@@ -45,7 +55,19 @@ export function authFromEvent(event: APIGatewayProxyEventV2): AuthInfo | undefin
     ...(Array.isArray(jwt?.scopes) ? jwt.scopes : []),
   ]);
   const sub = claims['sub'] ?? claims['client_id'];
-  return { subject: typeof sub === 'string' ? sub : '', scopes: [...scopes], claims };
+  const resourceServer = process.env[ENV.authResourceServer];
+  return { subject: typeof sub === 'string' ? sub : '', scopes: [...scopes], appScopes: appScopesOf([...scopes], resourceServer), groups: scopesFromClaim(claims['cognito:groups']), claims };
+}
+
+/** The scopes of the app's own resource server without the prefix, plus bare scopes (each once). */
+export function appScopesOf(scopes: readonly string[], resourceServer?: string): string[] {
+  const own = resourceServer ? `${resourceServer}/` : undefined;
+  const out = new Set<string>();
+  for (const scope of scopes) {
+    if (own && scope.startsWith(own)) out.add(scope.slice(own.length));
+    else if (!scope.includes('/')) out.add(scope);
+  }
+  return [...out];
 }
 
 /**

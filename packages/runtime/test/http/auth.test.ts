@@ -72,6 +72,25 @@ describe('handler: scopes and claims', () => {
     expect((await main(httpEvent({ method: 'POST', claims: { ...base, scope: 'tasks-api/tasks:write' } }))).statusCode).to.equal(403);
   });
 
+  it('exposes the scopes as the token has them and the app\'s own without their prefix, and the user\'s groups', async () => {
+    // given a Cognito access token as the gateway passes it: prefixed scopes, one of another resource server, groups
+    const main = handler((_b, ctx) => ({ scopes: ctx.auth.scopes, appScopes: ctx.auth.appScopes, groups: ctx.auth.groups, subject: ctx.auth.subject }), { scopes: ['tasks:read'] });
+    const claims = { ...base, 'scope': 'tasks-api/tasks:read tasks-api/tasks:write evil/tasks:admin', 'cognito:groups': '[admins editors]' };
+    // when
+    const body = JSON.parse((await main(httpEvent({ claims }), lambdaContext())).body!);
+    // then
+    expect(body.scopes).to.deep.equal(['tasks-api/tasks:read', 'tasks-api/tasks:write', 'evil/tasks:admin']);
+    expect(body.appScopes).to.deep.equal(['tasks:read', 'tasks:write']);
+    expect(body.groups).to.deep.equal(['admins', 'editors']);
+    expect(body.subject).to.equal('7c0e1a3f-user');
+  });
+
+  it('gives a machine (client-credentials) token the client id as subject and no groups', async () => {
+    const main = handler((_b, ctx) => ({ subject: ctx.auth.subject, groups: ctx.auth.groups }), { scopes: ['tasks:read'] });
+    const claims = { sub: 'abcdefghijklmnopqrstuvwxyz', client_id: 'abcdefghijklmnopqrstuvwxyz', token_use: 'access', scope: 'tasks-api/tasks:read', version: '2' };
+    expect(JSON.parse((await main(httpEvent({ claims }), lambdaContext())).body!)).to.deep.equal({ subject: 'abcdefghijklmnopqrstuvwxyz', groups: [] });
+  });
+
   it('requires every listed scope', async () => {
     const main = handler({ scopes: ['tasks:read', 'tasks:write'], fn: () => ({ ok: true }) });
     const partial = await main(httpEvent({ claims: { sub: 'u', scope: 'tasks:read' } }));
