@@ -139,7 +139,8 @@ const packages: WorkspacePackage[] = [
       // `fw init`'s template prompt (arrow keys); supports Node 18+.
       '@inquirer/select': '^4.4.2',
     },
-    devDeps: { '@types/pg': '^8.15.0' },
+    // The event shapes fw dev produces are checked against Powertools' schemas of AWS's events (zod schemas).
+    devDeps: { '@types/pg': '^8.15.0', '@aws-lambda-powertools/parser': '^2.35.0', 'zod': '^4.1.0' },
     // A committed launcher of lib/bin/fw.js: linked by `npm ci` before anything is built.
     bin: { fw: 'bin/fw.js' },
     sideEffectFree: false,

@@ -1,22 +1,23 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { ENV, type AppDefinition, type FunctionUnit } from '@framework/core';
+import { ENV, LAMBDA_TZ, type AppDefinition, type FunctionUnit } from '@framework/core';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { DevServerError } from '../errors.js';
 import { ActivityLog, type ActivityLogOptions } from './activity/index.js';
 import { BackgroundTypeCheck } from './typecheck/index.js';
 import { loadAppWithInputs } from './app/load-app.js';
-import { issuerPlugin, localAudiences } from './auth/issuer-plugin.js';
+import { issuerPlugin, localAudiences, localResourceServer, tokenScope } from './auth/issuer-plugin.js';
 import { LocalIssuer, TokenRejected } from './auth/local-issuer.js';
 import { selectEngines, type EnginePreferences } from './engines/index.js';
 import type { DevContext, DevEngine, DevLogger, InvokeOptions, InvokeOutcome } from './engines/engine.js';
 import { freePort, portInUse } from './engines/ports.js';
 import { FileStamps, FolderListing, Freshness } from './freshness/index.js';
 import { FunctionHost } from './functions/function-host.js';
+import { lambdaEnvironment } from './functions/lambda-environment.js';
 import { OUT_OF_MEMORY_ERROR_TYPE, SYNC_REQUEST_LIMIT_BYTES, describeBytes, eventBytesOver } from './limits/index.js';
 import { HandlerBundler } from './functions/handler-bundler.js';
-import { devEndpointGuard } from './server/dev-endpoint-guard.js';
+import { devEndpointGuard, isDevPath } from './server/dev-endpoint-guard.js';
 import { devEndpointsPlugin } from './server/dev-endpoints.js';
 import { clientErrorAnswer, codeForStatus, frameworkErrorAnswer, isClientAbort, notFoundAnswer } from './server/fastify-answers.js';
 import { gatewayAnswer } from './server/gateway-answer.js';
@@ -168,16 +169,15 @@ export class DevServer {
     const baseEnv = (): Record<string, string> => {
       const env: Record<string, string> = {};
       for (const name of PASS_THROUGH) if (process.env[name] !== undefined) env[name] = process.env[name]!;
-      return Object.assign(env, environment, { AWS_REGION: app.region, AWS_DEFAULT_REGION: app.region, TZ: 'UTC' });
+      return Object.assign(env, environment, { AWS_REGION: app.region, AWS_DEFAULT_REGION: app.region, TZ: LAMBDA_TZ });
     };
+    const buildDir = path.join(dataDir, 'dev', 'build');
     const functionEnv = (unit: FunctionUnit): Record<string, string> => ({
       ...baseEnv(),
       ...unit.environment,
-      AWS_LAMBDA_FUNCTION_NAME: unit.functionName,
-      AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(unit.memorySize),
-      AWS_LAMBDA_FUNCTION_VERSION: '$LATEST',
+      ...lambdaEnvironment(server?.currentApp() ?? app, unit, buildDir),
     });
-    const bundler = new HandlerBundler(rootDir, path.join(dataDir, 'dev', 'build'));
+    const bundler = new HandlerBundler(rootDir, buildDir);
     const host = new FunctionHost(bundler, baseEnv, functionEnv, log);
     let server: DevServer | undefined;
     const context: DevContext = {
@@ -244,8 +244,8 @@ export class DevServer {
       }
       const issuer = await LocalIssuer.open(dataDir, url, localAudiences(app));
       // The resource server is named as the deployed stack names it by default (the project), so a prefixed scope
-      // means the same locally and deployed.
-      outputs.set('auth', { default: { issuer: url, audience: localAudiences(app).join(','), userPoolId: 'local', resourceServer: app.project } });
+      // means the same locally and deployed; the audience is the app clients' ids, as deployed (local ids).
+      outputs.set('auth', { default: { issuer: url, audience: localAudiences(app).join(','), userPoolId: 'local', resourceServer: localResourceServer(app) } });
       environment = { ...fillEnvironment(app, outputs, url), ...engineEnv };
       // Compile in the background (spare threads start with the environment filled in).
       const compiled = host.rebuild(app.units);
@@ -269,7 +269,7 @@ export class DevServer {
       fastify.setErrorHandler((error: { statusCode?: number; code?: string; message: string }, request, reply) => {
         if (error.statusCode === 413 || error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
           log.warn(`${request.method} ${request.url}: answered 413: the request body is larger than ${BODY_LIMIT_BYTES} bytes, the HTTP API's limit`);
-          return send(reply, gatewayAnswer(413, 'Request Entity Too Large'), request.id);
+          return send(reply, gatewayAnswer(413, `the request body is larger than the HTTP API's ${BODY_LIMIT_BYTES} bytes`), request.id);
         }
         if (isClientAbort(error, request)) {
           // The client went away mid-request: nobody reads this answer and there is nothing to fix.
@@ -282,7 +282,7 @@ export class DevServer {
       });
       // Before any plugin registers its routes, so that every /_dev route (engines' included) inherits it.
       fastify.addHook('onRequest', devEndpointGuard({ listenHost: hostName }));
-      fastify.setNotFoundHandler(notFoundAnswer);
+      fastify.setNotFoundHandler(notFoundAnswer(log));
       if (activity) {
         fastify.addHook('onResponse', (request, reply, done) => {
           const url = request.raw.url ?? '/';
@@ -410,7 +410,11 @@ export class DevServer {
     const q = url.indexOf('?');
     const rawPath = q === -1 ? url : url.slice(0, q);
     const match = this.routes.match(request.method, rawPath);
-    if (!match) return send(reply, errorResponse(404, 'NOT_FOUND', `no route ${request.method} ${rawPath}`, requestId));
+    if (!match) {
+      // The dev server's own paths keep the framework's error body; any other path is the gateway's to refuse.
+      if (isDevPath(url)) return send(reply, errorResponse(404, 'NOT_FOUND', `no route ${request.method} ${rawPath}`, requestId));
+      return this.refuse(reply, requestId, 404, `no route ${request.method} ${rawPath} in this app (routes come from src/routes/)`);
+    }
     const route = match.route;
     servedBy.set(request, route.functionName);
     const fresh = this.freshness.beforeInvoke(route.file);
@@ -430,22 +434,22 @@ export class DevServer {
       const header = request.headers.authorization ?? '';
       // As the HTTP API's identity source: the token alone, or prefixed with `Bearer `.
       const bearer = /^(?:Bearer\s+)?(\S+)\s*$/i.exec(header);
-      if (!bearer) {
-        return send(reply, errorResponse(401, 'UNAUTHORIZED', `${route.routeKey} needs a bearer token (Authorization: Bearer <token>; mint one with POST /_dev/token)`, requestId, { 'www-authenticate': 'Bearer' }));
-      }
+      if (!bearer) return this.refuse(reply, requestId, 401, `${route.routeKey} needs a bearer token (Authorization: Bearer <token>; mint one with POST /_dev/token)`, { 'www-authenticate': 'Bearer' });
       try {
         authorizer = await issuer.verify(bearer[1]!);
       } catch (error) {
         if (!(error instanceof TokenRejected)) throw error;
-        return send(reply, errorResponse(401, 'UNAUTHORIZED', `the bearer token was rejected: ${error.message}`, requestId, { 'www-authenticate': `Bearer error="invalid_token", error_description="${error.message.replace(/"/g, "'")}"` }));
+        return this.refuse(reply, requestId, 401, `the bearer token was rejected: ${error.message}`, { 'www-authenticate': `Bearer error="invalid_token", error_description="${error.message.replace(/"/g, "'")}"` });
       }
-      // The HTTP API's JWT authorizer admits a token holding any one of the route's scopes.
-      if (!required.some((s) => authorizer!.scopes.includes(s))) {
-        return send(reply, errorResponse(403, 'INSUFFICIENT_SCOPE', `${route.routeKey} requires the scope ${required.join(' or ')}; the token has ${authorizer.scopes.join(', ') || 'none'}`, requestId, { 'www-authenticate': `Bearer error="insufficient_scope", scope="${required.join(' ')}"` }));
+      // The HTTP API's JWT authorizer admits a token holding any one of the route's scopes, as deployed: prefixed with
+      // the resource server's identifier (`tasks-api/tasks:read`).
+      const tokenScopes = required.map((s) => tokenScope(this.app, s));
+      if (!tokenScopes.some((s) => authorizer!.scopes.includes(s))) {
+        return this.refuse(reply, requestId, 403, `${route.routeKey} requires the scope ${tokenScopes.join(' or ')}; the token has ${authorizer.scopes.join(', ') || 'none'}`, { 'www-authenticate': `Bearer error="insufficient_scope", scope="${tokenScopes.join(' ')}"` });
       }
     }
     const event = buildHttpEvent(
-      { method: request.method, url, rawHeaders: request.raw.rawHeaders, body: Buffer.isBuffer(request.body) ? request.body : undefined, sourceIp: request.ip },
+      { method: request.method, url, rawHeaders: request.raw.rawHeaders, body: Buffer.isBuffer(request.body) ? request.body : undefined, sourceIp: request.ip, port: request.raw.socket.localPort ?? 0 },
       match,
       requestId,
       new Date(),
@@ -458,15 +462,21 @@ export class DevServer {
           `over Lambda's 6 MB limit for a synchronous invocation (${SYNC_REQUEST_LIMIT_BYTES} bytes; the HTTP API's own 10 MB does not help). ` +
           'Deployed, the function is never invoked either. Upload large files to storage with a presigned URL instead.',
       );
-      return send(reply, gatewayAnswer(413, 'Request Entity Too Large'), requestId);
+      return send(reply, gatewayAnswer(413, `the event is ${eventBytes} bytes, over Lambda's ${SYNC_REQUEST_LIMIT_BYTES} bytes for a synchronous invocation`), requestId);
     }
     const outcome = await this.host.invoke(route, event, { requestId });
     if (outcome.ok) return send(reply, mapFunctionResult(outcome.value), requestId);
     // Failures of Lambda itself (the reason is in the terminal already): the HTTP API's own answer, as deployed.
-    if (outcome.errorType === 'Function.ResponseSizeTooLarge' || outcome.errorType === OUT_OF_MEMORY_ERROR_TYPE) return send(reply, gatewayAnswer(500, 'Internal Server Error'), requestId);
+    if (outcome.errorType === 'Function.ResponseSizeTooLarge' || outcome.errorType === OUT_OF_MEMORY_ERROR_TYPE) return send(reply, gatewayAnswer(500, `the invocation failed in Lambda itself (${outcome.errorType})`), requestId);
     if (outcome.reason === 'timeout') return send(reply, errorResponse(504, 'GATEWAY_TIMEOUT', `${route.routeKey} did not answer within its timeout of ${route.timeout} s`, requestId));
     this.log.error(`${route.routeKey} (request ${requestId}) failed: ${outcome.errorType}: ${outcome.errorMessage}`);
     return send(reply, errorResponse(500, 'INTERNAL_ERROR', `${route.routeKey} failed (see the fw dev console, request ${requestId})`, requestId));
+  }
+
+  /** The gateway's own refusal, as the HTTP API answers it; why goes to the terminal and the dev-only header. */
+  private refuse(reply: FastifyReply, requestId: string, statusCode: 401 | 403 | 404, reason: string, headers: Record<string, string> = {}): FastifyReply {
+    this.log.info(`${reply.request.method} ${(reply.request.raw.url ?? '/').split('?')[0]}: the gateway answered ${statusCode}: ${reason} (request ${requestId})`);
+    return send(reply, gatewayAnswer(statusCode, reason, headers), requestId);
   }
 
   /** Stops watching, the HTTP server, every function and every engine; removes state.json. */

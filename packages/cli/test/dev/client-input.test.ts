@@ -39,10 +39,15 @@ describe('gateway events: maps of client names', () => {
           const rawHeaders = headers.flat();
           if (cookies.length) rawHeaders.push('cookie', cookies.map(([n, v]) => `${n}=${v}`).join('; '));
           const url = `/p?${query.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&')}`;
-          const event = delivered(buildHttpEvent({ method: 'GET', url, rawHeaders, sourceIp: '127.0.0.1' }, match!, 'r', new Date(0)));
+          const event = delivered(buildHttpEvent({ method: 'GET', url, rawHeaders, sourceIp: '127.0.0.1', port: 3000 }, match!, 'r', new Date(0)));
 
           const expectedHeaders = new Map<string, string>();
           for (const [n, v] of headers) expectedHeaders.set(n, expectedHeaders.has(n) ? `${expectedHeaders.get(n)},${v}` : v);
+          // Plus what the gateway adds (the trace id only when the client sent none).
+          const added = { 'x-forwarded-for': '127.0.0.1', 'x-forwarded-port': '3000', 'x-forwarded-proto': 'http', 'content-length': '0' };
+          for (const [n, v] of Object.entries(added)) expectedHeaders.set(n, n === 'x-forwarded-for' && expectedHeaders.has(n) ? `${expectedHeaders.get(n)}, ${v}` : v);
+          if (!expectedHeaders.has('x-amzn-trace-id')) expect(event.headers['x-amzn-trace-id']).to.match(/^Root=1-[0-9a-f]{8}-[0-9a-f]{24}$/);
+          expectedHeaders.set('x-amzn-trace-id', event.headers['x-amzn-trace-id']!);
           expect(Object.keys(event.headers).sort()).to.deep.equal([...expectedHeaders.keys()].sort());
           for (const [n, v] of expectedHeaders) expect(event.headers[n], `header ${n}`).to.equal(v);
 
@@ -61,7 +66,7 @@ describe('gateway events: maps of client names', () => {
   });
 
   it('turns ?constructor=1&constructor=2 into "1,2" (not "function Object() { [native code] },1,2")', () => {
-    const event = buildHttpEvent({ method: 'GET', url: '/x?constructor=1&constructor=2&__proto__=3', rawHeaders: ['constructor', 'a', 'Constructor', 'b'], sourceIp: '127.0.0.1' }, { route: route('/x') }, 'r', new Date(0));
+    const event = buildHttpEvent({ method: 'GET', url: '/x?constructor=1&constructor=2&__proto__=3', rawHeaders: ['constructor', 'a', 'Constructor', 'b'], sourceIp: '127.0.0.1', port: 3000 }, { route: route('/x') }, 'r', new Date(0));
     expect(JSON.stringify(event.queryStringParameters)).to.equal('{"constructor":"1,2","__proto__":"3"}');
     expect(event.headers['constructor']).to.equal('a,b');
   });
@@ -124,9 +129,9 @@ describe('fw dev errors: one body shape, no handler message in a 500, readable s
 
   it('answers with the framework error body whatever refuses the request: unknown method, bad URL, unknown path, 431, unparsable HTTP', async () => {
     const cases: [string, Promise<{ status: number; body: string }>, number, string][] = [
-      ['unknown method', rawRequest(dev.url, { method: 'PROPFIND', path: '/hello' }), 404, 'NOT_FOUND'],
+      ['unknown method on a /_dev path', rawRequest(dev.url, { method: 'PROPFIND', path: '/_dev/functions' }), 404, 'NOT_FOUND'],
       ['bad URL', rawRequest(dev.url, { path: '/%zz' }), 400, 'BAD_REQUEST'],
-      ['unknown path', rawRequest(dev.url, { path: '/no/such/path' }), 404, 'NOT_FOUND'],
+      ['unknown /_dev path', rawRequest(dev.url, { path: '/_dev/no/such/path' }), 404, 'NOT_FOUND'],
       ['headers too large', rawRequest(dev.url, { path: '/hello', headers: { 'x-big': 'a'.repeat(20_000) } }), 431, 'REQUEST_HEADER_FIELDS_TOO_LARGE'],
       ['not HTTP', rawExchange('NOT HTTP AT ALL\r\n\r\n'), 400, 'BAD_REQUEST'],
       ['bad chunked body', rawExchange('POST /hello HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\nzz\r\n{}\r\n0\r\n\r\n'), 400, 'BAD_REQUEST'],

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { expect } from 'chai';
-import { SignJWT, generateKeyPair, importJWK, type JWK } from 'jose';
+import { SignJWT, decodeJwt, generateKeyPair, importJWK, type JWK } from 'jose';
 import { copyExample, eventually, json, rawRequest, startDev, token, type RunningDev } from './helpers.js';
 
 /**
@@ -84,7 +84,10 @@ describe('fw dev (example app, embedded engines)', function () {
       expect(missing.status).to.equal(404);
       const noRoute = await fetch(`${dev.url}/nothing/here`);
       expect(noRoute.status).to.equal(404);
-      expect((await json(noRoute)).error.code).to.equal('NOT_FOUND');
+      // The gateway's own answer, as the HTTP API gives it; why in the dev-only header and the terminal.
+      expect(await json(noRoute)).to.deep.equal({ message: 'Not Found' });
+      expect(noRoute.headers.get('x-fw-dev-reason')).to.contain('no route GET /nothing/here');
+      await eventually(async () => (dev.output().includes('the gateway answered 404: no route GET /nothing/here') ? true : undefined), 5_000, 'the reason in the terminal');
     });
 
     it('answers 400 INVALID_JSON for a malformed JSON body', async () => {
@@ -126,7 +129,7 @@ describe('fw dev (example app, embedded engines)', function () {
       expect(event.queryStringParameters).to.deep.equal({ x: '1,2', y: 'é', flag: '' });
       expect(event.pathParameters).to.deep.equal({ id: 'a b' });
       expect(event.requestContext).to.include({ stage: '$default', routeKey: 'POST /debug/echo/{id}', requestId: response.headers['apigw-requestid'] });
-      expect(event.requestContext.http).to.include({ method: 'POST', path: '/debug/echo/a%20b', protocol: 'HTTP/1.1', sourceIp: '127.0.0.1' });
+      expect(event.requestContext.http).to.include({ method: 'POST', path: '/debug/echo/a b', protocol: 'HTTP/1.1', sourceIp: '127.0.0.1' });
       expect(event.requestContext.timeEpoch).to.be.a('number');
       expect(event.requestContext.time).to.match(/^\d{2}\/[A-Z][a-z]{2}\/\d{4}:\d{2}:\d{2}:\d{2} \+0000$/);
       expect(env).to.include({ endpoint: dev.url, region: 'eu-west-1', fn: 'tasks-api-dev-route-post-debug-echo-id' });
@@ -162,13 +165,15 @@ describe('fw dev (example app, embedded engines)', function () {
       const response = await fetch(`${dev.url}/tasks`);
       expect(response.status).to.equal(401);
       expect(response.headers.get('www-authenticate')).to.match(/^Bearer/);
-      expect((await json(response)).error.code).to.equal('UNAUTHORIZED');
+      expect(await json(response)).to.deep.equal({ message: 'Unauthorized' });
+      expect(response.headers.get('x-fw-dev-reason')).to.contain('needs a bearer token');
     });
 
-    it('answers 403 INSUFFICIENT_SCOPE for a token without the route scope, 200 with it', async () => {
+    it('answers 403 Forbidden (the gateway) for a token without the route scope, 200 with it', async () => {
       const forbidden = await post('/tasks', { title: 'x' }, { authorization: `Bearer ${readToken}` });
       expect(forbidden.status).to.equal(403);
-      expect((await json(forbidden)).error.code).to.equal('INSUFFICIENT_SCOPE');
+      expect(await json(forbidden)).to.deep.equal({ message: 'Forbidden' });
+      expect(forbidden.headers.get('x-fw-dev-reason')).to.contain('requires the scope tasks-api/tasks:write');
       const allowed = await fetch(`${dev.url}/tasks`, { headers: { authorization: `Bearer ${readToken}` } });
       expect(allowed.status).to.equal(200);
     });
@@ -176,16 +181,41 @@ describe('fw dev (example app, embedded engines)', function () {
     it('answers 401 for a forged, an expired and a wrong-audience token', async () => {
       const other = await generateKeyPair('RS256');
       const now = Math.floor(Date.now() / 1000);
-      const forged = await new SignJWT({ scope: 'tasks:read', client_id: 'web' }).setProtectedHeader({ alg: 'RS256' }).setIssuer(dev.url).setAudience('web').setSubject('x').setExpirationTime(now + 600).sign(other.privateKey);
-      const expired = await signWithProjectKey({ scope: 'tasks:read', client_id: 'web' }, 'web', now - 60);
-      const wrongAudience = await signWithProjectKey({ scope: 'tasks:read', client_id: 'other' }, 'someone-else', now + 600);
-      for (const bad of [forged, expired, wrongAudience, 'not-a-jwt']) {
+      // The audience is the app clients' local ids (shaped as Cognito's), not their names.
+      const webId = (await json(await post('/_dev/token', { scopes: ['tasks:read'], client: 'web' }))).client_id as string;
+      expect(webId).to.match(/^[a-z0-9]{26}$/);
+      const forged = await new SignJWT({ scope: 'tasks-api/tasks:read', client_id: webId }).setProtectedHeader({ alg: 'RS256' }).setIssuer(dev.url).setSubject('x').setExpirationTime(now + 600).sign(other.privateKey);
+      const expired = await signWithProjectKey({ scope: 'tasks-api/tasks:read', client_id: webId }, webId, now - 60);
+      const wrongAudience = await signWithProjectKey({ scope: 'tasks-api/tasks:read', client_id: 'other' }, 'someone-else', now + 600);
+      const clientName = await signWithProjectKey({ scope: 'tasks-api/tasks:read', client_id: 'web' }, 'web', now + 600);
+      for (const bad of [forged, expired, wrongAudience, clientName, 'not-a-jwt']) {
         const response = await fetch(`${dev.url}/tasks`, { headers: { authorization: `Bearer ${bad}` } });
         expect(response.status, bad.slice(0, 20)).to.equal(401);
+        expect(await json(response)).to.deep.equal({ message: 'Unauthorized' });
         expect(response.headers.get('www-authenticate')).to.match(/invalid_token/);
       }
-      const valid = await signWithProjectKey({ scope: 'tasks:read', client_id: 'web' }, 'web', now + 600);
+      const valid = await signWithProjectKey({ scope: 'tasks-api/tasks:read', client_id: webId }, webId, now + 600);
       expect((await fetch(`${dev.url}/tasks`, { headers: { authorization: `Bearer ${valid}` } })).status).to.equal(200);
+    });
+
+    it('mints Cognito-shaped tokens: prefixed scopes, a client id, groups for a user, the client as sub of a machine token', async () => {
+      const user = await json(await post('/_dev/token', { scopes: ['tasks:read'], sub: 'user-7', groups: ['admins'] }));
+      const userClaims = decodeJwt(user.access_token);
+      expect(userClaims).to.include({ sub: 'user-7', username: 'user-7', client_id: user.client_id, token_use: 'access', scope: 'tasks-api/tasks:read' });
+      expect(userClaims['cognito:groups']).to.deep.equal(['admins']);
+      expect(userClaims).to.not.have.property('aud');
+      expect(user).to.include({ client: 'web', scope: 'tasks-api/tasks:read' });
+      // `reporting` uses only client_credentials: its token is the client's own.
+      const machine = await json(await post('/_dev/token', { scopes: ['tasks:read'], client: 'reporting' }));
+      const machineClaims = decodeJwt(machine.access_token);
+      expect(machineClaims).to.include({ sub: machine.client_id, client_id: machine.client_id, token_use: 'access' });
+      expect(machineClaims).to.not.have.property('username');
+      expect(machine.client_id).to.match(/^[a-z0-9]{26}$/).and.not.equal(user.client_id);
+      const withUser = await post('/_dev/token', { scopes: ['tasks:read'], client: 'reporting', sub: 'user-7' });
+      expect(withUser.status).to.equal(400);
+      expect((await json(withUser)).error.code).to.equal('INVALID_TOKEN_REQUEST');
+      // Both are accepted by the gateway, as deployed.
+      for (const t of [user.access_token, machine.access_token]) expect((await fetch(`${dev.url}/tasks`, { headers: { authorization: `Bearer ${t}` } })).status).to.equal(200);
     });
 
     it('mints only declared scopes, and serves its JWKS', async () => {
@@ -325,7 +355,8 @@ describe('fw dev (example app, embedded engines)', function () {
     it('writes .fw/dev/state.json with the URL and every injected variable', () => {
       const state = JSON.parse(fs.readFileSync(path.join(dir, '.fw', 'dev', 'state.json'), 'utf8'));
       expect(state).to.include({ url: dev.url, stage: 'dev', pid: dev.child.pid });
-      expect(state.env).to.include({ FW_DEV_ENDPOINT: dev.url, FW_PROJECT: 'tasks-api', FW_STAGE: 'dev', FW_DB_MAIN_HOST: '127.0.0.1', FW_DB_MAIN_NAME: 'main', FW_DB_MAIN_SECRET_ARN: 'local', FW_AUTH_ISSUER: dev.url, FW_AUTH_AUDIENCE: 'web,reporting', FW_AUTH_USER_POOL_ID: 'local', FW_IDEMPOTENCY_TABLE: 'framework-idempotency' });
+      expect(state.env).to.include({ FW_DEV_ENDPOINT: dev.url, FW_PROJECT: 'tasks-api', FW_STAGE: 'dev', FW_DB_MAIN_HOST: '127.0.0.1', FW_DB_MAIN_NAME: 'main', FW_DB_MAIN_SECRET_ARN: 'local', FW_AUTH_ISSUER: dev.url, FW_AUTH_USER_POOL_ID: 'local', FW_AUTH_RESOURCE_SERVER: 'tasks-api', FW_IDEMPOTENCY_TABLE: 'tasks-api-dev-idempotency' });
+      expect(state.env.FW_AUTH_AUDIENCE).to.match(/^[a-z0-9]{26},[a-z0-9]{26}$/);
     });
   });
 

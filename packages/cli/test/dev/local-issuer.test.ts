@@ -49,9 +49,11 @@ describe('local issuer: the HTTP API JWT authorizer rules', () => {
     expect(cognitoLike.claims).to.include({ client_id: 'reporting', sub: 'user-1' });
   });
 
-  it('accepts a minted token', async () => {
-    const { token } = await issuer.mint({ sub: 'user-2', scopes: ['tasks:write'], client: 'web' });
-    expect((await issuer.verify(token)).claims.sub).to.equal('user-2');
+  it('accepts a minted token: Cognito-shaped, client_id and no aud', async () => {
+    const { token } = await issuer.mint({ sub: 'user-2', scopes: ['tasks:write'], clientId: 'web' });
+    const { claims } = await issuer.verify(token);
+    expect(claims).to.include({ sub: 'user-2', client_id: 'web', token_use: 'access', username: 'user-2' });
+    expect(claims).to.not.have.property('aud');
   });
 
   it('refuses a token without a kid, and one whose kid names no key of the JWKS', async () => {

@@ -1,4 +1,5 @@
 import { ENV, bucketEnv, cacheEnv, databaseEnv, queueEnv } from '../environment/variables.js';
+import { idempotencyTableName } from '../naming/unit-names.js';
 import type { EnvValue } from './app-definition.js';
 
 /** What the environment of an app is built from. */
@@ -26,7 +27,8 @@ export function buildEnvironment(app: EnvironmentInputs): Record<string, EnvValu
     [ENV.stage]: fixed(app.stage),
     [ENV.region]: fixed(app.region),
     [ENV.logLevel]: fixed(app.logLevel),
-    [ENV.idempotencyTable]: out('idempotency', 'default', 'tableName'),
+    // The stage's table name, the same value locally and deployed (the table is created with exactly this name).
+    [ENV.idempotencyTable]: fixed(idempotencyTableName(app.project, app.stage)),
   };
   for (const { id } of app.databases) {
     const v = databaseEnv(id);

@@ -1,2 +1,3 @@
 export * from './variables.js';
 export * from './dev-worker-services.js';
+export * from './lambda-runtime.js';

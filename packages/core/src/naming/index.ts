@@ -1,3 +1,4 @@
 export * from './limits.js';
 export * from './fit-name.js';
 export * from './unit-names.js';
+export * from './local-app-client-id.js';

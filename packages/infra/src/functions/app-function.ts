@@ -2,7 +2,7 @@ import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
-import type { EnvironmentSettings, FunctionUnit } from '@framework/core';
+import { LAMBDA_NODE_OPTIONS, functionLogGroupName, type EnvironmentSettings, type FunctionUnit } from '@framework/core';
 import { Construct } from 'constructs';
 import type { FunctionBundle } from '../bundling/bundle-app.js';
 import { acknowledgeNagFindings } from '../checks/nag-suppressions.js';
@@ -34,7 +34,7 @@ export interface AppFunctionProps {
  * Variables a deployed function gets beyond the app model's: source maps for stack traces. The test comparing
  * deployed and local variables allows exactly these.
  */
-export const DEPLOYED_ONLY_ENV: Readonly<Record<string, string>> = { NODE_OPTIONS: '--enable-source-maps' };
+export const DEPLOYED_ONLY_ENV: Readonly<Record<string, string>> = { NODE_OPTIONS: LAMBDA_NODE_OPTIONS };
 
 /**
  * One deployed function of the app: name, memory and timeout from the unit, runtime and architecture from the
@@ -51,7 +51,7 @@ export class AppFunction extends Construct {
     const { unit, settings } = props;
     this.unit = unit;
     this.logGroup = new logs.LogGroup(this, 'Logs', {
-      logGroupName: `/aws/lambda/${unit.functionName}`,
+      logGroupName: functionLogGroupName(unit.functionName),
       retention: settings.logs.retentionDays as logs.RetentionDays,
       removalPolicy: RemovalPolicy.DESTROY,
     });

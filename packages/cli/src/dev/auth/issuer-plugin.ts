@@ -1,11 +1,12 @@
-import type { AppDefinition } from '@framework/core';
+import { localAppClientId, type AppClientConfig, type AppDefinition } from '@framework/core';
 import type { FastifyPluginAsync } from 'fastify';
 import type { LocalIssuer } from './local-issuer.js';
 
-/** The app client a token is minted for when none is named: the first whose scopes cover the request. */
-function pickClient(app: AppDefinition, scopes: readonly string[]): string | undefined {
-  const clients = Object.entries(app.config.security.appClients ?? {});
-  return clients.find(([, c]) => scopes.every((s) => c.scopes.includes(s)))?.[0];
+const USER_FLOWS = ['authorization_code', 'implicit', 'user_password', 'user_srp'];
+
+/** Whether an app client only gets machine (client-credentials) tokens: no user signs in through it. */
+export function isMachineClient(client: AppClientConfig): boolean {
+  return client.flows.includes('client_credentials') && !client.flows.some((f) => USER_FLOWS.includes(f));
 }
 
 /**
@@ -16,14 +17,45 @@ function defaultScopes(app: AppDefinition, requestedClient: unknown): string[] {
   const declared = Object.keys(app.config.security.scopes);
   const clients = app.config.security.appClients ?? {};
   const named = typeof requestedClient === 'string' && Object.hasOwn(clients, requestedClient) ? requestedClient : undefined;
-  const client = named ?? pickClient(app, declared) ?? Object.keys(clients)[0];
+  const client = named ?? pickClient(app, declared, false) ?? Object.keys(clients)[0];
   return client === undefined ? declared : declared.filter((s) => clients[client]!.scopes.includes(s));
 }
 
-/** The audiences the local issuer accepts: the app clients' names (`local` when there are none). */
+/**
+ * The app client a token is minted for when none is named: the first whose scopes cover the request, a user client
+ * when a user (`sub`) is named, else preferring user clients.
+ */
+function pickClient(app: AppDefinition, scopes: readonly string[], user: boolean): string | undefined {
+  const covering = Object.entries(app.config.security.appClients ?? {}).filter(([, c]) => scopes.every((s) => c.scopes.includes(s)));
+  const forUsers = covering.find(([, c]) => !isMachineClient(c));
+  return (forUsers ?? (user ? undefined : covering[0]))?.[0];
+}
+
+/** The id of an app client locally (core's `localAppClientId`: shaped as Cognito's); `local` stands for "no clients". */
+export function localClientId(app: AppDefinition, clientName: string): string {
+  return localAppClientId(app.project, app.stage, clientName);
+}
+
+/** The audiences the local issuer accepts, as deployed: the app clients' ids (one for `local` when there are none). */
 export function localAudiences(app: AppDefinition): string[] {
   const names = Object.keys(app.config.security.appClients ?? {});
-  return names.length ? names : ['local'];
+  return (names.length ? names : ['local']).map((name) => localClientId(app, name));
+}
+
+/**
+ * The resource server identifier the scopes of a token are prefixed with: the project, as the deployed stack names it
+ * by default (`FW_AUTH_RESOURCE_SERVER` carries the same value), so `tasks-api/tasks:read` means the same in both.
+ */
+export function localResourceServer(app: AppDefinition): string {
+  return app.project;
+}
+
+/**
+ * A scope as a token carries it: prefixed with the resource server when the app has the auth intent (Cognito's custom
+ * scopes); bare without it, as no function then knows a resource server (`FW_AUTH_RESOURCE_SERVER` is not set).
+ */
+export function tokenScope(app: AppDefinition, scope: string): string {
+  return app.auth ? `${localResourceServer(app)}/${scope}` : scope;
 }
 
 /**
@@ -33,9 +65,13 @@ export function localAudiences(app: AppDefinition): string[] {
  * |---|---|
  * | `GET /.well-known/jwks.json` | 200 the JWKS (one RS256 key) |
  * | `GET /.well-known/openid-configuration` | 200 `{ issuer, jwks_uri, token_endpoint, scopes_supported }` |
- * | `POST /_dev/token` `{ scopes?: string[] \| "a b", sub?, client?, expiresIn? }` | 200 `{ access_token, token_type, expires_in, scope, client, sub }`; 400 `UNKNOWN_SCOPE` / `UNKNOWN_CLIENT` / `SCOPE_NOT_ALLOWED` / `INVALID_TOKEN_REQUEST` |
+ * | `POST /_dev/token` `{ scopes?: string[] \| "a b", sub?, client?, groups?, expiresIn? }` | 200 `{ access_token, token_type, expires_in, scope, client, client_id, sub }`; 400 `UNKNOWN_SCOPE` / `UNKNOWN_CLIENT` / `SCOPE_NOT_ALLOWED` / `INVALID_TOKEN_REQUEST` |
  *
  * Scopes must be declared in `config/security.ts`; with a client named, they must also be among that client's scopes.
+ * Tokens are Cognito-shaped: scopes prefixed with the resource server (`tasks-api/tasks:read`), `client_id` the
+ * client's local id, `cognito:groups` from `groups`. A client whose only flow is `client_credentials` gets a machine
+ * token (`sub` = client id, no `username`; a `sub` is refused); any other client a user token (`sub` default
+ * `local-user`).
  */
 export function issuerPlugin(issuer: LocalIssuer, currentApp: () => AppDefinition): FastifyPluginAsync {
   return async (server) => {
@@ -49,7 +85,7 @@ export function issuerPlugin(issuer: LocalIssuer, currentApp: () => AppDefinitio
     }));
     server.post('/_dev/token', async (request, reply) => {
       const fail = (code: string, message: string) => reply.code(400).send({ error: { code, message, requestId: request.id } });
-      let input: { scopes?: unknown; sub?: unknown; client?: unknown; expiresIn?: unknown };
+      let input: { scopes?: unknown; sub?: unknown; client?: unknown; groups?: unknown; expiresIn?: unknown };
       try {
         const text = (request.body as Buffer | undefined)?.toString('utf8') ?? '';
         input = (text ? JSON.parse(text) : {}) as typeof input;
@@ -69,6 +105,7 @@ export function issuerPlugin(issuer: LocalIssuer, currentApp: () => AppDefinitio
       if (undeclared.length) {
         return fail('UNKNOWN_SCOPE', `scope${undeclared.length > 1 ? 's' : ''} ${undeclared.map((s) => JSON.stringify(s)).join(', ')} not declared in config/security.ts; declared: ${Object.keys(declared).join(', ') || '(none)'}`);
       }
+      if (input.groups !== undefined && (!Array.isArray(input.groups) || !input.groups.every((g): g is string => typeof g === 'string' && g !== ''))) return fail('INVALID_TOKEN_REQUEST', 'expected "groups" to be an array of group names (the user\'s cognito:groups)');
       let client: string;
       if (input.client !== undefined) {
         if (typeof input.client !== 'string' || !Object.hasOwn(clients, input.client)) return fail('UNKNOWN_CLIENT', `app client ${JSON.stringify(input.client)} is not declared in config/security.ts; clients: ${Object.keys(clients).join(', ') || '(none)'}`);
@@ -76,15 +113,19 @@ export function issuerPlugin(issuer: LocalIssuer, currentApp: () => AppDefinitio
         if (notAllowed.length) return fail('SCOPE_NOT_ALLOWED', `app client "${input.client}" may not request ${notAllowed.join(', ')}; its scopes: ${clients[input.client]!.scopes.join(', ')}`);
         client = input.client;
       } else if (Object.keys(clients).length) {
-        const picked = pickClient(app, scopes);
-        if (!picked) return fail('SCOPE_NOT_ALLOWED', `no app client in config/security.ts may request all of ${scopes.join(', ')}; name one with "client"`);
+        const picked = pickClient(app, scopes, input.sub !== undefined);
+        if (!picked) return fail('SCOPE_NOT_ALLOWED', `no app client in config/security.ts may request all of ${scopes.join(', ')}${input.sub !== undefined ? ' for a user' : ''}; name one with "client"`);
         client = picked;
       } else {
         client = 'local';
       }
-      const { token } = await issuer.mint({ sub: (input.sub as string | undefined) ?? 'local-user', scopes, client, expiresIn });
-      const sub = (input.sub as string | undefined) ?? 'local-user';
-      return { access_token: token, token_type: 'Bearer', expires_in: expiresIn, scope: scopes.join(' '), client, sub };
+      const machine = Object.hasOwn(clients, client) && isMachineClient(clients[client]!);
+      if (machine && (input.sub !== undefined || input.groups !== undefined)) return fail('INVALID_TOKEN_REQUEST', `app client "${client}" uses only client_credentials: its tokens are the client's own (sub = client id), with no user; leave out "sub" and "groups"`);
+      const clientId = localClientId(app, client);
+      const tokenScopes = scopes.map((s) => tokenScope(app, s));
+      const { token } = await issuer.mint({ sub: machine ? undefined : (input.sub as string | undefined) ?? 'local-user', groups: input.groups as string[] | undefined, scopes: tokenScopes, clientId, expiresIn });
+      const sub = machine ? clientId : (input.sub as string | undefined) ?? 'local-user';
+      return { access_token: token, token_type: 'Bearer', expires_in: expiresIn, scope: tokenScopes.join(' '), client, client_id: clientId, sub };
     });
   };
 }

@@ -19,19 +19,24 @@ export class TokenRejected extends Error {}
 
 /** Options of a minted token. */
 export interface MintOptions {
-  readonly sub: string;
+  /** The user id; absent for a machine (client-credentials) token, whose `sub` is the client id. */
+  readonly sub?: string;
+  /** Scopes as the token carries them (custom scopes prefixed with the resource server: `tasks-api/tasks:read`). */
   readonly scopes: readonly string[];
-  /** App client name (becomes `aud` and `client_id`). */
-  readonly client: string;
+  /** The app client's id (`client_id`). */
+  readonly clientId: string;
+  /** The user's groups (`cognito:groups`, only when there are some). */
+  readonly groups?: readonly string[];
   /** Seconds. @default 3600 */
   readonly expiresIn?: number;
 }
 
 /**
  * The local identity provider: an RS256 key pair generated once per project and kept under `.fw/dev/auth/`, so
- * tokens minted yesterday still verify after a restart; the issuer is the dev server's URL. Tokens look like the
- * identity provider's access tokens (`sub`, `scope`, `client_id`, `token_use: access`) plus `aud` (the app client),
- * which the gateway's JWT authorizer checks.
+ * tokens minted yesterday still verify after a restart; the issuer is the dev server's URL. Tokens are shaped as
+ * Cognito's access tokens: `client_id` (no `aud`: the gateway's JWT authorizer checks `client_id` then), `token_use:
+ * access`, `scope` with the resource server's prefix, `cognito:groups` for a user in groups, and for a machine
+ * (client-credentials) token the client id as `sub` and no `username`.
  */
 export class LocalIssuer {
   /**
@@ -74,11 +79,25 @@ export class LocalIssuer {
   async mint(options: MintOptions): Promise<{ token: string; expiresAt: number }> {
     const now = Math.floor(Date.now() / 1000);
     const expiresAt = now + (options.expiresIn ?? 3600);
-    const token = await new SignJWT({ scope: options.scopes.join(' '), client_id: options.client, token_use: 'access', username: options.sub })
-      .setProtectedHeader({ alg: 'RS256', kid: this.publicJwk.kid!, typ: 'JWT' })
+    // Cognito's access token: `client_id` and no `aud`; a user's carries `username` (and `cognito:groups` when the user
+    // has groups), a client-credentials token has the client id as `sub` and no user claims.
+    const claims: JWTPayload = options.sub === undefined
+      ? { sub: options.clientId, token_use: 'access', scope: options.scopes.join(' '), auth_time: now, version: 2, client_id: options.clientId }
+      : {
+          'sub': options.sub,
+          ...(options.groups?.length ? { 'cognito:groups': [...options.groups] } : {}),
+          'version': 2,
+          'client_id': options.clientId,
+          'origin_jti': randomUUID(),
+          'event_id': randomUUID(),
+          'token_use': 'access',
+          'scope': options.scopes.join(' '),
+          'auth_time': now,
+          'username': options.sub,
+        };
+    const token = await new SignJWT(claims)
+      .setProtectedHeader({ alg: 'RS256', kid: this.publicJwk.kid! })
       .setIssuer(this.issuer)
-      .setSubject(options.sub)
-      .setAudience(options.client)
       .setIssuedAt(now)
       .setExpirationTime(expiresAt)
       .setJti(randomUUID())

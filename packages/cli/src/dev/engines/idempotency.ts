@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { DEFAULT_IDEMPOTENCY_TABLE, DEV_IDEMPOTENCY_SERVICE } from '@framework/core';
+import { DEV_IDEMPOTENCY_SERVICE } from '@framework/core';
 import type { DevIdempotencyRequest } from '@framework/runtime';
 import { PersistentIdempotencyStore } from '../idempotency/persistent-idempotency-store.js';
 import type { DevContext, DevEngine, EngineFactory, EngineStart } from './engine.js';
@@ -8,7 +8,8 @@ import type { DevContext, DevEngine, EngineFactory, EngineStart } from './engine
  * The idempotency store of `fw dev`: one for every function, in the dev server, persisted under
  * `.fw/idempotency/records.jsonl`. Functions reach it through their worker (`createDefaultIdempotencyStore` picks it
  * when `FW_DEV_ENDPOINT` is set), so a retry after an edit, a crash, a timeout or a restart of `fw dev` replays
- * instead of running the handler again. The table variable still gets the default table name, as CONTRACTS §5 says.
+ * instead of running the handler again. `FW_IDEMPOTENCY_TABLE` is the model's fixed value, the stage's table name as
+ * deployed (`<project>-<stage>-idempotency`): a handler that reads it sees the same name locally and deployed.
  */
 export class PersistentIdempotencyEngine implements DevEngine {
   readonly intent = 'idempotency' as const;
@@ -20,7 +21,7 @@ export class PersistentIdempotencyEngine implements DevEngine {
     const store = await PersistentIdempotencyStore.open(file, Date.now(), (problem) => context.log.warn(`idempotency: ${problem}`));
     this.store = store;
     return {
-      outputs: { default: { tableName: DEFAULT_IDEMPOTENCY_TABLE } },
+      outputs: {},
       summary: [`default: ${path.relative(context.rootDir, file)} (${store.size} records, shared by every function)`],
       workerServices: { [DEV_IDEMPOTENCY_SERVICE]: (request) => store.serve(request as DevIdempotencyRequest) },
     };

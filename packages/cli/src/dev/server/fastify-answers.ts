@@ -3,6 +3,8 @@ import * as http from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { DevLogger } from '../engines/engine.js';
+import { isDevPath } from './dev-endpoint-guard.js';
+import { gatewayAnswer } from './gateway-answer.js';
 import { errorResponse } from './gateway-response.js';
 
 /**
@@ -41,11 +43,18 @@ export function frameworkErrorAnswer(error: Error & { statusCode?: number }, req
   void reply.code(statusCode).headers(response.headers).send(response.body);
 }
 
-/** Fastify's not-found handler: reached only by a method no route takes (every path of the others is a route). */
-export function notFoundAnswer(request: FastifyRequest, reply: FastifyReply): void {
-  const path = (request.raw.url ?? '/').split('?')[0];
-  const response = errorResponse(404, 'NOT_FOUND', `no route ${request.method} ${path}`, request.id);
-  void reply.code(404).headers(response.headers).send(response.body);
+/**
+ * Fastify's not-found handler: reached only by a method no route takes (every path of the others is a route). Under
+ * `/_dev` the framework's error body; elsewhere the HTTP API's own `{"message":"Not Found"}`, as deployed.
+ */
+export function notFoundAnswer(log: DevLogger): (request: FastifyRequest, reply: FastifyReply) => void {
+  return (request, reply) => {
+    const path = (request.raw.url ?? '/').split('?')[0];
+    const reason = `no route ${request.method} ${path}`;
+    const response = isDevPath(request.raw.url ?? '/') ? errorResponse(404, 'NOT_FOUND', reason, request.id) : gatewayAnswer(404, reason);
+    if (!isDevPath(request.raw.url ?? '/')) log.info(`${request.method} ${path}: the gateway answered 404: ${reason} (request ${request.id})`);
+    void reply.code(404).headers(response.headers).header('apigw-requestid', request.id).send(response.body);
+  };
 }
 
 /**

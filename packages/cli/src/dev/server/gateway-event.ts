@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { RouteMatch } from './route-table.js';
 
@@ -16,6 +17,8 @@ export interface IncomingRequest {
   readonly rawHeaders: readonly string[];
   readonly body?: Buffer;
   readonly sourceIp: string;
+  /** The port the request arrived on (`x-forwarded-port`; deployed `443`). */
+  readonly port: number;
 }
 
 const TEXT_TYPES = /^(text\/|application\/(json|xml|javascript|x-www-form-urlencoded|graphql)|[^;]*\+(json|xml))/i;
@@ -55,6 +58,14 @@ export function buildHttpEvent(request: IncomingRequest, match: RouteMatch, requ
     }
     headers[name] = headers[name] === undefined ? value : `${headers[name]},${value}`;
   }
+  // What the gateway adds: the caller's address appended to any `x-forwarded-for` it sent, the port and protocol the
+  // request came in on (locally the dev server's own, so URLs built from them point back at it), an X-Ray trace id,
+  // and the body's length (`0` without a body).
+  headers['x-forwarded-for'] = headers['x-forwarded-for'] === undefined ? request.sourceIp : `${headers['x-forwarded-for']}, ${request.sourceIp}`;
+  headers['x-forwarded-port'] = String(request.port);
+  headers['x-forwarded-proto'] = 'http';
+  headers['x-amzn-trace-id'] ??= traceId(now);
+  headers['content-length'] = String(request.body?.length ?? 0);
   const q = request.url.indexOf('?');
   const rawPath = q === -1 ? request.url : request.url.slice(0, q);
   const rawQueryString = q === -1 ? '' : request.url.slice(q + 1);
@@ -92,7 +103,8 @@ export function buildHttpEvent(request: IncomingRequest, match: RouteMatch, requ
       apiId: 'local',
       domainName: headers.host ?? 'localhost',
       domainPrefix: (headers.host ?? 'localhost').split('.')[0]!.split(':')[0]!,
-      http: { method: request.method, path: rawPath, protocol: 'HTTP/1.1', sourceIp: request.sourceIp, userAgent: headers['user-agent'] ?? '' },
+      // Decoded, as the HTTP API delivers it (`rawPath` keeps the path as sent).
+      http: { method: request.method, path: decodePath(rawPath), protocol: 'HTTP/1.1', sourceIp: request.sourceIp, userAgent: headers['user-agent'] ?? '' },
       requestId,
       routeKey: match.route.routeKey,
       stage: '$default',
@@ -104,6 +116,20 @@ export function buildHttpEvent(request: IncomingRequest, match: RouteMatch, requ
     isBase64Encoded,
   };
   return event;
+}
+
+/** `Root=1-<epoch seconds, 8 hex>-<24 hex>`: an X-Ray trace id as the gateway adds it. */
+export function traceId(now: Date): string {
+  return `Root=1-${Math.floor(now.getTime() / 1000).toString(16).padStart(8, '0')}-${randomBytes(12).toString('hex')}`;
+}
+
+/** Percent-decoded path; a sequence that does not decode stays as sent. */
+function decodePath(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
 }
 
 function decode(text: string): string {
