@@ -14,11 +14,11 @@ export const ENV = {
   region: 'FW_REGION',
   /** Minimum log level: debug, info, warn, error. */
   logLevel: 'LOG_LEVEL',
-  /** DynamoDB table of the idempotency and saga stores. */
+  /** DynamoDB table of the idempotency and saga stores: `<project>-<stage>-idempotency`, locally and deployed. */
   idempotencyTable: 'FW_IDEMPOTENCY_TABLE',
   /** JWT issuer URL of the auth intent (Cognito user pool locally the dev server). */
   authIssuer: 'FW_AUTH_ISSUER',
-  /** Accepted audiences (app client ids), comma-separated. */
+  /** Accepted audiences (app client ids), comma-separated; in `fw dev` the local ids of `localAppClientId`. */
   authAudience: 'FW_AUTH_AUDIENCE',
   /** Cognito user pool id (`local` in development). */
   authUserPoolId: 'FW_AUTH_USER_POOL_ID',

@@ -31,8 +31,8 @@ export interface AppFunctionProps {
 }
 
 /**
- * Variables a deployed function gets beyond the app model's: source maps for stack traces. The test comparing
- * deployed and local variables allows exactly these.
+ * Variables a deployed function gets beyond the app model's: source maps for stack traces (core's value; `fw dev`
+ * sets the same with Lambda's other variables). The test comparing deployed and local variables allows exactly these.
  */
 export const DEPLOYED_ONLY_ENV: Readonly<Record<string, string>> = { NODE_OPTIONS: LAMBDA_NODE_OPTIONS };
 
