@@ -105,7 +105,7 @@ describe('local issuer: verified tokens are remembered until they expire', () =>
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   it('checks the signature of a token once, then answers the same claims from memory', async () => {
-    const { token } = await issuer.mint({ sub: 'user-1', scopes: ['tasks:read'], client: 'web' });
+    const { token } = await issuer.mint({ sub: 'user-1', scopes: ['tasks:read'], clientId: 'web' });
     const first = await issuer.verify(token);
     first.claims.sub = 'changed-by-the-caller';
     first.scopes.push('tasks:admin');
@@ -117,7 +117,7 @@ describe('local issuer: verified tokens are remembered until they expire', () =>
 
   it('refuses a remembered token once it has expired', async () => {
     // exp is in whole seconds: a few of them leave the first verification time to finish on a loaded machine.
-    const { token, expiresAt } = await issuer.mint({ sub: 'user-1', scopes: ['tasks:read'], client: 'web', expiresIn: 4 });
+    const { token, expiresAt } = await issuer.mint({ sub: 'user-1', scopes: ['tasks:read'], clientId: 'web', expiresIn: 4 });
     await issuer.verify(token);
     expect(issuer.signatureChecks).to.equal(1);
     // Wait for the clock to pass exp; the remembered entry must not outlive it.
@@ -128,7 +128,7 @@ describe('local issuer: verified tokens are remembered until they expire', () =>
   });
 
   it('refuses a tampered copy of a remembered token (payload or signature changed)', async () => {
-    const { token } = await issuer.mint({ sub: 'user-1', scopes: ['tasks:read'], client: 'web' });
+    const { token } = await issuer.mint({ sub: 'user-1', scopes: ['tasks:read'], clientId: 'web' });
     await issuer.verify(token);
     const [header, payload, signature] = token.split('.') as [string, string, string];
     const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, unknown>;

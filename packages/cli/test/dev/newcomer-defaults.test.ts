@@ -42,17 +42,18 @@ describe('fw dev defaults a newcomer meets', function () {
     const response = await fetch(`${server.url}/_dev/token`, { method: 'POST' });
     expect(response.status).to.equal(200);
     const body = (await response.json()) as { access_token: string; scope: string; client: string; sub: string };
-    expect(body).to.include({ scope: 'items:read items:write', client: 'web', sub: 'local-user' });
+    // Scopes as the token carries them: prefixed with the resource server, as Cognito's.
+    expect(body).to.include({ scope: 'small/items:read small/items:write', client: 'web', sub: 'local-user' });
     expect(decodeJwt(body.access_token)).to.include({ sub: 'local-user' });
     // A named client: its scopes.
     const ops = (await (await fetch(`${server.url}/_dev/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"client":"ops"}' })).json()) as { scope: string; client: string };
-    expect(ops).to.include({ scope: 'admin:all', client: 'ops' });
+    expect(ops).to.include({ scope: 'small/admin:all', client: 'ops' });
   });
 
   it('without app clients, every declared scope', async () => {
     const server = await start({ 'src/routes/hello/get.ts': `export const main = async () => ({ hi: true });\n` });
     const body = (await (await fetch(`${server.url}/_dev/token`, { method: 'POST' })).json()) as { scope: string };
-    expect(body.scope).to.equal('items:read');
+    expect(body.scope).to.equal('small/items:read');
   });
 
   it('a --stage without environment is reported as coming from --stage, not from FW_STAGE', async () => {
