@@ -1,13 +1,18 @@
 /**
- * Synthesize-and-bundle time of generated apps (10, 100, 300 routes): @framework/infra (one esbuild build for every
- * function, route shards, handler scopes read from the bundles) against the anchor, the same routes built with CDK's
- * NodejsFunction (one esbuild process per function) behind an HTTP API, in the same run, same machine.
+ * 1. `fw synth` of the example (a fresh process, as a user runs it: module loading, bundling, handler scopes, cdk-nag,
+ *    the assembly written) against the anchor, a one-Lambda CDK app (App, Stack, one NodejsFunction) synthesized by
+ *    a fresh process in the same run; medians of interleaved runs. Target: at most 1.0x.
+ * 2. `fw synth` of a generated 300-route app, wall time (target: under 6 s).
+ * 3. With `--per-route` (or sizes as the argument): synthesize-and-bundle time of generated apps (10, 100, 300
+ *    routes) in process, @framework/infra against the same routes built with CDK's NodejsFunction per route (one
+ *    esbuild process per function) behind an HTTP API, checks off on both sides. Takes minutes.
  *
- *   npx projen bench:infra        (or: npx tsx bench/infra/run.ts [10,100,300])
+ *   npx projen bench:infra        (or: npx tsx bench/infra/run.ts [--per-route | 10,100,300])
  *
- * Checks (cdk-nag) are off on both sides: the figure is bundling plus synthesis. NodejsFunction prints its own
- * bundling progress on stderr; the figures are the lines on stdout.
+ * Needs the packages built (`npx tsc -b packages`: the task does it). NodejsFunction prints its own bundling progress
+ * on stderr; the figures are the lines on stdout.
  */
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -29,7 +34,8 @@ const apigw = fromInfra('aws-cdk-lib/aws-apigatewayv2') as typeof apigwTypes;
 const { HttpLambdaIntegration } = fromInfra('aws-cdk-lib/aws-apigatewayv2-integrations') as typeof integrationTypes;
 const lambda = fromInfra('aws-cdk-lib/aws-lambda') as typeof lambdaTypes;
 const { NodejsFunction, OutputFormat } = fromInfra('aws-cdk-lib/aws-lambda-nodejs') as typeof nodejsTypes;
-const sizes = (process.argv[2] ?? '10,100,300').split(',').map(Number);
+const perRoute = process.argv[2] !== undefined;
+const sizes = (process.argv[2] && process.argv[2] !== '--per-route' ? process.argv[2] : '10,100,300').split(',').map(Number);
 const workDir = path.join(repoRoot, '.bench', 'infra');
 
 /** A project with `routes` route files sharing a small lib, like a real API (the lib is bundled into each). */
@@ -97,6 +103,92 @@ function timeNodejsFunction(app: AppDefinition): number {
   const ms = performance.now() - started;
   fs.rmSync(outdir, { recursive: true, force: true });
   return ms;
+}
+
+const fwBin = path.join(repoRoot, 'packages', 'cli', 'lib', 'bin', 'fw.js');
+const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)]!;
+
+/** Wall time of a fresh `node` process running `args` in `cwd`; fails loudly if the process does. */
+function timeProcess(args: string[], cwd: string): number {
+  const started = performance.now();
+  const child = spawnSync(process.execPath, args, { cwd, encoding: 'utf8', env: { ...process.env, AWS_EC2_METADATA_DISABLED: 'true' } });
+  const ms = performance.now() - started;
+  if (child.status !== 0) throw new Error(`${args.join(' ')} failed in ${cwd}:\n${child.stderr}`);
+  return ms;
+}
+
+/** `fw synth` of a project folder, in a fresh process, into a temporary assembly folder. */
+function timeFwSynth(dir: string, extra: string[] = []): number {
+  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-bench-synth-'));
+  try {
+    return timeProcess([fwBin, 'synth', '--out', out, ...extra], dir);
+  } finally {
+    fs.rmSync(out, { recursive: true, force: true });
+  }
+}
+
+/** The anchor: a CDK app with one NodejsFunction (one small handler), synthesized by a fresh process. */
+function oneLambdaApp(): string {
+  const dir = path.join(workDir, 'one-lambda');
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, 'handler.ts'), 'export const main = async (event: { body?: string }) => ({ statusCode: 200, body: event.body ?? "{}" });\n');
+  fs.writeFileSync(path.join(dir, 'app.cjs'), [
+    `const { createRequire } = require('node:module');`,
+    `const fromInfra = createRequire(${JSON.stringify(path.join(repoRoot, 'packages', 'infra', 'package.json'))});`,
+    `const { App, Stack } = fromInfra('aws-cdk-lib');`,
+    `const lambda = fromInfra('aws-cdk-lib/aws-lambda');`,
+    `const { NodejsFunction, OutputFormat } = fromInfra('aws-cdk-lib/aws-lambda-nodejs');`,
+    `const app = new App({ outdir: process.argv[2] });`,
+    `const stack = new Stack(app, 'OneLambda', { env: { region: 'us-east-1' } });`,
+    `new NodejsFunction(stack, 'Fn', { entry: ${JSON.stringify(path.join(dir, 'handler.ts'))}, handler: 'main', runtime: lambda.Runtime.NODEJS_22_X, architecture: lambda.Architecture.ARM_64,`,
+    `  projectRoot: ${JSON.stringify(repoRoot)}, depsLockFilePath: ${JSON.stringify(path.join(repoRoot, 'package-lock.json'))},`,
+    `  bundling: { minify: true, sourceMap: true, format: OutputFormat.ESM, target: 'node22', externalModules: ['@aws-sdk/*'], mainFields: ['module', 'main'] } });`,
+    `app.synth();`,
+  ].join('\n'));
+  return dir;
+}
+
+function timeOneLambda(dir: string): number {
+  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-bench-one-lambda-'));
+  try {
+    return timeProcess([path.join(dir, 'app.cjs'), out], dir);
+  } finally {
+    fs.rmSync(out, { recursive: true, force: true });
+  }
+}
+
+/** A generated project `fw synth` can read: the routes of `generateProject` plus a fw.config.ts. */
+function fwProject(routes: number): string {
+  const dir = generateProject(routes);
+  fs.writeFileSync(path.join(dir, 'fw.config.ts'), "import { defineApp } from '@framework/core';\nexport default defineApp({ base: { name: 'bench', region: 'us-east-1' }, security: { scopes: {} }, envs: { dev: { preset: 'free' } } });\n");
+  fs.writeFileSync(path.join(dir, 'package.json'), '{ "name": "bench-app", "private": true, "type": "module" }\n');
+  return dir;
+}
+
+if (!fs.existsSync(fwBin)) throw new Error('Build the packages first: npx tsc -b packages');
+const example = path.join(repoRoot, 'examples', 'tasks-api');
+const anchorDir = oneLambdaApp();
+// Warm-up (not measured): the file system cache and esbuild's binary.
+timeFwSynth(example);
+timeOneLambda(anchorDir);
+const fwRuns: number[] = [];
+const anchorRuns: number[] = [];
+for (let i = 0; i < 5; i++) {
+  fwRuns.push(timeFwSynth(example));
+  anchorRuns.push(timeOneLambda(anchorDir));
+}
+const fwMedian = median(fwRuns);
+const anchorMedian = median(anchorRuns);
+console.log(`fw synth of the example (9 functions, cdk-nag on, fresh process): ${(fwMedian / 1000).toFixed(2)}s; one-Lambda CDK app (NodejsFunction, aws-cdk-lib defaults, fresh process): ${(anchorMedian / 1000).toFixed(2)}s; ratio ${(fwMedian / anchorMedian).toFixed(2)}x (target <= 1.0x; medians of 5 interleaved runs)`);
+const large = fwProject(300);
+const largeRuns = [timeFwSynth(large), timeFwSynth(large), timeFwSynth(large)];
+console.log(`fw synth of a 300-route app (cdk-nag on, fresh process): ${(median(largeRuns) / 1000).toFixed(2)}s wall (target < 6 s; median of 3)`);
+const largeNoChecks = [timeFwSynth(large, ['--no-checks']), timeFwSynth(large, ['--no-checks']), timeFwSynth(large, ['--no-checks'])];
+console.log(`fw synth of a 300-route app (--no-checks, fresh process): ${(median(largeNoChecks) / 1000).toFixed(2)}s wall (median of 3)`);
+if (!perRoute) {
+  fs.rmSync(workDir, { recursive: true, force: true });
+  process.exit(0);
 }
 
 // Warm-up (not measured): module loading and JIT would otherwise be charged to the first size.

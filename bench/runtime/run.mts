@@ -2,9 +2,10 @@
  * bench:runtime — per-invocation overhead of a JSON POST route through `handler` (@framework/runtime) against
  * `@middy/core` 6.4 with `@middy/http-json-body-parser` and `@middy/http-error-handler`, same run, same events.
  * Anchor: a bare Lambda function doing the same JSON parse and serialize by hand (the work any version must do).
- * Also prints the bundle size of the minimal route, with the Middy equivalent bundled the same way as a ratio.
+ * Also prints the bundle size of the minimal route, with the Middy equivalent bundled the same way as a ratio, and the
+ * cold init of the example's POST /tasks bundle against a Middy route doing the same work (cold-init.mts).
  *
- * Run: npx projen bench:runtime   (needs the packages built: npx tsc -b packages/runtime)
+ * Run: npx projen bench:runtime   (builds packages/runtime and packages/infra first)
  */
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +15,7 @@ import middy from '@middy/core';
 import httpErrorHandler from '@middy/http-error-handler';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import { createLogger, handler, NotFound, setRootLogger } from '@framework/runtime';
+import { coldInit } from './cold-init.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const ROUNDS = 7;
@@ -182,3 +184,4 @@ const middyBytes = await bundleBytes(`
   import middy from '@middy/core'; import p from '@middy/http-json-body-parser'; import e from '@middy/http-error-handler';
   export const main = middy().use(p()).use(e()).handler(async (ev) => ({ statusCode: 200, body: JSON.stringify({ ok: true, b: ev.body }) }));`);
 console.log(`bundle (esbuild, minified, node, esm, @aws-sdk external) | minimal framework route: ${(ourBytes / 1024).toFixed(1)} KB (x${(ourBytes / middyBytes).toFixed(2)} of middy equivalent ${(middyBytes / 1024).toFixed(1)} KB)`);
+await coldInit();
