@@ -199,6 +199,13 @@ const example = project.addTask('example', {
 example.exec('tsx scripts/build-packages.ts');
 example.exec('node ../../packages/cli/lib/bin/fw.js dev', { cwd: 'examples/tasks-api', receiveArgs: true });
 
+// Your own app before the packages are on a public registry: they are published to a local one (see the README).
+const registry = project.addTask('registry', {
+  description: 'Pack the packages, publish them to a local registry (verdaccio on 127.0.0.1, dev tag) and print the fw init / projen new commands to run in another folder; serves until Ctrl-C',
+});
+registry.exec('tsx scripts/build-packages.ts');
+registry.exec('tsx scripts/registry.ts');
+
 project.addTask('bench:idempotency', {
   description: 'Idempotency middleware vs Powertools on DynamoDB Local: DynamoDB requests and median latency (needs Java)',
   exec: 'tsc -b packages/runtime && tsx bench/idempotency/run.mts',

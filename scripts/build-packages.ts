@@ -4,13 +4,12 @@
  * are printed as tsc prints them, and the exit code is tsc's.
  */
 import { spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
 
 const started = Date.now();
 const seconds = (since: number) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
-const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+const tsc = require.resolve('typescript/bin/tsc');
 const child = spawn(process.execPath, [tsc, '-b', 'packages', '--verbose'], { stdio: ['ignore', 'pipe', 'inherit'] });
 
 // --verbose lines start with a time stamp ("9:39:41 PM - Building project '/…/packages/core/tsconfig.json'...").

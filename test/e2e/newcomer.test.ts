@@ -3,14 +3,13 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { expect } from 'chai';
 import { filesNamingPaths, tempDir } from '../support/temp-dir';
-import { runCommand, runOk, startBackground, type Background } from './support/processes';
-import { startLocalRegistry, type LocalRegistry } from './support/verdaccio';
+import { runCommand, runOk, startBackground, type Background } from '../../scripts/local-registry/processes';
 
 /**
- * The newcomer path, as a new user walks it: our packages are packed and published (tag `dev`) to a local registry
- * whose uplink is the registry npm is configured with, then, in empty folders, `projen new --from
- * @framework/projen`, `projen dev`, `projen synth`, an intent added in .projenrc.ts, and `fw init` for every template
- * with its own `npm test`. Every step prints how long it took.
+ * The newcomer path, as a new user walks it: `npm run registry` packs our packages and publishes them (tag `dev`) to a
+ * local registry whose uplink is the registry npm is configured with, then, in empty folders, the `fw init` line it
+ * prints, `projen new --from @framework/projen`, `projen dev`, `projen synth`, an intent added in .projenrc.ts, and
+ * `fw init` for every template with its own `npm test`. Every step prints how long it took.
  */
 const repoRoot = path.resolve(__dirname, '..', '..');
 const PROJEN = 'projen@0.103.25';
@@ -71,7 +70,9 @@ async function startDev(cwd: string, env: NodeJS.ProcessEnv, command: readonly s
 describe('e2e: the newcomer path from a registry', function () {
   this.timeout(15 * 60_000);
   let work: { dir: string; remove(): void };
-  let registry: LocalRegistry | undefined;
+  let registry: { url: string } | undefined;
+  let registryServer: Background | undefined;
+  let printedInit: string[] = [];
   let env: NodeJS.ProcessEnv;
   let skipReason: string | undefined;
 
@@ -82,38 +83,18 @@ describe('e2e: the newcomer path from a registry', function () {
       return;
     }
     work = tempDir('fw-e2e');
+    // 1. `npm run registry`, as the README says: build, pack, start verdaccio, publish; it prints what to run next.
     const started = Date.now();
-    // 1. Pack: the root package (compiled by jsii first: `npm test` builds only the workspaces) and every workspace.
-    const tarballs = path.join(work.dir, 'tarballs');
-    fs.mkdirSync(tarballs);
-    const buildEnv = { ...process.env };
-    await runOk(path.join(repoRoot, 'node_modules', '.bin', 'jsii'), ['--silence-warnings=reserved-word'], { cwd: repoRoot, env: buildEnv });
-    const workspaces = fs
-      .readdirSync(path.join(repoRoot, 'packages'))
-      .filter((name) => fs.existsSync(path.join(repoRoot, 'packages', name, 'package.json')))
-      .filter((name) => !(JSON.parse(fs.readFileSync(path.join(repoRoot, 'packages', name, 'package.json'), 'utf8')) as { private?: boolean }).private);
-    await runOk('npm', ['pack', '--silent', '--pack-destination', tarballs, ...workspaces.flatMap((name) => ['-w', `packages/${name}`])], { cwd: repoRoot, env: buildEnv });
-    await runOk('npm', ['pack', '--silent', '--pack-destination', tarballs], { cwd: repoRoot, env: buildEnv });
-    timed(`pack ${workspaces.length + 1} packages`, (Date.now() - started) / 1000);
-
-    // 2. A local registry whose uplink is the registry npm is configured with; publish with the dev tag.
-    const uplink = (await runOk('npm', ['config', 'get', 'registry'], { cwd: work.dir, env: shellEnv() })).stdout.trim().split('\n').pop() as string;
-    const startedRegistry = Date.now();
-    registry = await startLocalRegistry({ verdaccioBin: path.join(repoRoot, 'node_modules', 'verdaccio', 'bin', 'verdaccio'), workDir: path.join(work.dir, 'registry'), uplink, env: shellEnv() });
-    const publishRc = path.join(work.dir, 'publish.npmrc');
-    fs.writeFileSync(publishRc, `registry=${registry.url}\n//${new URL(registry.url).host}/:_authToken=${registry.token}\n`);
-    await Promise.all(
-      fs
-        .readdirSync(tarballs)
-        .filter((f) => f.endsWith('.tgz'))
-        .map((tarball) => runOk('npm', ['publish', path.join(tarballs, tarball), '--tag', 'dev', '--userconfig', publishRc, '--registry', registry!.url], { cwd: work.dir, env: userEnv(registry!.url) })),
-    );
-    timed('start the local registry and publish', (Date.now() - startedRegistry) / 1000);
+    registryServer = startBackground('npm', ['run', 'registry'], { cwd: repoRoot, env: shellEnv() });
+    const printed = await registryServer.waitFor(/Local registry: (http:\/\/\S+)[^]*create a project with fw init:\n\s+(.+)\n[^]*Serving until Ctrl-C/, 600_000);
+    timed('npm run registry: packed, published and serving', (Date.now() - started) / 1000);
+    registry = { url: printed[1]! };
+    printedInit = printed[2]!.trim().split(/\s+/);
     env = userEnv(registry.url);
   });
 
   after(async () => {
-    await registry?.stop();
+    await registryServer?.stop();
     work?.remove();
   });
 
@@ -123,6 +104,29 @@ describe('e2e: the newcomer path from a registry', function () {
       process.stdout.write(`      [e2e] skipped: ${skipReason}\n`);
       this.skip();
     }
+  });
+
+  describe('0. the fw init line npm run registry prints', () => {
+    it('creates my-app in an empty folder with no registry configured, and its npm run dev answers /health', async () => {
+      const parent = path.join(work.dir, 'printed-line');
+      fs.mkdirSync(parent);
+      expect(printedInit.slice(0, 1), printedInit.join(' ')).to.deep.equal(['npx']);
+      expect(printedInit).to.include.members(['fw', 'init', 'my-app', '--registry', registry!.url]);
+      // A new user's shell: npm's own registry, nothing pointing at the local one but the printed line, and an npm
+      // cache of its own (npx reuses what an earlier run installed for the same `@framework/cli@dev`).
+      const newUser = { ...shellEnv(), npm_config_cache: path.join(work.dir, 'new-user-npm-cache') };
+      const init = await runOk(printedInit[0]!, [...printedInit.slice(1), '--yes'], { cwd: parent, env: newUser });
+      timed('the printed fw init line (with install)', init.seconds);
+      const project = path.join(parent, 'my-app');
+      const { url, dev } = await startDev(project, newUser, ['npm', 'run', 'dev', '--', '--port', '0']);
+      try {
+        const health = await fetchJson(`${url}/health`);
+        expect(health.status, `${JSON.stringify(health.body)}\n${dev.output().slice(-3000)}`).to.equal(200);
+        expect(health.body).to.deep.include({ status: 'ok' });
+      } finally {
+        await dev.stop();
+      }
+    });
   });
 
   describe('1. npx projen new --from @framework/projen, then projen dev and projen synth', () => {
