@@ -1,6 +1,7 @@
 import { parseCommandLine, usageError } from '../cli/parse-command-line.js';
 import { DevServerError } from '../errors.js';
 import { COMMANDS } from './registry.js';
+import { openDebugger } from '../dev/debugger/index.js';
 import { DevServer } from '../dev/dev-server.js';
 import { parseEnginePreferences, type EnginePreferences } from '../dev/engines/index.js';
 
@@ -11,12 +12,14 @@ interface DevArguments {
   engines: EnginePreferences;
   quiet: boolean;
   typecheck: boolean;
+  inspect?: string;
 }
 
 function parse(argv: readonly string[]): DevArguments {
   const { values, positionals } = parseCommandLine(COMMANDS.dev!, argv);
   if (positionals.length) throw usageError('dev', `unexpected argument "${positionals[0]}" (fw dev serves the project in the current folder)`);
   const args: DevArguments = { port: 3000, host: (values.host as string | undefined) ?? '127.0.0.1', stage: (values.stage as string | undefined) ?? 'dev', engines: process.env.FW_DEV_ENGINES ? parseEnginePreferences(process.env.FW_DEV_ENGINES) : {}, quiet: values.quiet === true, typecheck: values['no-typecheck'] !== true };
+  if (typeof values.inspect === 'string') args.inspect = values.inspect;
   const port = values.port as string | undefined;
   if (port !== undefined) {
     if (!/^\d+$/.test(port) || Number(port) > 65535) throw new DevServerError('FW_ERR_DEV_BAD_ARGUMENT', `--port ${port}: expected a port number 0-65535 (0 picks a free one)`);
@@ -29,6 +32,10 @@ function parse(argv: readonly string[]): DevArguments {
 /** `fw dev`: serves the project in the current folder until Ctrl-C. */
 export async function run(argv: string[]): Promise<number> {
   const args = parse(argv);
+  if (args.inspect !== undefined) {
+    const url = openDebugger(args.inspect);
+    process.stdout.write(`[fw] debugger listening at ${url} (handlers run in its worker threads; see "Debugging" in the @framework/cli README)\n`);
+  }
   const server = await DevServer.start({ rootDir: process.cwd(), port: args.port, host: args.host, stage: args.stage, engines: args.engines, typecheck: args.typecheck, ...(args.quiet ? { activityLog: false as const } : {}) });
   process.stdout.write(`[fw] serving at ${server.url}\n`);
   return new Promise<number>((resolve) => {

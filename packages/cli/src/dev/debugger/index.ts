@@ -1,0 +1,2 @@
+export * from './child-node-options.js';
+export * from './open-debugger.js';
