@@ -36,6 +36,9 @@ describe('fw dev activity log: a line per request, queue batch and cron run', fu
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
 
+  /** The gateway's header, or the id in the dev server's own error body. */
+  const requestIdOf = async (response: Response): Promise<string> =>
+    response.headers.get('apigw-requestid') ?? ((await response.json()) as { error: { requestId: string } }).error.requestId;
   const lineFor = (requestId: string) => eventually(async () => lines.find((l) => l.endsWith(requestId)), 10_000, `the line of request ${requestId}`);
 
   it('a 200: time, method, path (no query), status, duration, function and request id', async () => {
@@ -51,14 +54,14 @@ describe('fw dev activity log: a line per request, queue batch and cron run', fu
   it('a 401 of the local authorizer', async () => {
     const response = await fetch(`${server.url}/secret`);
     expect(response.status).to.equal(401);
-    const line = await lineFor(((await response.json()) as { error: { requestId: string } }).error.requestId);
+    const line = await lineFor(await requestIdOf(response));
     expect(REQUEST_LINE.exec(line)?.slice(1, 4), line).to.deep.equal(['GET', '/secret', '401']);
   });
 
   it('a thrown 500, with the stack on real lines in the console', async () => {
     const response = await fetch(`${server.url}/boom`);
     expect(response.status).to.equal(500);
-    const line = await lineFor(((await response.json()) as { error: { requestId: string } }).error.requestId);
+    const line = await lineFor(await requestIdOf(response));
     expect(REQUEST_LINE.exec(line)?.slice(1, 4), line).to.deep.equal(['GET', '/boom', '500']);
     const stack = await eventually(async () => errors.find((e) => e.includes('boom in the handler')), 10_000, 'the stack');
     expect(stack.split('\n').some((l) => /^\s+at deepInside \(/.test(l)), stack).to.equal(true);
