@@ -13,6 +13,7 @@ import * as http from 'node:http';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import pg from 'pg';
 import { load } from './load';
 
 const repo = path.resolve(__dirname, '..', '..');
@@ -33,6 +34,8 @@ function freePort(): Promise<number> {
 
 function copyProject(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-bench-dev-'));
+  // Run as root, fw dev starts native PostgreSQL as the postgres user, which must reach .fw.
+  fs.chmodSync(dir, 0o755);
   const source = path.join(repo, 'examples', 'tasks-api');
   fs.cpSync(source, dir, { recursive: true, filter: (src) => !/[\\/](node_modules|\.fw)$/.test(src) });
   fs.symlinkSync(path.join(repo, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
@@ -54,10 +57,11 @@ function get(url: string, agent?: http.Agent): Promise<{ status: number; body: s
   });
 }
 
-async function startDev(dir: string, port: number): Promise<{ child: ChildProcess; launchMs: number }> {
+async function startDev(dir: string, port: number, databases = 'embedded'): Promise<{ child: ChildProcess; launchMs: number }> {
   const started = performance.now();
-  const child = spawn(process.execPath, [cli, 'dev', '--port', String(port), '--engine', 'databases=embedded'], { cwd: dir, stdio: ['ignore', process.env.BENCH_VERBOSE ? 'inherit' : 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [cli, 'dev', '--port', String(port), '--engine', `databases=${databases}`], { cwd: dir, stdio: ['ignore', process.env.BENCH_VERBOSE ? 'inherit' : 'ignore', 'inherit'] });
   for (;;) {
+    if (child.exitCode !== null) throw new Error(`exited with ${child.exitCode} before answering`);
     try {
       if ((await get(`http://127.0.0.1:${port}/health`)).status === 200) return { child, launchMs: performance.now() - started };
     } catch {
@@ -117,10 +121,213 @@ async function editAndWait(dir: string, url: string, marker: string, agent: http
   }
 }
 
+/** Launch to the first 200 of GET /health of plain Fastify serving the same compiled handlers. */
+async function launchPlain(getBundle: string, postBundle: string, port: number): Promise<{ child: ChildProcess; launchMs: number }> {
+  const started = performance.now();
+  const child = spawn(process.execPath, [path.join(__dirname, 'plain-fastify.mjs'), getBundle, postBundle, String(port)], { stdio: 'ignore' });
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`exited with ${child.exitCode} before answering`);
+    try {
+      if ((await get(`http://127.0.0.1:${port}/health`)).status === 200) return { child, launchMs: performance.now() - started };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+/** A project of two routes (GET /health, POST /bench/echo) and no intents. */
+function twoRouteProject(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-bench-dev-small-'));
+  const files: Record<string, string> = {
+    'package.json': JSON.stringify({ name: 'two-routes', version: '0.0.0', private: true, type: 'module' }),
+    'tsconfig.json': fs.readFileSync(path.join(repo, 'examples', 'tasks-api', 'tsconfig.json'), 'utf8'),
+    'fw.config.ts': `import { defineApp } from '@framework/core';\nexport default defineApp({ base: { name: 'two-routes', region: 'eu-west-1' }, security: { scopes: {} }, envs: { dev: { preset: 'free' } }, routesDir: 'src/routes', infrastructure: {} });\n`,
+    [HEALTH]: fs.readFileSync(path.join(repo, 'examples', 'tasks-api', HEALTH), 'utf8'),
+    [ECHO]: ECHO_SOURCE,
+  };
+  for (const [file, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    fs.writeFileSync(path.join(dir, file), text);
+  }
+  fs.symlinkSync(path.join(repo, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+  return dir;
+}
+
+/** TCP ports in LISTEN state held by the processes below `pid` (the database engine's own port). */
+function listeningPortsBelow(pid: number): number[] {
+  const descendants: number[] = [];
+  const walk = (parent: number) => {
+    for (const task of fs.readdirSync(`/proc/${parent}/task`)) {
+      for (const child of fs.readFileSync(`/proc/${parent}/task/${task}/children`, 'utf8').trim().split(/\s+/).filter(Boolean)) {
+        descendants.push(Number(child));
+        walk(Number(child));
+      }
+    }
+  };
+  walk(pid);
+  const inodes = new Set<string>();
+  for (const child of descendants) {
+    for (const fd of fs.readdirSync(`/proc/${child}/fd`)) {
+      try {
+        const link = fs.readlinkSync(`/proc/${child}/fd/${fd}`);
+        const inode = /^socket:\[(\d+)\]$/.exec(link)?.[1];
+        if (inode) inodes.add(inode);
+      } catch {
+        // closed meanwhile
+      }
+    }
+  }
+  const ports: number[] = [];
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    for (const line of fs.readFileSync(table, 'utf8').split('\n').slice(1)) {
+      const fields = line.trim().split(/\s+/);
+      if (fields[3] === '0A' && inodes.has(fields[9]!)) ports.push(parseInt(fields[1]!.split(':')[1]!, 16));
+    }
+  }
+  return ports;
+}
+
+function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const text = JSON.stringify(body);
+    const request = http.request(url, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)), ...headers } }, (response) => {
+      let answer = '';
+      response.setEncoding('utf8');
+      response.on('data', (d: string) => (answer += d));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: answer }));
+    });
+    request.on('error', reject);
+    request.end(text);
+  });
+}
+
+/**
+ * GET /tasks (authenticated, 20 rows) on fw dev with the given database engine, against plain Fastify + `pg` on the
+ * engine's own port, in interleaved rounds of 10 connections.
+ */
+async function tasksRoute(dir: string, databases: 'embedded' | 'native', seconds: number): Promise<void> {
+  const port = await freePort();
+  const dev = await startDev(dir, port, databases);
+  let plain: ChildProcess | undefined;
+  try {
+    const base = `http://127.0.0.1:${port}`;
+    const minted = await post(`${base}/_dev/token`, { scopes: ['tasks:read', 'tasks:write'], sub: 'bench-user' });
+    const authorization = `Bearer ${(JSON.parse(minted.body) as { access_token: string }).access_token}`;
+    const listed = JSON.parse((await getWith(`${base}/tasks`, { authorization })).body) as { tasks: unknown[] };
+    for (let i = listed.tasks.length; i < 20; i++) {
+      if ((await post(`${base}/tasks`, { title: `task ${i}` }, { authorization })).status >= 300) throw new Error('POST /tasks failed');
+    }
+    const enginePort = listeningPortsBelow(dev.child.pid!)[0];
+    if (enginePort === undefined) throw new Error(`no listening port below fw dev (${databases})`);
+    const admin = new pg.Client({ host: '127.0.0.1', port: enginePort, user: 'postgres', database: 'postgres' });
+    await admin.connect();
+    const names = (await admin.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname NOT IN ('postgres', 'template0', 'template1')`)).rows;
+    await admin.end();
+    const plainPort = await freePort();
+    plain = spawn(process.execPath, [path.join(__dirname, 'plain-tasks.mjs'), String(enginePort), names[0]?.datname ?? 'postgres', String(plainPort)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    await new Promise<void>((resolve) => plain!.stdout!.on('data', (d: Buffer) => d.toString().includes('ready') && resolve()));
+    const devUrl = `${base}/tasks`;
+    const plainUrl = `http://127.0.0.1:${plainPort}/tasks`;
+    const headers = { authorization };
+    const check = JSON.parse((await getWith(plainUrl, headers)).body) as { tasks: unknown[] };
+    if (check.tasks.length < 20) throw new Error(`plain Fastify + pg sees ${check.tasks.length} tasks`);
+    await load(devUrl, { connections: 10, durationMs: 1000, headers });
+    await load(plainUrl, { connections: 10, durationMs: 1000, headers });
+    const devRuns: Awaited<ReturnType<typeof load>>[] = [];
+    const plainRuns: Awaited<ReturnType<typeof load>>[] = [];
+    const ratios: number[] = [];
+    for (let round = 0; round < 5; round++) {
+      plainRuns.push(await load(plainUrl, { connections: 10, durationMs: seconds * 400, headers }));
+      devRuns.push(await load(devUrl, { connections: 10, durationMs: seconds * 400, headers }));
+      ratios.push(devRuns[round]!.perSecond / plainRuns[round]!.perSecond);
+    }
+    const errors = devRuns.reduce((n, r) => n + r.errors, 0) + plainRuns.reduce((n, r) => n + r.errors, 0);
+    const target = databases === 'embedded' ? '>= 0.6, p50 < 10 ms' : '>= 0.8';
+    console.log(
+      `GET /tasks (20 rows, ${databases === 'embedded' ? 'embedded engine (PGlite)' : 'native PostgreSQL'}) req/s: fw dev ${median(devRuns.map((r) => r.perSecond)).toFixed(0)} (p50 ${median(devRuns.map((r) => r.p50Ms)).toFixed(1)} ms), ` +
+        `plain Fastify + pg ${median(plainRuns.map((r) => r.perSecond)).toFixed(0)} (p50 ${median(plainRuns.map((r) => r.p50Ms)).toFixed(1)} ms), ratio ${median(ratios).toFixed(2)} (pairs ${ratios.map((r) => r.toFixed(2)).join(', ')}; target ${target})${errors ? `; ${errors} non-200 answers` : ''}`,
+    );
+  } finally {
+    if (plain) await stop(plain);
+    await stop(dev.child);
+  }
+}
+
+/** Launch to first 200: a 2-route app with no intents against plain Fastify (interleaved), and the example with PGlite. */
+async function launches(exampleDir: string): Promise<void> {
+  const dir = twoRouteProject();
+  try {
+    const port = await freePort();
+    await stop((await startDev(dir, port)).child);
+    const bundle = (file: string) => path.join(dir, '.fw', 'dev', 'build', file.replace(/\.ts$/, '.mjs'));
+    const devRuns: number[] = [];
+    const plainRuns: number[] = [];
+    const ratios: number[] = [];
+    for (let round = 0; round < 5; round++) {
+      const plain = await launchPlain(bundle(HEALTH), bundle(ECHO), port);
+      await stop(plain.child);
+      const dev = await startDev(dir, port);
+      await stop(dev.child);
+      plainRuns.push(plain.launchMs);
+      devRuns.push(dev.launchMs);
+      ratios.push(dev.launchMs / plain.launchMs);
+    }
+    console.log(`launch to first 200, 2-route app with no intents (installed): fw dev ${median(devRuns).toFixed(0)} ms, plain Fastify ${median(plainRuns).toFixed(0)} ms (medians of 5), ratio ${median(ratios).toFixed(2)} (pairs ${ratios.map((r) => r.toFixed(2)).join(', ')}; target <= 1.5)`);
+    const example: number[] = [];
+    for (let round = 0; round < 3; round++) {
+      const dev = await startDev(exampleDir, port);
+      await stop(dev.child);
+      example.push(dev.launchMs);
+    }
+    console.log(`launch to first 200, the example with PGlite (installed): ${median(example).toFixed(0)} ms (median of ${example.map((m) => m.toFixed(0)).join(', ')}; target < 1200 ms)`);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function getWith(url: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = http.get(url, { headers }, (response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (d: string) => (body += d));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+    });
+    request.on('error', reject);
+  });
+}
+
+/** The issue-27 figures: GET /tasks on each database engine, and launch to first 200. */
+async function databaseRoutesAndLaunches(dir: string, seconds: number): Promise<void> {
+  progress('GET /tasks on the embedded engine');
+  await tasksRoute(dir, 'embedded', seconds);
+  if (findOnPath('postgres')) {
+    progress('GET /tasks on native PostgreSQL');
+    await tasksRoute(dir, 'native', seconds);
+  } else {
+    console.log('GET /tasks on native PostgreSQL: skipped (no postgres on PATH)');
+  }
+  progress('launch to first 200');
+  await launches(dir);
+}
+
 const progress = (text: string) => process.stderr.write(`[bench:dev] ${text}\n`);
+const findOnPath = (name: string) => (process.env.PATH ?? '').split(path.delimiter).some((d) => d && fs.existsSync(path.join(d, name)));
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 async function main(): Promise<void> {
+  if (process.env.BENCH_ONLY === 'database-and-launch') {
+    // Only the database routes and launch figures (on a fresh copy of the example).
+    const dir = copyProject();
+    try {
+      await stop((await startDev(dir, await freePort())).child);
+      await databaseRoutesAndLaunches(dir, Number(process.env.BENCH_SECONDS ?? 5));
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+    return;
+  }
   const dir = copyProject();
   const port = await freePort();
   const url = `http://127.0.0.1:${port}/health`;
@@ -193,6 +400,10 @@ async function main(): Promise<void> {
     const database = childrenRssMb(dev.pid!);
     agent.destroy();
     console.log(`RSS of fw dev after 10,000 requests and 100 edits: ${rss.toFixed(0)} MB (${(rss / launchRss).toFixed(2)}x its ${launchRss.toFixed(0)} MB after launch), target < 300 MB; the embedded database's own process: ${database.toFixed(0)} MB`);
+    await stop(dev);
+    dev = undefined;
+
+    await databaseRoutesAndLaunches(dir, seconds);
   } catch (error) {
     console.error(`[bench:dev] failed: ${(error as Error).stack ?? String(error)}`);
     process.exitCode = 1;
