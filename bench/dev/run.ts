@@ -3,7 +3,10 @@
  * Prints: GET /health and POST /bench/echo requests per second with fw dev's per-request freshness check on (and the
  * ratio to plain Fastify in the same run), the share of edits answered by the very next request and the median
  * edit-to-new-response of 40 edits (in-place writes and renames over the file, alternating), launch to first 200
- * (installed project, second launch), resident memory after 10,000 requests and 100 edits.
+ * (installed project, second launch), resident memory after 10,000 requests and 100 edits; then the example's
+ * authenticated GET /tasks (20 rows) on the embedded engine (PGlite) and on native PostgreSQL against plain Fastify +
+ * `pg` on the engine's own port, and launch to first 200 of a 2-route app with no intents against plain Fastify and of
+ * the example with PGlite. `BENCH_ONLY=database-and-launch` runs only those last figures.
  * Runs on a copy of examples/tasks-api in a temporary folder (its node_modules linked to the repository's), plus a
  * POST route that echoes its body.
  */
