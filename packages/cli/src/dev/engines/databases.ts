@@ -2,7 +2,6 @@ import type { AppDefinition } from '@framework/core';
 import type { DevContext, DevEngine, EngineFactory, EngineKind, EngineStart } from './engine.js';
 import { nativeBackend, pgliteBackend, postgresCanReach, type PostgresBackend, type RunningPostgres } from './postgres-backends.js';
 import { DeferredPort, findOnPath } from './ports.js';
-import { applyPendingMigrations } from './database-migrations.js';
 
 /**
  * The database engine: each database intent gets a port on the dev server's address right away (so the other
@@ -60,7 +59,9 @@ export class PostgresEngine implements DevEngine {
         const running = await backend.start(app.databases, context.dataDir, context.host, context.log);
         this.description = running.description;
         context.log.info(`databases: ${running.description} ready in ${Date.now() - started} ms`);
-        // Before the proxies let functions in: they find the schema their migrations describe (@framework/data).
+        // Before the proxies let functions in: they find the schema their migrations describe (@framework/data,
+        // loaded only for an app with a database).
+        const { applyPendingMigrations } = await import('./database-migrations.js');
         await applyPendingMigrations(app.databases, running.ports, { host: context.host, rootDir: context.rootDir, log: context.log });
         return running;
       } catch (error) {

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { DatabaseDefinition } from '@framework/core';
-import pg from 'pg';
+import type pg from 'pg';
 import { DevServerError } from '../../errors.js';
 import { childEnv, childExecArgv } from '../debugger/index.js';
 import type { DevLogger } from './engine.js';
@@ -94,11 +94,17 @@ function run(command: string, args: string[], user: { uid: number; gid: number }
   });
 }
 
+/** `pg`, loaded on first use: an app without a database does not pay for its import at start-up. */
+async function pgClient(config: pg.ClientConfig): Promise<pg.Client> {
+  const { default: driver } = await import('pg');
+  return new driver.Client(config);
+}
+
 async function waitForServer(port: number, host: string, child: ChildProcess, output: () => string): Promise<void> {
   const deadline = Date.now() + 30_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`postgres exited with ${child.exitCode}: ${output().trim()}`);
-    const client = new pg.Client({ host, port, user: 'postgres', database: 'postgres' });
+    const client = await pgClient({ host, port, user: 'postgres', database: 'postgres' });
     try {
       await client.connect();
       await client.end();
@@ -152,7 +158,7 @@ export const nativeBackend: PostgresBackend = {
     };
     try {
       await waitForServer(port, host, child, () => stderr);
-      const admin = new pg.Client({ host, port, user: 'postgres', database: 'postgres' });
+      const admin = await pgClient({ host, port, user: 'postgres', database: 'postgres' });
       await admin.connect();
       try {
         for (const database of databases) {

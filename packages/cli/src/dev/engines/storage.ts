@@ -1,5 +1,5 @@
 import type { AppDefinition } from '@framework/core';
-import { devServerNotifier, LOCAL_STORAGE_PATH, LocalStorageEngine } from '@framework/storage/local';
+import type { LocalStorageEngine } from '@framework/storage/local';
 import type { FastifyPluginAsync } from 'fastify';
 import { Readable } from 'node:stream';
 import type { DevContext, DevEngine, EngineFactory, EngineStart } from './engine.js';
@@ -17,6 +17,8 @@ export class EmbeddedStorageEngine implements DevEngine {
   private engine?: LocalStorageEngine;
 
   async start(app: AppDefinition, context: DevContext): Promise<EngineStart> {
+    // Loaded here, not at the top: an app without storage does not pay for the engine's modules (busboy) at start-up.
+    const { devServerNotifier, LOCAL_STORAGE_PATH, LocalStorageEngine } = await import('@framework/storage/local');
     const engine = await LocalStorageEngine.start({
       rootDir: context.rootDir,
       buckets: app.storage,
