@@ -297,14 +297,32 @@ export class FunctionHost {
       .join('\n');
     if (text === this.preloadText && this.spares.length) return;
     this.preloadText = text;
-    const file = path.join(this.bundler.outputDir, '_preload.mjs');
+    const file = this.preloadPath();
+    const content = `// Packages the handlers import, loaded by spare worker threads ahead of time.\nawait Promise.all([\n${text.split('\n').map((l) => l.replace(/;$/, ',')).join('\n')}\n]);\n`;
+    // The spares started from the previous run's preload (see `startSpares`) load the same packages: keep them.
+    if (this.preloadFile === file && this.spares.length && readText(file) === content) return;
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, `// Packages the handlers import, loaded by spare worker threads ahead of time.\nawait Promise.all([\n${text.split('\n').map((l) => l.replace(/;$/, ',')).join('\n')}\n]);\n`);
+    fs.writeFileSync(file, content);
     this.preloadFile = file;
     const old = this.spares;
     this.spares = [];
     this.fillSpares();
     for (const spare of old) void spare.worker.terminate();
+  }
+
+  private preloadPath(): string {
+    return path.join(this.bundler.outputDir, '_preload.mjs');
+  }
+
+  /**
+   * Starts the spare threads now, before the first build ends, with the previous run's preload when there is one:
+   * the first request then finds a booted thread instead of waiting for one. A build that changes the preload
+   * replaces them.
+   */
+  private startSpares(): void {
+    if (this.spares.length || this.stopped) return;
+    if (this.preloadFile === undefined && readText(this.preloadPath()) !== undefined) this.preloadFile = this.preloadPath();
+    this.fillSpares();
   }
 
   private fillSpares(): void {
@@ -320,6 +338,7 @@ export class FunctionHost {
     if (!options.changedOnly) this.fullBuildQueued = true;
     const files = [...new Set(units.map((u) => u.file))];
     this.spareMemorySize = mostCommonMemorySize(units) ?? this.spareMemorySize;
+    this.startSpares();
     this.building = this.building.then(async () => {
       this.buildsQueued--;
       // Coalesce: a burst of edits needs only the last build.
@@ -451,4 +470,13 @@ function mostCommonMemorySize(units: readonly FunctionUnit[]): number | undefine
   const counts = new Map<number, number>();
   for (const unit of units) counts.set(unit.memorySize, (counts.get(unit.memorySize) ?? 0) + 1);
   return [...counts].sort((a, b) => b[1] - a[1])[0]?.[0];
+}
+
+/** A file's text, or undefined when it cannot be read. */
+function readText(file: string): string | undefined {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
 }
