@@ -42,7 +42,14 @@ async function main(argv: string[]): Promise<number> {
   }
   parseCommandLine(entry, rest);
   const command = await entry.load();
-  return command.run(rest);
+  try {
+    return await command.run(rest);
+  } catch (error) {
+    // A value the command refused (a port out of range, a bad project name) points at the same help as usage errors.
+    const e = error as { code?: string; message?: string };
+    if (e.code?.endsWith('_BAD_ARGUMENT') && e.message && !/--help|Usage/.test(e.message)) e.message = `${e.message.replace(/\.?$/, '.')} Run "fw ${entry.name} --help" for its usage.`;
+    throw error;
+  }
 }
 
 main(process.argv.slice(2)).then(

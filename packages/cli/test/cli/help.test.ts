@@ -71,6 +71,12 @@ describe('fw --help, fw <command> --help, --version and usage errors', function 
     expect(result.stderr).to.equal('fw synth: unknown option --stag (did you mean --stage?). Run "fw synth --help" for its usage.\n');
   });
 
+  it('a value the command refuses points at the same help, exit code 1', () => {
+    const result = fw('dev', '--port', '99999');
+    expect(result.status).to.equal(1);
+    expect(result.stderr).to.equal('--port 99999: expected a port number 0-65535 (0 picks a free one). Run "fw dev --help" for its usage.\n');
+  });
+
   it('checks option names and values against the command table', () => {
     const dev = COMMANDS.dev!;
     expect(parseCommandLine(dev, ['--port=3001', '--engine', 'databases=embedded', '--engine=queues=embedded']).values).to.deep.include({
