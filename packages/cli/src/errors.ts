@@ -80,6 +80,7 @@ export class CloudCommandError extends FrameworkError {
   public static readonly CODES = {
     FW_ERR_CLOUD_BAD_ARGUMENT: 'An option of fw synth/deploy/diff/destroy is unknown or has a bad value.',
     FW_ERR_CLOUD_NO_CONFIG: 'No fw.config.ts in the folder the command runs in.',
+    FW_ERR_CLOUD_BAD_CDK_JSON: 'cdk.json beside fw.config.ts is not valid JSON, or its "context" is not an object.',
     FW_ERR_CLOUD_NO_CREDENTIALS: 'No cloud credentials are configured (deploy, diff and destroy need them; synth does not).',
     FW_ERR_CLOUD_NOT_BOOTSTRAPPED: 'The account and region have not been prepared for CDK deployments (bootstrap stack missing).',
     FW_ERR_CLOUD_NOT_CONFIRMED: 'fw destroy was not confirmed (pass --yes when there is no terminal to ask).',

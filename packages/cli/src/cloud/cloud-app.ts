@@ -6,6 +6,7 @@ import { CloudCommandError } from '../errors.js';
 import { credentialsHelp } from './credentials.js';
 import type { CloudOptions } from './cloud-options.js';
 import { ProgressIoHost, type ProgressOutput } from './progress-io-host.js';
+import { readProjectContext } from './project-context.js';
 
 export { loadCloudApp } from './load-cloud-app.js';
 
@@ -28,9 +29,10 @@ export async function cloudContext(app: AppDefinition, options: CloudOptions, ou
   const ioHost = new ProgressIoHost(out);
   const toolkit = new Toolkit({ ioHost, emojis: false, color: false });
   const outdir = path.resolve(app.rootDir, options.out ?? 'cdk.out');
+  const projectContext = readProjectContext(app.rootDir);
   const source = await toolkit.fromAssemblyBuilder(
     async (props) => {
-      const { cdkApp } = buildCdkApp(app, { outdir: props.outdir ?? outdir, context: props.context, checks: options.checks, validation: options.validation });
+      const { cdkApp } = buildCdkApp(app, { outdir: props.outdir ?? outdir, context: { ...projectContext, ...props.context }, checks: options.checks, validation: options.validation });
       return cdkApp.synth();
     },
     { outdir, disposeOutdir: false },

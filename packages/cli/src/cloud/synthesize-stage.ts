@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import type { AppDefinition } from '@framework/core';
 import { CloudCommandError } from '../errors.js';
 import type { CloudOptions } from './cloud-options.js';
+import { readProjectContext } from './project-context.js';
 import { TOOLKIT_SYNTH_CONTEXT } from './synth-context.js';
 
 /**
@@ -11,9 +12,10 @@ import { TOOLKIT_SYNTH_CONTEXT } from './synth-context.js';
  */
 export async function synthesizeStage(app: AppDefinition, options: Pick<CloudOptions, 'out' | 'checks' | 'validation'>): Promise<string> {
   const outdir = path.resolve(app.rootDir, options.out ?? 'cdk.out');
+  const projectContext = readProjectContext(app.rootDir);
   const { buildCdkApp } = await import('@framework/infra');
   try {
-    const { cdkApp } = buildCdkApp(app, { outdir, context: { ...TOOLKIT_SYNTH_CONTEXT }, checks: options.checks, validation: options.validation });
+    const { cdkApp } = buildCdkApp(app, { outdir, context: { ...projectContext, ...TOOLKIT_SYNTH_CONTEXT }, checks: options.checks, validation: options.validation });
     return cdkApp.synth().directory;
   } catch (error) {
     if ((error as { code?: string }).code?.startsWith?.('FW_ERR')) throw error;
