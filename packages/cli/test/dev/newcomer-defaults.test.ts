@@ -48,6 +48,12 @@ describe('fw dev defaults a newcomer meets', function () {
     // A named client: its scopes.
     const ops = (await (await fetch(`${server.url}/_dev/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"client":"ops"}' })).json()) as { scope: string; client: string };
     expect(ops).to.include({ scope: 'small/admin:all', client: 'ops' });
+    // A user token for scopes only a machine client may request: the answer says why and what to do.
+    const forUser = await fetch(`${server.url}/_dev/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"scopes":["admin:all"],"sub":"u-1"}' });
+    expect(forUser.status).to.equal(400);
+    const refused = (await forUser.json()) as { error: { code: string; message: string } };
+    expect(refused.error.code).to.equal('SCOPE_NOT_ALLOWED');
+    expect(refused.error.message).to.match(/"ops"\) use only client_credentials/).and.match(/Leave out "sub"/);
   });
 
   it('without app clients, every declared scope', async () => {

@@ -114,7 +114,13 @@ export function issuerPlugin(issuer: LocalIssuer, currentApp: () => AppDefinitio
         client = input.client;
       } else if (Object.keys(clients).length) {
         const picked = pickClient(app, scopes, input.sub !== undefined);
-        if (!picked) return fail('SCOPE_NOT_ALLOWED', `no app client in config/security.ts may request all of ${scopes.join(', ')}${input.sub !== undefined ? ' for a user' : ''}; name one with "client"`);
+        if (!picked) {
+          const machineOnly = input.sub !== undefined ? pickClient(app, scopes, false) : undefined;
+          if (machineOnly) {
+            return fail('SCOPE_NOT_ALLOWED', `the app clients that may request ${scopes.join(', ')} (such as "${machineOnly}") use only client_credentials: their tokens belong to the client, not to a user. Leave out "sub" for a machine token, or give a client a user flow (for example "authorization_code" or "user_srp") in config/security.ts`);
+          }
+          return fail('SCOPE_NOT_ALLOWED', `no app client in config/security.ts may request all of ${scopes.join(', ')}${input.sub !== undefined ? ' for a user' : ''}; name one with "client"`);
+        }
         client = picked;
       } else {
         client = 'local';
