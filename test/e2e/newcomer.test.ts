@@ -30,10 +30,19 @@ function shellEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
+/**
+ * An npm cache of this run's own. Every local release is version 0.1.0, and npx reuses what it installed earlier for
+ * the same spec (`-p @framework/cli@dev`) when the version matches, even from another run's, older, packages.
+ */
+function runCache(workDir: string): NodeJS.ProcessEnv {
+  return { npm_config_cache: path.join(workDir, 'npm-cache') };
+}
+
 /** A new user's shell whose npm uses the local registry. */
-function userEnv(registryUrl: string): NodeJS.ProcessEnv {
+function userEnv(registryUrl: string, workDir: string): NodeJS.ProcessEnv {
   return {
     ...shellEnv(),
+    ...runCache(workDir),
     npm_config_registry: registryUrl,
     npm_config_audit: 'false',
     npm_config_fund: 'false',
@@ -90,7 +99,7 @@ describe('e2e: the newcomer path from a registry', function () {
     timed('npm run registry: packed, published and serving', (Date.now() - started) / 1000);
     registry = { url: printed[1]! };
     printedInit = printed[2]!.trim().split(/\s+/);
-    env = userEnv(registry.url);
+    env = userEnv(registry.url, work.dir);
   });
 
   after(async () => {
@@ -112,9 +121,8 @@ describe('e2e: the newcomer path from a registry', function () {
       fs.mkdirSync(parent);
       expect(printedInit.slice(0, 1), printedInit.join(' ')).to.deep.equal(['npx']);
       expect(printedInit).to.include.members(['fw', 'init', 'my-app', '--registry', registry!.url]);
-      // A new user's shell: npm's own registry, nothing pointing at the local one but the printed line, and an npm
-      // cache of its own (npx reuses what an earlier run installed for the same `@framework/cli@dev`).
-      const newUser = { ...shellEnv(), npm_config_cache: path.join(work.dir, 'new-user-npm-cache') };
+      // A new user's shell: npm's own registry, nothing pointing at the local one but the printed line.
+      const newUser = { ...shellEnv(), ...runCache(work.dir) };
       const init = await runOk(printedInit[0]!, [...printedInit.slice(1), '--yes'], { cwd: parent, env: newUser });
       timed('the printed fw init line (with install)', init.seconds);
       const project = path.join(parent, 'my-app');
