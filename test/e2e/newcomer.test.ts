@@ -166,7 +166,7 @@ describe('e2e: the newcomer path from a registry', function () {
         expect(health.status, JSON.stringify(health.body)).to.equal(200);
         expect(health.body).to.deep.include({ status: 'ok' });
         expect((await fetchJson(`${url}/tasks`)).status).to.equal(401);
-        const minted = await fetchJson(`${url}/_dev/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ scopes: ['tasks:read', 'tasks:write'], sub: 'newcomer' }) });
+        const minted = await fetchJson(`${url}/_dev/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ scopes: ['tasks:read', 'tasks:write'] }) });
         expect(minted.status, JSON.stringify(minted.body)).to.equal(200);
         const token = (minted.body as { access_token: string }).access_token;
         const tasks = await fetchJson(`${url}/tasks`, { headers: { authorization: `Bearer ${token}` } });
@@ -251,7 +251,8 @@ async function exerciseTemplate(template: string, url: string, dev: Background):
   const devOutput = () => dev.output();
   const withDatabase = template === 'api-database' || template === 'fullstack';
   const json = { 'content-type': 'application/json' };
-  const minted = await fetchJson(`${url}/_dev/token`, { method: 'POST', headers: json, body: JSON.stringify({ scopes: ['tasks:read', 'tasks:write'], sub: 'newcomer' }) });
+  // The templates' app client uses client_credentials only: its tokens are the client's own (no user), as Cognito's.
+  const minted = await fetchJson(`${url}/_dev/token`, { method: 'POST', headers: json, body: JSON.stringify({ scopes: ['tasks:read', 'tasks:write'] }) });
   expect(minted.status, JSON.stringify(minted.body)).to.equal(200);
   const auth = { ...json, authorization: `Bearer ${(minted.body as { access_token: string }).access_token}` };
   const detail = (body: unknown) => `${JSON.stringify(body)}\n--- fw dev output\n${devOutput().slice(-3000)}`;
