@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
-import type { AppDefinition, FunctionUnit } from '@framework/core';
+import { LAMBDA_HANDLER, type AppDefinition, type FunctionUnit } from '@framework/core';
 import { buildSync, type BuildFailure, type Metafile } from 'esbuild';
 import { InfraError } from '../errors.js';
 import { packageNameOf, packagesOfOutput } from './bundle-usage.js';
@@ -207,14 +207,14 @@ export function bundleApp(app: AppDefinition, options: BundleOptions = {}): AppB
     const entryFile = path.join(directory, 'index.mjs');
     const outputKey = path.relative(app.rootDir, entryFile).split(path.sep).join('/');
     const own = project.get(unit.functionName) ?? { code: '', packages: new Set<string>() };
-    functions.set(unit.functionName, { unit, directory, entryFile, handler: 'index.main', packages: packagesOfOutput(metafile, outputKey), projectCode: own.code, projectPackages: own.packages });
+    functions.set(unit.functionName, { unit, directory, entryFile, handler: LAMBDA_HANDLER, packages: packagesOfOutput(metafile, outputKey), projectCode: own.code, projectPackages: own.packages });
   }
   const migrations = new Map<string, MigrationBundle>();
   if (migrateHandler) {
     for (const db of app.databases) {
       const directory = path.join(outDir, db.migrationFunctionName);
       const migrationsHash = copyMigrations(path.join(app.rootDir, db.migrationsDir), path.join(directory, 'migrations'));
-      migrations.set(db.id, { databaseId: db.id, functionName: db.migrationFunctionName, directory, handler: 'index.main', migrationsHash });
+      migrations.set(db.id, { databaseId: db.id, functionName: db.migrationFunctionName, directory, handler: LAMBDA_HANDLER, migrationsHash });
     }
   }
   return { outDir, functions, migrations };
