@@ -60,10 +60,8 @@ function get(url: string, agent?: http.Agent): Promise<{ status: number; body: s
   });
 }
 
-async function startDev(dir: string, port: number, databases = 'embedded'): Promise<{ child: ChildProcess; launchMs: number }> {
-  const started = performance.now();
-  // --no-typecheck: the background type check would compete for the CPU with the measured requests.
-  const child = spawn(process.execPath, [cli, 'dev', '--port', String(port), '--engine', `databases=${databases}`, '--no-typecheck'], { cwd: dir, stdio: ['ignore', process.env.BENCH_VERBOSE ? 'inherit' : 'ignore', 'inherit'] });
+/** Polls GET /health of a launched server until it answers 200; resolves with the time since `started`. */
+async function untilHealthy(child: ChildProcess, port: number, started: number): Promise<{ child: ChildProcess; launchMs: number }> {
   for (;;) {
     if (child.exitCode !== null) throw new Error(`exited with ${child.exitCode} before answering`);
     try {
@@ -73,6 +71,13 @@ async function startDev(dir: string, port: number, databases = 'embedded'): Prom
     }
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
+}
+
+async function startDev(dir: string, port: number, databases = 'embedded'): Promise<{ child: ChildProcess; launchMs: number }> {
+  const started = performance.now();
+  // --no-typecheck: the background type check would compete for the CPU with the measured requests.
+  const child = spawn(process.execPath, [cli, 'dev', '--port', String(port), '--engine', `databases=${databases}`, '--no-typecheck'], { cwd: dir, stdio: ['ignore', process.env.BENCH_VERBOSE ? 'inherit' : 'ignore', 'inherit'] });
+  return untilHealthy(child, port, started);
 }
 
 async function stop(child: ChildProcess): Promise<void> {
@@ -129,15 +134,7 @@ async function editAndWait(dir: string, url: string, marker: string, agent: http
 async function launchPlain(getBundle: string, postBundle: string, port: number): Promise<{ child: ChildProcess; launchMs: number }> {
   const started = performance.now();
   const child = spawn(process.execPath, [path.join(__dirname, 'plain-fastify.mjs'), getBundle, postBundle, String(port)], { stdio: 'ignore' });
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`exited with ${child.exitCode} before answering`);
-    try {
-      if ((await get(`http://127.0.0.1:${port}/health`)).status === 200) return { child, launchMs: performance.now() - started };
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
+  return untilHealthy(child, port, started);
 }
 
 /** A project of two routes (GET /health, POST /bench/echo) and no intents. */
