@@ -3,6 +3,7 @@
  * function's environment, imports its compiled bundle once and runs invocations like a Lambda instance would.
  * A throw at import, `process.exit` or a hang only ends this thread; the dev server replaces it.
  */
+import * as v8 from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
 import { DEV_WORKER_SERVICES_KEY, type DevWorkerServiceCall } from '@framework/core/names';
@@ -127,7 +128,9 @@ let outOfMemory = false;
 function checkMemory(): boolean {
   if (outOfMemory) return true;
   if (!loaded) return false;
-  const { heapUsed, external } = process.memoryUsage();
+  // v8's own figures, not process.memoryUsage(): the same heap and external bytes without reading the process's
+  // resident size from /proc (about 12 µs against 0.6 µs, paid after every invocation).
+  const { used_heap_size: heapUsed, external_memory: external } = v8.getHeapStatistics();
   const used = heapUsed + external;
   if (used <= loaded.memorySize * 1024 * 1024) return false;
   outOfMemory = true;
