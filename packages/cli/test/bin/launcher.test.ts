@@ -1,9 +1,9 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { expect } from 'chai';
+import { freePort } from '../../src/dev/engines/ports.js';
 import { REPO, eventually } from '../dev/helpers.js';
 
 /**
@@ -14,17 +14,6 @@ import { REPO, eventually } from '../dev/helpers.js';
 const CLI = path.join(REPO, 'packages', 'cli');
 const EXAMPLE = path.join(REPO, 'examples', 'tasks-api');
 const manifest = JSON.parse(fs.readFileSync(path.join(CLI, 'package.json'), 'utf8')) as { bin: Record<string, string>; files: string[] };
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** The shell of a user: no variables of the npm script or mocha run that started this test. */
 function userEnv(): NodeJS.ProcessEnv {

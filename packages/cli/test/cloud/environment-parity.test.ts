@@ -13,6 +13,18 @@ import { lambdaEnvironment } from '../../src/dev/functions/lambda-environment.js
  * deployed. Deployed values come from the synthesized stack; local ones from the dev server's own fill function, fed
  * a value for every intent output the model asks for (what the engines provide).
  */
+/** Every intent output the app's functions read, with a placeholder value (`local-<output>`), as fw dev's engines give them. */
+function placeholderOutputs(app: AppDefinition): Map<string, Record<string, Record<string, string>>> {
+  const outputs = new Map<string, Record<string, Record<string, string>>>();
+  for (const value of Object.values(app.environment)) {
+    if (value.kind !== 'output') continue;
+    const intent = outputs.get(value.intent) ?? {};
+    intent[value.id] = { ...intent[value.id], [value.output]: `local-${value.output}` };
+    outputs.set(value.intent, intent);
+  }
+  return outputs;
+}
+
 describe('variables of fw dev and of the deployed functions', () => {
   let dir: string;
   let app: AppDefinition;
@@ -40,13 +52,7 @@ describe('variables of fw dev and of the deployed functions', () => {
 
   it('are the same names for every function, apart from the documented dev-only and deployed-only ones', function () {
     this.timeout(120_000);
-    const outputs = new Map<string, Record<string, Record<string, string>>>();
-    for (const value of Object.values(app.environment)) {
-      if (value.kind !== 'output') continue;
-      const intent = outputs.get(value.intent) ?? {};
-      intent[value.id] = { ...intent[value.id], [value.output]: `local-${value.output}` };
-      outputs.set(value.intent, intent);
-    }
+    const outputs = placeholderOutputs(app);
     const local = Object.keys(fillEnvironment(app, outputs, 'http://127.0.0.1:3000')).filter((k) => !DEV_ONLY_ENV.includes(k));
 
     const { stack } = buildCdkApp(app, { outdir: path.join(dir, 'cdk.out'), checks: false });
@@ -61,13 +67,7 @@ describe('variables of fw dev and of the deployed functions', () => {
   it('have the same values wherever the deployed value is known at synth time, and Lambda\'s own variables match the deployed function', function () {
     this.timeout(120_000);
     // Local values as fw dev fills them: the auth outputs from the dev server's own functions, the others placeholders.
-    const outputs = new Map<string, Record<string, Record<string, string>>>();
-    for (const value of Object.values(app.environment)) {
-      if (value.kind !== 'output') continue;
-      const intent = outputs.get(value.intent) ?? {};
-      intent[value.id] = { ...intent[value.id], [value.output]: `local-${value.output}` };
-      outputs.set(value.intent, intent);
-    }
+    const outputs = placeholderOutputs(app);
     for (const db of app.databases) outputs.get('databases')![db.id]!.name = db.databaseName;
     outputs.set('auth', { default: { issuer: 'http://127.0.0.1:3000', audience: localAudiences(app).join(','), userPoolId: 'local', resourceServer: localResourceServer(app) } });
     const local = fillEnvironment(app, outputs, 'http://127.0.0.1:3000');
