@@ -25,10 +25,11 @@ function entriesOf(names: readonly string[], values: readonly string[]): [string
 /** The event Lambda would hand over: built as JSON text, parsed, as the Lambda runtime does. */
 function eventWith(parts: { query: [string, string][]; headers: [string, string][]; cookies: [string, string][]; path: [string, string][] }): APIGatewayProxyEventV2 {
   const base = httpEvent();
-  const text = JSON.stringify({ ...base, headers: '@H', queryStringParameters: '@Q', pathParameters: '@P' })
-    .replace('"@H"', () => jsonObject([...Object.entries(base.headers), ...parts.headers]))
-    .replace('"@Q"', () => jsonObject(parts.query))
-    .replace('"@P"', () => jsonObject(parts.path));
+  // Placeholders longer than any generated value (8), so a value can never be taken for one.
+  const text = JSON.stringify({ ...base, headers: '@@headers-slot@@', queryStringParameters: '@@query-slot@@', pathParameters: '@@path-slot@@' })
+    .replace('"@@headers-slot@@"', () => jsonObject([...Object.entries(base.headers), ...parts.headers]))
+    .replace('"@@query-slot@@"', () => jsonObject(parts.query))
+    .replace('"@@path-slot@@"', () => jsonObject(parts.path));
   const event = JSON.parse(text) as APIGatewayProxyEventV2;
   event.rawQueryString = new URLSearchParams(parts.query).toString();
   event.cookies = parts.cookies.map(([name, v]) => `${name}=${encodeURIComponent(v)}`);
