@@ -8,5 +8,6 @@ export * from './presets/index.js';
 export * from './naming/index.js';
 export * from './environment/index.js';
 export * from './schedule/index.js';
+export * from './serving/index.js';
 export * from './discovery/index.js';
 export * from './app/index.js';

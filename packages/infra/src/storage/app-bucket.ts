@@ -7,6 +7,7 @@ import type { BucketDefinition, ResourceSettings } from '@framework/core';
 import { Construct } from 'constructs';
 import { acknowledgeNag } from '../checks/nag-suppressions.js';
 import { dataRemovalPolicy } from '../stack/removal-policy.js';
+import { cdnServing } from './cdn-serving.js';
 
 /** Props of `AppBucket`. */
 export interface AppBucketProps {
@@ -20,7 +21,8 @@ export const DEFAULT_ABORT_INCOMPLETE_UPLOAD_DAYS = 7;
 /**
  * A storage intent: a private S3 bucket (public access blocked, S3-managed encryption, TLS enforced) with the
  * intent's lifecycle rules and CORS origins, and a CloudFront distribution reading it through origin access control
- * when `cdn` is set. Every bucket aborts incomplete multipart uploads (presigned uploads that never finished).
+ * when `cdn` is set, serving objects with the same policy as the local engine (`cdn-serving.ts`). Every bucket aborts
+ * incomplete multipart uploads (presigned uploads that never finished).
  */
 export class AppBucket extends Construct {
   public readonly definition: BucketDefinition;
@@ -59,12 +61,15 @@ export class AppBucket extends Construct {
     });
     acknowledgeNag(this.bucket, 'bucketAccessLogs');
     if (definition.cdn) {
+      const serving = cdnServing(this, definition.inlineActiveContent);
       this.distribution = new cloudfront.Distribution(this, 'Cdn', {
         comment: `${definition.id} objects`,
         defaultBehavior: {
           origin: origins.S3BucketOrigin.withOriginAccessControl(this.bucket),
           viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
           cachePolicy: cloudfront.CachePolicy.CACHING_OPTIMIZED,
+          responseHeadersPolicy: serving.responseHeadersPolicy,
+          functionAssociations: [serving.viewerResponse],
         },
         minimumProtocolVersion: cloudfront.SecurityPolicyProtocol.TLS_V1_2_2021,
         httpVersion: cloudfront.HttpVersion.HTTP2_AND_3,

@@ -1,4 +1,4 @@
-import type { BucketDefinition } from '@framework/core';
+import { objectSecurityHeaders, type BucketDefinition } from '@framework/core';
 import { ENV } from '@framework/core/names';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
@@ -10,7 +10,7 @@ import { objectCreatedEvent } from '../events/storage-event.js';
 import { encodeObjectKey, objectKeyProblem } from '../keys/object-key.js';
 import { contentTypeProblem } from '../limits/content-type.js';
 import { resolveExpiresIn, resolveUploadPolicy, uploadConditions } from '../limits/upload-policy.js';
-import { LOCAL_SERVING_HEADERS, servingPolicy } from '../serving/serving-policy.js';
+import { servingPolicy } from '../serving/serving-policy.js';
 import type { UploadNotifier } from './notifier.js';
 import { LocalObjectStore, ObjectTooLargeError, type LocalObjectMeta } from './object-store.js';
 import { receivePostUpload } from './post-upload.js';
@@ -295,10 +295,9 @@ export class LocalStorageEngine {
       'content-length': String(meta.size),
       etag: meta.etag,
       'last-modified': new Date(meta.lastModified).toUTCString(),
-      ...LOCAL_SERVING_HEADERS,
+      // An opted-in bucket renders its pages with script, still in an opaque origin: locally it shares the API's origin.
+      ...objectSecurityHeaders(bucket.definition.inlineActiveContent === true),
     };
-    // An opted-in bucket renders its pages with script, still in an opaque origin: locally it shares the API's origin.
-    if (bucket.definition.inlineActiveContent) headers['content-security-policy'] = 'sandbox allow-scripts';
     if (policy.disposition === 'attachment') headers['content-disposition'] = 'attachment';
     if (meta.cacheControl !== undefined) headers['cache-control'] = meta.cacheControl;
     return { status: 200, headers, body: headOnly ? undefined : object.body };
