@@ -235,6 +235,10 @@ project.addTask('bench:dev', {
   description: 'fw dev vs plain Fastify serving the same handler: GET /health req/s, edit-to-new-response, launch to first 200, RSS after 10,000 requests and 100 edits',
   exec: 'tsc -b packages/cli && tsx bench/dev/run.ts',
 });
+project.addTask('bench:queues', {
+  description: "The cost of durability in fw dev's queue engine: messages/s accepted in memory only vs fsync'd to the queue log, on LocalQueue.send and over loopback HTTP, one sender and 32 at a time",
+  exec: 'tsc -b packages/cli && tsx bench/queues/run.mts',
+});
 project.addTask('bench:infra', {
   description: 'fw synth of the example vs a one-Lambda CDK app, fw synth of 300 routes; with --per-route: synth + bundle of 10/100/300-route apps vs CDK NodejsFunction per route',
   exec: 'tsc -b packages/infra packages/cli && tsx bench/infra/run.ts',

@@ -5,7 +5,7 @@
  * one sender at a time (every message waits for its own fdatasync) and 32 at a time (group commit shares them).
  * Messages are delayed, so no consumer runs. Blocks of both kinds alternate; each figure is the median of the blocks.
  *
- * Run: npx tsc -b packages/cli && npx tsx bench/queues/run.mts
+ * Run: npx projen bench:queues
  */
 import { defineApp, type AppDefinition } from '@framework/core';
 import Fastify from 'fastify';
