@@ -1,37 +1,35 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { randomUUID } from 'node:crypto';
 import { ENV, LAMBDA_TZ, type AppDefinition, type FunctionUnit } from '@framework/core';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DevServerError } from '../errors.js';
 import { ActivityLog, type ActivityLogOptions } from './activity/index.js';
 import { BackgroundTypeCheck } from './typecheck/index.js';
 import { loadAppWithInputs } from './app/load-app.js';
-import { issuerPlugin, localAudiences, localResourceServer, tokenScope } from './auth/issuer-plugin.js';
-import { LocalIssuer, TokenRejected } from './auth/local-issuer.js';
-import { selectEngines, type EnginePreferences } from './engines/index.js';
-import type { DevContext, DevEngine, DevLogger, InvokeOptions, InvokeOutcome } from './engines/engine.js';
+import { localAudiences, localResourceServer } from './auth/issuer-plugin.js';
+import { checkJwt } from './auth/jwt-check.js';
+import { LocalIssuer } from './auth/local-issuer.js';
+import { EngineStartup } from './engines/engine-startup.js';
+import type { EnginePreferences } from './engines/index.js';
+import type { DevContext, DevEngine, DevLogger } from './engines/engine.js';
 import { freePort, portInUse } from './engines/ports.js';
 import { FileStamps, FolderListing, Freshness } from './freshness/index.js';
 import { FunctionHost } from './functions/function-host.js';
 import { lambdaEnvironment } from './functions/lambda-environment.js';
 import { OUT_OF_MEMORY_ERROR_TYPE, SYNC_REQUEST_LIMIT_BYTES, describeBytes, eventBytesOver } from './limits/index.js';
 import { HandlerBundler } from './functions/handler-bundler.js';
-import { devEndpointGuard, isDevPath } from './server/dev-endpoint-guard.js';
-import { devEndpointsPlugin } from './server/dev-endpoints.js';
-import { clientErrorAnswer, codeForStatus, frameworkErrorAnswer, isClientAbort, notFoundAnswer } from './server/fastify-answers.js';
+import { isDevPath } from './server/dev-endpoint-guard.js';
 import { gatewayAnswer } from './server/gateway-answer.js';
 import { buildHttpEvent, type JwtAuthorizerContext } from './server/gateway-event.js';
-import { errorResponse, mapFunctionResult, type GatewayResponse } from './server/gateway-response.js';
+import { errorResponse, mapFunctionResult } from './server/gateway-response.js';
+import { createHttpServer, listenHttpServer, portInUseError, servedBy, wireHttpServer } from './server/http-server.js';
 import { RouteTable } from './server/route-table.js';
+import { send } from './server/send-response.js';
 import { startupTable } from './startup-table.js';
 import { removeStateFile, writeStateFile } from './state-file.js';
 import { watchProject, type ProjectWatcher } from './watch.js';
 
-/** The HTTP API's request payload limit: 10 MB. */
-export const BODY_LIMIT_BYTES = 10 * 1024 * 1024;
-/** Fastify's own cap, above which it cuts the connection (engines such as storage stream larger uploads). */
-const MAX_STREAMED_BYTES = 5 * 1024 * 1024 * 1024;
+export { BODY_LIMIT_BYTES } from './server/http-server.js';
 /**
  * How long `fw dev` waits, before serving, for engines that finish starting in the background (a database: server
  * up, migrations applied). Past it, it serves, and requests that would reach a handler get 503 ENGINE_NOT_READY
@@ -80,9 +78,6 @@ export interface DevServerOptions {
 }
 
 /** Variables of the `fw dev` process that functions also get (they run on this machine, not in Lambda). */
-/** The function that served a request (for its line in the activity log). */
-const servedBy = new WeakMap<FastifyRequest, string>();
-
 const PASS_THROUGH = ['PATH', 'HOME', 'TMPDIR', 'LANG', 'NODE_OPTIONS', 'NODE_EXTRA_CA_CERTS', 'AWS_PROFILE', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN', 'AWS_CONFIG_FILE', 'AWS_SHARED_CREDENTIALS_FILE'];
 
 export const consoleLogger: DevLogger = {
@@ -199,170 +194,51 @@ export class DevServer {
       freePort: () => freePort(reachable),
     };
 
-    const engines: DevEngine[] = [];
-    const summaries: string[] = [];
-    const fastify = Fastify({
-      bodyLimit: MAX_STREAMED_BYTES,
-      logger: false,
-      genReqId: () => randomUUID(),
-      return503OnClosing: false,
-      frameworkErrors: frameworkErrorAnswer,
-      clientErrorHandler: clientErrorAnswer(log),
-    });
+    const fastify = createHttpServer(log);
+    const startup = new EngineStartup();
     try {
-      const factories = await selectEngines(app, options.engines);
-      const outputs = new Map<string, Readonly<Record<string, Readonly<Record<string, string>>>>>();
-      const engineEnv: Record<string, string> = {};
-      const plugins = [];
-      // Engines still getting ready (a database starting, its migrations running): no handler runs before they are.
-      const notReady = new Set<string>();
-      const readiness: Promise<void>[] = [];
-      for (const factory of factories) {
-        const engine = factory.create();
-        engines.push(engine);
-        try {
-          const started = await engine.start(app, context);
-          outputs.set(factory.intent, started.outputs);
-          Object.assign(engineEnv, started.env);
-          if (started.plugin) plugins.push(started.plugin);
-          for (const [name, service] of Object.entries(started.workerServices ?? {})) host.provide(name, service);
-          for (const line of started.summary ?? []) summaries.push(`${factory.intent.padEnd(11)} ${factory.kind.padEnd(9)} ${line}`);
-          if (!started.summary?.length) summaries.push(`${factory.intent.padEnd(11)} ${factory.kind.padEnd(9)} ${factory.label}`);
-          if (started.ready) {
-            const name = `the ${factory.intent} engine (${factory.label})`;
-            notReady.add(name);
-            readiness.push(
-              started.ready
-                .catch((error: Error) => log.error(`${name} did not get ready: ${error.message}`))
-                .finally(() => notReady.delete(name)),
-            );
-          }
-        } catch (error) {
-          if ((error as { code?: string }).code?.startsWith('FW_ERR')) throw error;
-          throw new DevServerError('FW_ERR_DEV_ENGINE_START', `the ${factory.kind} ${factory.intent} engine (${factory.label}) failed to start: ${(error as Error).message}`, { cause: error });
-        }
-      }
+      await startup.start(app, context, host, options.engines);
       const issuer = await LocalIssuer.open(dataDir, url, localAudiences(app));
       // The resource server is named as the deployed stack names it by default (the project), so a prefixed scope
       // means the same locally and deployed; the audience is the app clients' ids, as deployed (local ids).
-      outputs.set('auth', { default: { issuer: url, audience: localAudiences(app).join(','), userPoolId: 'local', resourceServer: localResourceServer(app) } });
-      environment = { ...fillEnvironment(app, outputs, url), ...engineEnv };
+      startup.outputs.set('auth', { default: { issuer: url, audience: localAudiences(app).join(','), userPoolId: 'local', resourceServer: localResourceServer(app) } });
+      environment = { ...fillEnvironment(app, startup.outputs, url), ...startup.env };
       // Compile in the background (spare threads start with the environment filled in).
       const compiled = host.rebuild(app.units);
-
-      fastify.removeAllContentTypeParsers();
-      // Bodies stay raw (the function parses them, as in the cloud). An oversized body is read to its end and
-      // dropped, then answered 413: cutting the connection mid-upload would leave the client without the answer.
-      fastify.addContentTypeParser('*', (_request, payload, done) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        payload.on('data', (chunk: Buffer) => {
-          size += chunk.length;
-          if (size <= BODY_LIMIT_BYTES) chunks.push(chunk);
-        });
-        payload.on('error', (error) => done(error, undefined));
-        payload.on('end', () => {
-          if (size > BODY_LIMIT_BYTES) done(Object.assign(new Error('body too large'), { statusCode: 413 }), undefined);
-          else done(null, Buffer.concat(chunks, size));
-        });
+      await wireHttpServer(fastify, {
+        listenHost: hostName,
+        log,
+        ...(activity ? { activity } : {}),
+        issuer,
+        host,
+        enginePlugins: startup.plugins,
+        notReady: startup.notReady,
+        currentApp: () => server?.currentApp() ?? app,
+        freshness: () => server?.freshness,
+        serveRoute: (request, reply) => server!.serveRoute(request, reply, issuer),
       });
-      fastify.setErrorHandler((error: { statusCode?: number; code?: string; message: string }, request, reply) => {
-        if (error.statusCode === 413 || error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-          log.warn(`${request.method} ${request.url}: answered 413: the request body is larger than ${BODY_LIMIT_BYTES} bytes, the HTTP API's limit`);
-          return send(reply, gatewayAnswer(413, `the request body is larger than the HTTP API's ${BODY_LIMIT_BYTES} bytes`), request.id);
-        }
-        if (isClientAbort(error, request)) {
-          // The client went away mid-request: nobody reads this answer and there is nothing to fix.
-          log.info(`${request.method} ${request.url}: the client closed the connection before the request ended (request ${request.id})`);
-          return send(reply, errorResponse(400, 'BAD_REQUEST', 'the client closed the connection before the request ended', request.id));
-        }
-        if (error.statusCode && error.statusCode < 500) return send(reply, errorResponse(error.statusCode, codeForStatus(error.statusCode), error.message, request.id));
-        log.error(`${request.method} ${request.url}: ${(error as Error).stack ?? error.message}`);
-        return send(reply, errorResponse(500, 'INTERNAL_ERROR', 'the dev server failed to handle the request (see the fw dev console)', request.id));
-      });
-      // Before any plugin registers its routes, so that every /_dev route (engines' included) inherits it.
-      fastify.addHook('onRequest', devEndpointGuard({ listenHost: hostName }));
-      fastify.setNotFoundHandler(notFoundAnswer(log));
-      if (activity) {
-        fastify.addHook('onResponse', (request, reply, done) => {
-          const url = request.raw.url ?? '/';
-          const q = url.indexOf('?');
-          const functionName = servedBy.get(request);
-          activity.request({
-            time: new Date(Date.now() - reply.elapsedTime),
-            method: request.method,
-            path: q === -1 ? url : url.slice(0, q),
-            status: reply.statusCode,
-            durationMs: reply.elapsedTime,
-            ...(functionName ? { functionName } : {}),
-            requestId: request.id,
-          });
-          done();
-        });
-      }
-      // Before a request reaches the app model (then a handler: `beforeInvoke`), a save completed before it is loaded.
-      fastify.addHook('onRequest', (request, _reply, done) => {
-        const url = request.raw.url ?? '/';
-        if (url.startsWith('/_dev/') && !url.startsWith('/_dev/invoke') && !url.startsWith('/_dev/functions')) return done();
-        const pending = server?.freshness.beforeRequest();
-        if (!pending) return done();
-        pending.then(() => done(), done);
-      });
-      await fastify.register(issuerPlugin(issuer, () => server?.currentApp() ?? app));
-      await fastify.register(
-        devEndpointsPlugin({
-          currentApp: () => server?.currentApp() ?? app,
-          invoke: async (unit, event, o?: InvokeOptions): Promise<InvokeOutcome> => {
-            await server?.freshness.beforeInvoke(unit.file);
-            return host.invoke(unit, event, o);
-          },
-          load: async (unit) => {
-            await server?.freshness.beforeInvoke(unit.file);
-            return host.load(unit);
-          },
-          log,
-        }),
-      );
-      for (const plugin of plugins) await fastify.register(plugin);
-      // Only reached when the engines took longer than the wait below: a clear answer instead of a handler failing.
-      fastify.addHook('onRequest', async (request, reply) => {
-        if (notReady.size === 0) return;
-        const url = request.raw.url ?? '/';
-        if (url.startsWith('/_dev/') && !url.startsWith('/_dev/invoke')) return;
-        return send(reply, errorResponse(503, 'ENGINE_NOT_READY', `${[...notReady].join(', ')} is still starting; retry in a moment (see the fw dev console)`, request.id, { 'retry-after': '5' }));
-      });
-      const handle = (request: FastifyRequest, reply: FastifyReply) => server!.serveRoute(request, reply, issuer);
-      fastify.all('/', handle);
-      fastify.all('/*', handle);
       // Listen while the handlers compile: a request waits for the build it needs, not for the server to start.
       void compiled;
-      await waitForEngines(readiness, notReady, options.engineReadyTimeoutMs ?? ENGINE_READY_TIMEOUT_MS, log);
-      try {
-        await fastify.listen({ port, host: hostName });
-      } catch (error) {
-        const code = (error as { code?: string }).code;
-        // Taken while the engines started (the check at the start saw it free).
-        if (code === 'EADDRINUSE') throw portInUseError(hostName, port, error);
-        throw new DevServerError('FW_ERR_DEV_BAD_ARGUMENT', `cannot listen on ${hostName}:${port}: ${(error as Error).message}`, { cause: error });
-      }
+      await startup.waitUntilReady(options.engineReadyTimeoutMs ?? ENGINE_READY_TIMEOUT_MS, log);
+      await listenHttpServer(fastify, hostName, port);
     } catch (error) {
       await fastify.close().catch(() => undefined);
       await host.stop();
-      await Promise.all(engines.map((e) => e.stop().catch(() => undefined)));
+      await Promise.all(startup.engines.map((e) => e.stop().catch(() => undefined)));
       throw error;
     }
 
     // The storage engine's per-run secret stays in memory and in the workers: a file could be read by others.
     const { [ENV.devStorageToken]: _storageToken, ...stateEnv } = environment;
     writeStateFile(dataDir, { pid: process.pid, url, stage, env: { ...stateEnv, [ENV.devEndpoint]: url } });
-    server = new DevServer(url, rootDir, app, fastify, host, bundler, configInputs, engines, environment, log, async (s) => {
+    server = new DevServer(url, rootDir, app, fastify, host, bundler, configInputs, startup.engines, environment, log, async (s) => {
       // Load each route once, one after another, for the scopes in the table (and warm instances).
       const scopes = new Map<string, readonly string[] | undefined>();
       for (const route of s.currentApp().routes) {
         const loaded = await host.load(route);
         scopes.set(route.functionName, loaded.ok ? loaded.info.scopes : undefined);
       }
-      print(startupTable(s.currentApp(), url, scopes, summaries));
+      print(startupTable(s.currentApp(), url, scopes, startup.summaries));
       // After start-up, so that checking never slows the first requests down.
       if (options.typecheck && !s.stopping) s.typeCheck = BackgroundTypeCheck.start(rootDir, log);
     });
@@ -429,24 +305,10 @@ export class DevServer {
       return send(reply, errorResponse(500, 'HANDLER_LOAD_FAILED', `the handler of ${route.routeKey} (${route.file}) failed to load (see the fw dev console, request ${requestId})`, requestId));
     }
     let authorizer: JwtAuthorizerContext | undefined;
-    const required = loaded.info.scopes;
-    if (required.length) {
-      const header = request.headers.authorization ?? '';
-      // As the HTTP API's identity source: the token alone, or prefixed with `Bearer `.
-      const bearer = /^(?:Bearer\s+)?(\S+)\s*$/i.exec(header);
-      if (!bearer) return this.refuse(reply, requestId, 401, `${route.routeKey} needs a bearer token (Authorization: Bearer <token>; mint one with POST /_dev/token)`, { 'www-authenticate': 'Bearer' });
-      try {
-        authorizer = await issuer.verify(bearer[1]!);
-      } catch (error) {
-        if (!(error instanceof TokenRejected)) throw error;
-        return this.refuse(reply, requestId, 401, `the bearer token was rejected: ${error.message}`, { 'www-authenticate': `Bearer error="invalid_token", error_description="${error.message.replace(/"/g, "'")}"` });
-      }
-      // The HTTP API's JWT authorizer admits a token holding any one of the route's scopes, as deployed: prefixed with
-      // the resource server's identifier (`tasks-api/tasks:read`).
-      const tokenScopes = required.map((s) => tokenScope(this.app, s));
-      if (!tokenScopes.some((s) => authorizer!.scopes.includes(s))) {
-        return this.refuse(reply, requestId, 403, `${route.routeKey} requires the scope ${tokenScopes.join(' or ')}; the token has ${authorizer.scopes.join(', ') || 'none'}`, { 'www-authenticate': `Bearer error="insufficient_scope", scope="${tokenScopes.join(' ')}"` });
-      }
+    if (loaded.info.scopes.length) {
+      const check = await checkJwt(issuer, this.app, route.routeKey, loaded.info.scopes, request.headers.authorization);
+      if (!check.ok) return this.refuse(reply, requestId, check.statusCode, check.reason, check.headers);
+      authorizer = check.authorizer;
     }
     const event = buildHttpEvent(
       { method: request.method, url, rawHeaders: request.raw.rawHeaders, body: Buffer.isBuffer(request.body) ? request.body : undefined, sourceIp: request.ip, port: request.raw.socket.localPort ?? 0 },
@@ -493,28 +355,6 @@ export class DevServer {
   }
 }
 
-/** Waits for the engines' `ready` (at most `timeoutMs`), so that serving means the databases are up and migrated. */
-async function waitForEngines(readiness: readonly Promise<void>[], notReady: ReadonlySet<string>, timeoutMs: number, log: DevLogger): Promise<void> {
-  if (readiness.length === 0) return;
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = await Promise.race([
-    Promise.all(readiness).then(() => false),
-    new Promise<boolean>((resolve) => {
-      timer = setTimeout(() => resolve(true), timeoutMs);
-    }),
-  ]);
-  clearTimeout(timer);
-  if (timedOut && notReady.size) log.warn(`${[...notReady].join(', ')} not ready after ${Math.round(timeoutMs / 1000)} s; serving anyway, routes answer 503 ENGINE_NOT_READY until it is`);
-}
-
-function send(reply: FastifyReply, response: GatewayResponse, requestId?: string): FastifyReply {
-  reply.code(response.statusCode);
-  for (const [name, value] of Object.entries(response.headers)) reply.header(name, value);
-  if (response.cookies.length) reply.header('set-cookie', [...response.cookies]);
-  if (requestId) reply.header('apigw-requestid', requestId);
-  return reply.send(response.body);
-}
-
 /** Every variable of the app model with its local value, plus FW_DEV_ENDPOINT; an output no engine serves is an error. */
 export function fillEnvironment(app: AppDefinition, outputs: ReadonlyMap<string, Readonly<Record<string, Readonly<Record<string, string>>>>>, url: string): Record<string, string> {
   const env: Record<string, string> = {};
@@ -550,12 +390,4 @@ function discoveryFolders(rootDir: string, app: AppDefinition): string[] {
 
 function intentShape(app: AppDefinition): string {
   return JSON.stringify([app.databases.map((d) => d.id), app.queues.map((q) => q.id), app.caches.map((c) => c.id), app.storage.map((s) => s.id)]);
-}
-
-function portInUseError(host: string, port: number, cause?: unknown): DevServerError {
-  return new DevServerError(
-    'FW_ERR_DEV_PORT_IN_USE',
-    `port ${port} on ${host} is in use (another fw dev, or another server): stop what uses it, or serve on another port with --port <port> (e.g. fw dev --port ${port === 65535 ? 3001 : port + 1}, or --port 0 for any free one)`,
-    cause === undefined ? undefined : { cause },
-  );
 }

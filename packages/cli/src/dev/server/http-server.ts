@@ -1,0 +1,169 @@
+import { randomUUID } from 'node:crypto';
+import type { AppDefinition } from '@framework/core';
+import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyReply, type FastifyRequest } from 'fastify';
+import { DevServerError } from '../../errors.js';
+import type { ActivityLog } from '../activity/index.js';
+import { issuerPlugin } from '../auth/issuer-plugin.js';
+import type { LocalIssuer } from '../auth/local-issuer.js';
+import type { DevLogger, InvokeOptions, InvokeOutcome } from '../engines/engine.js';
+import type { Freshness } from '../freshness/index.js';
+import type { FunctionHost } from '../functions/function-host.js';
+import { devEndpointGuard } from './dev-endpoint-guard.js';
+import { devEndpointsPlugin } from './dev-endpoints.js';
+import { clientErrorAnswer, codeForStatus, frameworkErrorAnswer, isClientAbort, notFoundAnswer } from './fastify-answers.js';
+import { gatewayAnswer } from './gateway-answer.js';
+import { errorResponse } from './gateway-response.js';
+import { send } from './send-response.js';
+
+/** The HTTP API's request payload limit: 10 MB. */
+export const BODY_LIMIT_BYTES = 10 * 1024 * 1024;
+/** Fastify's own cap, above which it cuts the connection (engines such as storage stream larger uploads). */
+const MAX_STREAMED_BYTES = 5 * 1024 * 1024 * 1024;
+
+/** The function that served a request (for its line in the activity log). */
+export const servedBy = new WeakMap<FastifyRequest, string>();
+
+/** What the HTTP side of `fw dev` is wired to: the parts started before it, and the dev server once it exists. */
+export interface HttpWiring {
+  /** The host the server listens on (the `/_dev` guard admits it besides loopback). */
+  readonly listenHost: string;
+  readonly log: DevLogger;
+  /** @default - no activity lines */
+  readonly activity?: ActivityLog;
+  readonly issuer: LocalIssuer;
+  readonly host: FunctionHost;
+  /** The engines' own routes. */
+  readonly enginePlugins: readonly FastifyPluginAsync[];
+  /** Engines still getting ready: while any is, requests that would reach a handler get 503 ENGINE_NOT_READY. */
+  readonly notReady: ReadonlySet<string>;
+  currentApp(): AppDefinition;
+  /** The dev server's freshness check (undefined until the server exists: nothing to refresh yet). */
+  freshness(): Freshness | undefined;
+  /** Serves a request to a route of the app (every path that no engine or dev endpoint took). */
+  serveRoute(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply>;
+}
+
+/** The gateway's Fastify instance, before anything is registered on it. */
+export function createHttpServer(log: DevLogger): FastifyInstance {
+  return Fastify({
+    bodyLimit: MAX_STREAMED_BYTES,
+    logger: false,
+    genReqId: () => randomUUID(),
+    return503OnClosing: false,
+    frameworkErrors: frameworkErrorAnswer,
+    clientErrorHandler: clientErrorAnswer(log),
+  });
+}
+
+/**
+ * Registers, in order: the raw body parser, the error and not-found answers, the `/_dev` guard, the activity log, the
+ * freshness check, the token issuer, the dev endpoints, the engines' routes, the not-ready answer, then the app's
+ * routes behind everything else.
+ */
+export async function wireHttpServer(fastify: FastifyInstance, wiring: HttpWiring): Promise<void> {
+  const { log, activity, host, notReady } = wiring;
+  fastify.removeAllContentTypeParsers();
+  // Bodies stay raw (the function parses them, as in the cloud). An oversized body is read to its end and
+  // dropped, then answered 413: cutting the connection mid-upload would leave the client without the answer.
+  fastify.addContentTypeParser('*', (_request, payload, done) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    payload.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= BODY_LIMIT_BYTES) chunks.push(chunk);
+    });
+    payload.on('error', (error) => done(error, undefined));
+    payload.on('end', () => {
+      if (size > BODY_LIMIT_BYTES) done(Object.assign(new Error('body too large'), { statusCode: 413 }), undefined);
+      else done(null, Buffer.concat(chunks, size));
+    });
+  });
+  fastify.setErrorHandler((error: { statusCode?: number; code?: string; message: string }, request, reply) => {
+    if (error.statusCode === 413 || error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      log.warn(`${request.method} ${request.url}: answered 413: the request body is larger than ${BODY_LIMIT_BYTES} bytes, the HTTP API's limit`);
+      return send(reply, gatewayAnswer(413, `the request body is larger than the HTTP API's ${BODY_LIMIT_BYTES} bytes`), request.id);
+    }
+    if (isClientAbort(error, request)) {
+      // The client went away mid-request: nobody reads this answer and there is nothing to fix.
+      log.info(`${request.method} ${request.url}: the client closed the connection before the request ended (request ${request.id})`);
+      return send(reply, errorResponse(400, 'BAD_REQUEST', 'the client closed the connection before the request ended', request.id));
+    }
+    if (error.statusCode && error.statusCode < 500) return send(reply, errorResponse(error.statusCode, codeForStatus(error.statusCode), error.message, request.id));
+    log.error(`${request.method} ${request.url}: ${(error as Error).stack ?? error.message}`);
+    return send(reply, errorResponse(500, 'INTERNAL_ERROR', 'the dev server failed to handle the request (see the fw dev console)', request.id));
+  });
+  // Before any plugin registers its routes, so that every /_dev route (engines' included) inherits it.
+  fastify.addHook('onRequest', devEndpointGuard({ listenHost: wiring.listenHost }));
+  fastify.setNotFoundHandler(notFoundAnswer(log));
+  if (activity) {
+    fastify.addHook('onResponse', (request, reply, done) => {
+      const url = request.raw.url ?? '/';
+      const q = url.indexOf('?');
+      const functionName = servedBy.get(request);
+      activity.request({
+        time: new Date(Date.now() - reply.elapsedTime),
+        method: request.method,
+        path: q === -1 ? url : url.slice(0, q),
+        status: reply.statusCode,
+        durationMs: reply.elapsedTime,
+        ...(functionName ? { functionName } : {}),
+        requestId: request.id,
+      });
+      done();
+    });
+  }
+  // Before a request reaches the app model (then a handler: `beforeInvoke`), a save completed before it is loaded.
+  fastify.addHook('onRequest', (request, _reply, done) => {
+    const url = request.raw.url ?? '/';
+    if (url.startsWith('/_dev/') && !url.startsWith('/_dev/invoke') && !url.startsWith('/_dev/functions')) return done();
+    const pending = wiring.freshness()?.beforeRequest();
+    if (!pending) return done();
+    pending.then(() => done(), done);
+  });
+  await fastify.register(issuerPlugin(wiring.issuer, () => wiring.currentApp()));
+  await fastify.register(
+    devEndpointsPlugin({
+      currentApp: () => wiring.currentApp(),
+      invoke: async (unit, event, o?: InvokeOptions): Promise<InvokeOutcome> => {
+        await wiring.freshness()?.beforeInvoke(unit.file);
+        return host.invoke(unit, event, o);
+      },
+      load: async (unit) => {
+        await wiring.freshness()?.beforeInvoke(unit.file);
+        return host.load(unit);
+      },
+      log,
+    }),
+  );
+  for (const plugin of wiring.enginePlugins) await fastify.register(plugin);
+  // Only reached when the engines took longer than the wait for them: a clear answer instead of a handler failing.
+  fastify.addHook('onRequest', async (request, reply) => {
+    if (notReady.size === 0) return;
+    const url = request.raw.url ?? '/';
+    if (url.startsWith('/_dev/') && !url.startsWith('/_dev/invoke')) return;
+    return send(reply, errorResponse(503, 'ENGINE_NOT_READY', `${[...notReady].join(', ')} is still starting; retry in a moment (see the fw dev console)`, request.id, { 'retry-after': '5' }));
+  });
+  const handle = (request: FastifyRequest, reply: FastifyReply) => wiring.serveRoute(request, reply);
+  fastify.all('/', handle);
+  fastify.all('/*', handle);
+}
+
+/** Listens on `host:port`; a port taken since the check at start-up is FW_ERR_DEV_PORT_IN_USE. */
+export async function listenHttpServer(fastify: FastifyInstance, host: string, port: number): Promise<void> {
+  try {
+    await fastify.listen({ port, host });
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    // Taken while the engines started (the check at the start saw it free).
+    if (code === 'EADDRINUSE') throw portInUseError(host, port, error);
+    throw new DevServerError('FW_ERR_DEV_BAD_ARGUMENT', `cannot listen on ${host}:${port}: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+export function portInUseError(host: string, port: number, cause?: unknown): DevServerError {
+  return new DevServerError(
+    'FW_ERR_DEV_PORT_IN_USE',
+    `port ${port} on ${host} is in use (another fw dev, or another server): stop what uses it, or serve on another port with --port <port> (e.g. fw dev --port ${port === 65535 ? 3001 : port + 1}, or --port 0 for any free one)`,
+    cause === undefined ? undefined : { cause },
+  );
+}

@@ -1,0 +1,11 @@
+import type { FastifyReply } from 'fastify';
+import type { GatewayResponse } from './gateway-response.js';
+
+/** Writes a gateway response to Fastify's reply, with the request id as the HTTP API's `apigw-requestid` header. */
+export function send(reply: FastifyReply, response: GatewayResponse, requestId?: string): FastifyReply {
+  reply.code(response.statusCode);
+  for (const [name, value] of Object.entries(response.headers)) reply.header(name, value);
+  if (response.cookies.length) reply.header('set-cookie', [...response.cookies]);
+  if (requestId) reply.header('apigw-requestid', requestId);
+  return reply.send(response.body);
+}
