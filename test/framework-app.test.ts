@@ -48,11 +48,13 @@ describe('FrameworkApp', () => {
       schedules: [{ id: 'cleanup', cron: '0 3 * * ? *' }],
       functions: [{ id: 'reports/daily', timeout: 60, environment: [{ name: 'REPORT_FORMAT', value: 'pdf' }] }],
       caches: [{ id: 'sessions' }],
+      storage: [{ id: 'pages', inlineActiveContent: true }],
     });
     const config = synth(app)['fw.config.ts'] as string;
     expect(config).to.contain("schedules: [{ id: 'cleanup', schedule: { cron: '0 3 * * ? *' } }]");
     expect(config).to.contain("functions: [{ id: 'reports/daily', timeout: 60, environment: { REPORT_FORMAT: 'pdf' } }]");
     expect(config).to.contain("caches: [{ id: 'sessions' }]");
+    expect(config).to.contain("{ id: 'pages', inlineActiveContent: true }");
   });
 
   it('addQueue after construction reaches fw.config.ts and writes a sample consumer', () => {

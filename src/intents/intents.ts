@@ -114,6 +114,11 @@ export interface StorageIntent {
   readonly maxUploadBytes?: number;
   /** Content types a presigned upload accepts, e.g. `image/*`. @default - any */
   readonly allowedContentTypes?: string[];
+  /**
+   * Serve stored types that can run script (HTML, SVG, XML, JavaScript) inline from the bucket's URLs instead of as
+   * attachments. Only for buckets that hold trusted pages. @default false
+   */
+  readonly inlineActiveContent?: boolean;
   /** Keep every version of every object. @default false */
   readonly versioned?: boolean;
   /** @default - none */
