@@ -1,5 +1,5 @@
 import type { AppDefinition } from '@framework/core';
-import { loadApp } from '../dev/app/load-app.js';
+import { loadApp } from '../app-loader/index.js';
 import { CloudCommandError } from '../errors.js';
 
 /** Loads the project's app model for the stage (`fw.config.ts` in `rootDir`). */

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { HTTP_METHODS, segmentToPath } from '@framework/core';
 import { GenerateError } from '../errors.js';
-import { findConfigFile, loadApp } from '../dev/app/load-app.js';
+import { findConfigFile, loadApp } from '../app-loader/index.js';
 
 const USAGE = 'fw g route "<path>" -m <method> [--scopes <scope>[,<scope>...]]   e.g. fw g route "tasks/[id]" -m put --scopes tasks:write';
 

@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import type { AppDefinition, DatabaseDefinition } from '@framework/core';
 import { Database, DevServerNotRunningError } from '@framework/data';
 import { createMigrationFile, migrate, migrationStatus, rollbackMigrations, type MigrationStatus } from '@framework/data/migrations';
-import { loadApp } from '../dev/app/load-app.js';
+import { loadApp } from '../app-loader/index.js';
 import { readStateFile, stateFilePath } from '../dev/state-file.js';
 import { MigrateCommandError } from '../errors.js';
 

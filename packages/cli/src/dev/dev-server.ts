@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DevServerError } from '../errors.js';
 import { ActivityLog, type ActivityLogOptions } from './activity/index.js';
 import { BackgroundTypeCheck } from './typecheck/index.js';
-import { loadAppWithInputs } from './app/load-app.js';
+import { loadAppWithInputs } from '../app-loader/index.js';
 import { localAudiences, localResourceServer } from './auth/issuer-plugin.js';
 import { checkJwt } from './auth/jwt-check.js';
 import { LocalIssuer } from './auth/local-issuer.js';

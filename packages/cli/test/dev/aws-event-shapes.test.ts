@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import { decodeJwt } from 'jose';
 import { APIGatewayProxyEventV2Schema, EventBridgeSchema, SqsSchema } from '@aws-lambda-powertools/parser/schemas';
 import { localAppClientId } from '@framework/core';
-import { loadAppWithInputs } from '../../src/dev/app/load-app.js';
+import { loadAppWithInputs } from '../../src/app-loader/index.js';
 import { LocalIssuer } from '../../src/dev/auth/local-issuer.js';
 import { EmbeddedScheduler } from '../../src/dev/engines/schedules.js';
 import { eventually, json, startDev, type RunningDev } from './helpers.js';

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError, type AppDefinition, type ConfigProblem } from '@framework/core';
 import * as esbuild from 'esbuild';
-import { DevServerError } from '../../errors.js';
+import { DevServerError } from '../errors.js';
 
 const CONFIG_FILES = ['fw.config.ts', 'fw.config.mts', 'fw.config.js', 'fw.config.mjs'];
 
