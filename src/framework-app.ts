@@ -13,6 +13,7 @@ import {
   OAuthFlow,
   Preset,
   QueueIntent,
+  Role,
   ScheduleIntent,
   Scope,
   Stage,
@@ -61,6 +62,8 @@ export interface FrameworkAppOptions {
   readonly scopes?: Scope[];
   /** App clients, in addition to the template's. @default - the template's app clients */
   readonly appClients?: AppClient[];
+  /** Roles: who may hold which scopes (`security.roles`). @default - none */
+  readonly roles?: Role[];
   /** The identity provider. @default - the template's (every template has one) */
   readonly auth?: AuthIntent;
   /** Standalone functions (`src/functions/<id>.ts`). @default - none */
@@ -143,6 +146,7 @@ export class FrameworkApp extends typescript.TypeScriptProject {
   private readonly stages: Stage[] = [];
   private readonly scopes: Scope[] = [];
   private readonly appClients: AppClient[] = [];
+  private readonly roles: Role[] = [];
   private authIntent?: AuthIntent;
   private readonly functionIntents: FunctionIntent[] = [];
   private readonly queueIntents: QueueIntent[] = [];
@@ -250,6 +254,7 @@ export class FrameworkApp extends typescript.TypeScriptProject {
     // The template first, then the options: the template's intents are a starting point the options extend.
     for (const scope of [...definition.scopes, ...(options.scopes ?? [])]) this.addScope(scope);
     for (const client of [...definition.appClients, ...(options.appClients ?? [])]) this.addAppClient(client);
+    for (const role of options.roles ?? []) this.addRole(role);
     const auth = options.auth ?? definition.auth;
     if (auth) this.addAuth(auth);
     for (const [file, source] of templateFiles(template)) this.addSample(file, { sourcePath: source });
@@ -291,6 +296,11 @@ export class FrameworkApp extends typescript.TypeScriptProject {
   /** Adds an app client. */
   public addAppClient(client: AppClient): void {
     this.pushUnique('appClients', this.appClients, client, client.name, 'name');
+  }
+
+  /** Adds a role (`security.roles`): the scopes its holders get. */
+  public addRole(role: Role): void {
+    this.pushUnique('roles', this.roles, role, role.name, 'name');
   }
 
   /** Sets the identity provider intent (replaces the template's). */
@@ -430,6 +440,9 @@ export class FrameworkApp extends typescript.TypeScriptProject {
               toLiteralObject({ scopes: c.scopes, flows: c.flows ?? [OAuthFlow.CLIENT_CREDENTIALS], callbackUrls: c.callbackUrls, logoutUrls: c.logoutUrls, generateSecret: c.generateSecret }),
             ]),
           )
+        : undefined,
+      roles: this.roles.length
+        ? Object.fromEntries(this.roles.map((r) => [r.name, toLiteralObject({ scopes: r.scopes, description: r.description })]))
         : undefined,
     };
     return [

@@ -31,3 +31,16 @@ export interface AppClient {
   /** Confidential client with a secret. @default - true when flows include client_credentials */
   readonly generateSecret?: boolean;
 }
+
+/**
+ * A role (core's `security.roles` record, as a jsii-friendly list): the scopes a user holding it gets. Deployed, a
+ * Cognito group.
+ */
+export interface Role {
+  /** Letters, digits, `-` or `_` (at most 64). */
+  readonly name: string;
+  /** Scopes a holder of the role gets; each must be declared in `scopes`. */
+  readonly scopes: string[];
+  /** What the role is for. @default - none */
+  readonly description?: string;
+}

@@ -141,6 +141,8 @@ export interface AuthDefinition extends Required<AuthIntent> {
   /** Scope name → description, from the security config. */
   readonly scopes: Readonly<Record<string, string>>;
   readonly appClients: ResolvedConfig['security']['appClients'];
+  /** Role name → role (its scopes), from the security config: deployed, one Cognito group each. */
+  readonly roles: ResolvedConfig['security']['roles'];
 }
 
 /** The intents whose outputs reach functions through variables. */

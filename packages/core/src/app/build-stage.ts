@@ -162,6 +162,7 @@ export function buildStage(app: CheckedApp, stage: string): AppDefinition {
         userPoolName: userPoolName(project, stage),
         scopes: config.security.scopes,
         appClients: config.security.appClients,
+        roles: config.security.roles,
       }
     : undefined;
 

@@ -3,6 +3,7 @@ import { PRESETS, type PresetName } from '../presets/presets.js';
 import type { EnvironmentSettings } from '../presets/settings.js';
 import { baseConfigCodec, type BaseConfig } from './base.js';
 import { environmentConfigCodec, type EnvironmentConfig } from './environment.js';
+import { closestName } from './codec.js';
 import { joinPath, reportErrors } from './report.js';
 import { securityConfigCodec, type SecurityConfig } from './security.js';
 
@@ -54,20 +55,24 @@ export function checkLayers(
   return problems;
 }
 
-/** App clients may only ask for declared scopes. */
+/** App clients may only ask for declared scopes, and roles may only grant declared ones. */
 function checkSecurity(security: SecurityConfig, root: string): ConfigProblem[] {
+  const declared = Object.keys(security.scopes);
   const problems: ConfigProblem[] = [];
-  for (const [name, client] of Object.entries(security.appClients ?? {})) {
-    client.scopes.forEach((scope, index) => {
-      if (!(scope in security.scopes)) {
-        problems.push({
-          code: 'FW_ERR_CONFIG_UNDECLARED_SCOPE',
-          path: `${joinPath(`${root}.appClients`, name)}.scopes[${index}]`,
-          message: `scope ${JSON.stringify(scope)} is not declared in ${root}.scopes (declared: ${Object.keys(security.scopes).map((s) => JSON.stringify(s)).join(', ') || 'none'}); add it there or remove it here`,
-        });
-      }
+  const check = (owner: 'appClients' | 'roles', name: string, scopes: readonly string[]) => {
+    scopes.forEach((scope, index) => {
+      if (Object.hasOwn(security.scopes, scope)) return;
+      const near = closestName(scope, declared);
+      const hint = near ? `did you mean ${JSON.stringify(near)}? Otherwise add` : 'add';
+      problems.push({
+        code: 'FW_ERR_CONFIG_UNDECLARED_SCOPE',
+        path: `${joinPath(`${root}.${owner}`, name)}.scopes[${index}]`,
+        message: `scope ${JSON.stringify(scope)} is not declared in ${root}.scopes (declared: ${declared.map((s) => JSON.stringify(s)).join(', ') || 'none'}); ${hint} it there or remove it here`,
+      });
     });
-  }
+  };
+  for (const [name, client] of Object.entries(security.appClients ?? {})) check('appClients', name, client.scopes);
+  for (const [name, role] of Object.entries(security.roles ?? {})) check('roles', name, role.scopes);
   return problems;
 }
 
@@ -92,6 +97,7 @@ export function layer(base: BaseConfig, security: SecurityConfig, env: Environme
   if (base.account) fields.push({ path: 'base.account', value: base.account, source: 'base' });
   fields.push({ path: 'security.scopes', value: Object.keys(security.scopes), source: 'security' });
   fields.push({ path: 'security.appClients', value: Object.keys(security.appClients ?? {}), source: 'security' });
+  fields.push({ path: 'security.roles', value: Object.keys(security.roles ?? {}), source: 'security' });
 
   const settings: Record<string, Record<string, unknown>> = {};
   for (const [group, values] of Object.entries(preset) as Array<[keyof EnvironmentSettings, Record<string, unknown>]>) {
@@ -109,7 +115,7 @@ export function layer(base: BaseConfig, security: SecurityConfig, env: Environme
     region: base.region,
     account: base.account,
     tags: base.tags ?? {},
-    security: { scopes: security.scopes, appClients: security.appClients ?? {} },
+    security: { scopes: security.scopes, appClients: security.appClients ?? {}, roles: security.roles ?? {} },
     preset: env.preset,
     settings: settings as unknown as EnvironmentSettings,
     fields,

@@ -17,17 +17,33 @@ export interface AppClientConfig {
   readonly generateSecret?: boolean;
 }
 
-/** OAuth scopes and app clients (`config/security.ts`). */
+/**
+ * A role: a named set of scopes a user holds (deployed: a Cognito group whose members get these scopes in their access
+ * token, as far as the app client they sign in with may request them).
+ */
+export interface RoleConfig {
+  /** Scopes a holder of the role gets; each must be declared in `scopes`. */
+  readonly scopes: readonly string[];
+  /** What the role is for (the Cognito group's description). @default - none */
+  readonly description?: string;
+}
+
+/** OAuth scopes, app clients and roles (`config/security.ts`). */
 export interface SecurityConfig {
   /** Scope name → description, e.g. `{ 'tasks:read': 'Read tasks' }`. */
   readonly scopes: Readonly<Record<string, string>>;
   /** App client name → client. @default {} */
   readonly appClients?: Readonly<Record<string, AppClientConfig>>;
+  /** Role name → role, e.g. `{ admin: { scopes: ['tasks:read', 'tasks:write'] } }`. @default {} */
+  readonly roles?: Readonly<Record<string, RoleConfig>>;
 }
 
 export const SCOPE_NAME = /^[A-Za-z0-9][A-Za-z0-9:._-]{0,127}$/;
 
-export const securityConfigCodec = c.struct<SecurityConfig>('a security config { scopes, appClients }', {
+/** A role name: also a Cognito group name, so letters, digits, `-` or `_` (Cognito allows more; this stays portable). */
+export const ROLE_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+export const securityConfigCodec = c.struct<SecurityConfig>('a security config { scopes, appClients, roles }', {
   scopes: c.required(c.record(c.pattern('a scope name such as "tasks:read"', SCOPE_NAME), c.text(256))),
   appClients: c.optional(
     c.record(
@@ -38,6 +54,15 @@ export const securityConfigCodec = c.struct<SecurityConfig>('a security config {
         callbackUrls: c.optional(c.array(c.pattern('a URL', /^https?:\/\/\S+$/))),
         logoutUrls: c.optional(c.array(c.pattern('a URL', /^https?:\/\/\S+$/))),
         generateSecret: c.optional(c.boolean),
+      }),
+    ),
+  ),
+  roles: c.optional(
+    c.record(
+      c.pattern('a role name of letters, digits, "-" or "_"', ROLE_NAME),
+      c.struct<RoleConfig>('a role { scopes, description }', {
+        scopes: c.required(c.array(c.pattern('a scope name', SCOPE_NAME))),
+        description: c.optional(c.text(2048)),
       }),
     ),
   ),

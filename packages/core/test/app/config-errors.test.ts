@@ -129,6 +129,21 @@ describe('ConfigError cases of defineApp', () => {
     expectProblem(() => defineApp(validOptions(project.rootDir, { security, infrastructure: infra() })), 'FW_ERR_CONFIG_UNDECLARED_SCOPE', 'security.appClients.web.scopes[1]', /^scope "tasks:write" is not declared in security.scopes \(declared: "tasks:read"\)/);
   });
 
+  it('FW_ERR_CONFIG_UNDECLARED_SCOPE: a role grants a scope security.scopes lacks, with a did-you-mean', () => {
+    const security = { scopes: { 'tasks:read': 'Read', 'tasks:write': 'Write' }, roles: { member: { scopes: ['tasks:read'] }, admin: { scopes: ['tasks:read', 'tasks:wirte'] } } };
+    expectProblem(
+      () => defineApp(validOptions(project.rootDir, { security, infrastructure: infra() })),
+      'FW_ERR_CONFIG_UNDECLARED_SCOPE',
+      'security.roles.admin.scopes[1]',
+      'scope "tasks:wirte" is not declared in security.scopes (declared: "tasks:read", "tasks:write"); did you mean "tasks:write"? Otherwise add it there or remove it here',
+    );
+  });
+
+  it('FW_ERR_CONFIG_UNDECLARED_SCOPE: a role cannot grant an inherited property name as a scope', () => {
+    const security = { scopes: { 'tasks:read': 'Read' }, roles: { admin: { scopes: ['constructor'] } } };
+    expectProblem(() => defineApp(validOptions(project.rootDir, { security, infrastructure: infra() })), 'FW_ERR_CONFIG_UNDECLARED_SCOPE', 'security.roles.admin.scopes[0]', /^scope "constructor" is not declared/);
+  });
+
   it('FW_ERR_CONFIG_UNKNOWN_STAGE: the stage to build has no environment', () => {
     expectProblem(() => defineApp(validOptions(project.rootDir, { stage: 'staging', infrastructure: infra() })), 'FW_ERR_CONFIG_UNKNOWN_STAGE', 'envs.staging', /^stage "staging" \(from the stage option\) has no environment; declared stages: dev, prod/);
   });

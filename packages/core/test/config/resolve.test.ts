@@ -23,6 +23,28 @@ describe('getResolvedConfig', () => {
     expect(config.security.appClients).to.have.property('web');
   });
 
+  it('resolves roles with their scopes, and lists them as a security field', () => {
+    // Given two roles over the declared scope
+    const roles = { admin: { scopes: ['tasks:read'], description: 'Everything' }, member: { scopes: ['tasks:read'] } };
+    // When the layers are resolved
+    const config = getResolvedConfig(base, { ...security, roles }, { preset: 'free' });
+    // Then the roles pass through and `fw config` shows their names
+    expect(config.security.roles).to.deep.equal(roles);
+    expect(config.fields.find((f) => f.path === 'security.roles')).to.deep.equal({ path: 'security.roles', value: ['admin', 'member'], source: 'security' });
+    expect(getResolvedConfig(base, security, { preset: 'free' }).security.roles).to.deep.equal({});
+  });
+
+  it('rejects a malformed role: a bad name, a missing scopes list, an unknown field', () => {
+    const error = thrownBy(() =>
+      getResolvedConfig(base, { ...security, roles: { 'no spaces': { scopes: [] }, member: {}, admin: { scopes: [], scope: [] } } } as never, { preset: 'free' }),
+    );
+    expect((error as ConfigError).problems.map((p) => [p.code, p.path])).to.deep.equal([
+      ['FW_ERR_CONFIG_INVALID_VALUE', 'security.roles["no spaces"]'],
+      ['FW_ERR_CONFIG_MISSING_FIELD', 'security.roles.member.scopes'],
+      ['FW_ERR_CONFIG_UNKNOWN_FIELD', 'security.roles.admin.scope'],
+    ]);
+  });
+
   it('lists every preset field, for every preset', () => {
     for (const preset of PRESET_NAMES) {
       const config = getResolvedConfig(base, security, { preset });
