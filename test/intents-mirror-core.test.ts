@@ -26,12 +26,14 @@ const STRUCT_ONLY: Readonly<Record<string, string>> = {
   'infrastructure.schedules[].rate': 'core schedule.rate',
   // Core keys app clients and stages by name (a record); jsii structs carry them as lists with the name inside.
   'security.appClients[].name': 'the record key',
+  'security.roles[].name': 'the record key',
   'envs[].name': 'the record key',
 };
 
 /** Where core's options and the projen options carry the same thing under different names. */
 const PAIRS: ReadonlyArray<{ readonly core: string; readonly struct: string }> = [
   { core: 'security.appClients', struct: 'appClients' },
+  { core: 'security.roles', struct: 'roles' },
   { core: 'envs', struct: 'stages' },
 ];
 
@@ -158,7 +160,7 @@ describe('projen intent structs mirror core', function () {
     expect(problems).to.deep.equal([]);
   });
 
-  it('app clients and stages match core field by field both ways', () => {
+  it('app clients, roles and stages match core field by field both ways', () => {
     const problems: string[] = [];
     for (const pair of PAIRS) {
       const structField = propertyType(checker, frameworkAppOptions, pair.struct);
