@@ -1,4 +1,4 @@
-import type { AppDefinition } from '@framework/core';
+import { DEV_PATHS, type AppDefinition } from '@framework/core';
 
 function table(rows: readonly (readonly string[])[]): string[] {
   const widths: number[] = [];
@@ -23,15 +23,15 @@ export function startupTable(app: AppDefinition, url: string, scopes: ReadonlyMa
     ]),
   );
   if (app.functions.length) {
-    lines.push('', 'Functions (POST /_dev/invoke/<id>)');
+    lines.push('', `Functions (POST ${DEV_PATHS.invoke}/<id>)`);
     lines.push(...table(app.functions.map((f) => [f.id, f.functionName, `${f.timeout} s`])));
   }
   if (app.queues.length) {
-    lines.push('', 'Queues (POST /_dev/queues/<id>/messages, POST /_dev/invoke/queue/<id>)');
+    lines.push('', `Queues (POST ${DEV_PATHS.queues}/<id>/messages, POST ${DEV_PATHS.invokeQueue}/<id>)`);
     lines.push(...table(app.queues.map((q) => [q.id, q.queueName, `batch ${q.batchSize}`, `visibility ${q.visibilityTimeout} s`, `max receives ${q.maxReceiveCount}`])));
   }
   if (app.crons.length) {
-    lines.push('', 'Crons (UTC; POST /_dev/invoke/cron/<id>)');
+    lines.push('', `Crons (UTC; POST ${DEV_PATHS.invokeCron}/<id>)`);
     lines.push(...table(app.crons.map((c) => [c.id, c.expression, c.enabled ? '' : 'disabled'])));
   }
   if (engines.length) {
@@ -40,8 +40,8 @@ export function startupTable(app: AppDefinition, url: string, scopes: ReadonlyMa
   }
   const declared = Object.keys(app.config.security.scopes);
   lines.push('', 'Token (for scoped routes)');
-  lines.push(`  curl -s -X POST ${url}/_dev/token -H 'content-type: application/json' -d '${JSON.stringify({ scopes: declared, sub: 'user-1' })}'`);
+  lines.push(`  curl -s -X POST ${url}${DEV_PATHS.token} -H 'content-type: application/json' -d '${JSON.stringify({ scopes: declared, sub: 'user-1' })}'`);
   lines.push(`  curl -H "Authorization: Bearer <access_token>" ${url}${app.routes.find((r) => (scopes.get(r.functionName) ?? []).length && r.pathParams.length === 0)?.path ?? '/'}`);
-  lines.push('', `Dev endpoints: GET ${url}/_dev/functions, JWKS ${url}/.well-known/jwks.json`, '');
+  lines.push('', `Dev endpoints: GET ${url}${DEV_PATHS.functions}, JWKS ${url}/.well-known/jwks.json`, '');
   return `${lines.join('\n')}\n`;
 }

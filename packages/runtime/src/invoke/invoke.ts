@@ -1,3 +1,4 @@
+import { DEV_PATHS } from '@framework/core/names';
 import { InvokeError, RuntimeError } from '../errors.js';
 import { deployedFunctionName, devEndpoint } from './function-name.js';
 
@@ -45,7 +46,7 @@ async function invokeLocal(endpoint: string, name: string, payload: unknown, mod
   if (mode === 'async') headers['x-amz-invocation-type'] = 'Event';
   let res: Response;
   try {
-    res = await fetch(`${endpoint}/_dev/invoke/${encodeURIComponent(name)}`, {
+    res = await fetch(`${endpoint}${DEV_PATHS.invoke}/${encodeURIComponent(name)}`, {
       method: 'POST',
       headers,
       body: JSON.stringify(payload ?? null),

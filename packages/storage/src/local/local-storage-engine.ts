@@ -1,5 +1,5 @@
 import { objectSecurityHeaders, type BucketDefinition } from '@framework/core';
-import { ENV } from '@framework/core/names';
+import { DEV_PATHS, ENV } from '@framework/core/names';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import * as path from 'node:path';
@@ -18,7 +18,7 @@ import { S3ErrorResponse, s3ErrorXml } from './s3-error.js';
 import { LocalSigner, downloadStringToSign } from './signer.js';
 
 /** The path the dev server mounts the engine under; a bucket's URL is `<dev server>/_dev/storage/<bucketId>`. */
-export const LOCAL_STORAGE_PATH = '/_dev/storage';
+export const LOCAL_STORAGE_PATH = DEV_PATHS.storage;
 
 export interface LocalStorageEngineOptions {
   /** The project folder; data goes to `<rootDir>/.fw/storage/<bucketId>/`, the signing secret to `.fw/storage/.secret`. */

@@ -1,4 +1,5 @@
 import type { UploadNotification } from '@framework/core';
+import { DEV_PATHS, devQueueMessagesPath } from '@framework/core/names';
 import type { S3Event } from '../events/storage-event.js';
 
 /** Delivers "an object arrived" to a notification target (a queue or a function of the app). */
@@ -14,8 +15,8 @@ export function devServerNotifier(devEndpoint: string | (() => string)): UploadN
   return async (target, event) => {
     const [url, init] =
       target.queue !== undefined
-        ? [`${base()}/_dev/queues/${encodeURIComponent(target.queue)}/messages`, { body: JSON.stringify({ body: JSON.stringify(event) }), headers: { 'content-type': 'application/json' } }]
-        : [`${base()}/_dev/invoke/${target.function ?? ''}`, { body: JSON.stringify(event), headers: { 'content-type': 'application/json', 'x-amz-invocation-type': 'Event' } }];
+        ? [`${base()}${devQueueMessagesPath(target.queue)}`, { body: JSON.stringify({ body: JSON.stringify(event) }), headers: { 'content-type': 'application/json' } }]
+        : [`${base()}${DEV_PATHS.invoke}/${target.function ?? ''}`, { body: JSON.stringify(event), headers: { 'content-type': 'application/json', 'x-amz-invocation-type': 'Event' } }];
     const res = await fetch(url, { method: 'POST', ...init });
     if (!res.ok) throw new Error(`${url} answered ${res.status}: ${(await res.text()).slice(0, 200)}`);
   };

@@ -1,4 +1,4 @@
-import { localAppClientId, type AppClientConfig, type AppDefinition } from '@framework/core';
+import { DEV_PATHS, localAppClientId, type AppClientConfig, type AppDefinition } from '@framework/core';
 import type { FastifyPluginAsync } from 'fastify';
 import type { LocalIssuer } from './local-issuer.js';
 
@@ -79,11 +79,11 @@ export function issuerPlugin(issuer: LocalIssuer, currentApp: () => AppDefinitio
     server.get('/.well-known/openid-configuration', async () => ({
       issuer: issuer.issuer,
       jwks_uri: `${issuer.issuer}/.well-known/jwks.json`,
-      token_endpoint: `${issuer.issuer}/_dev/token`,
+      token_endpoint: `${issuer.issuer}${DEV_PATHS.token}`,
       scopes_supported: Object.keys(currentApp().config.security.scopes),
       id_token_signing_alg_values_supported: ['RS256'],
     }));
-    server.post('/_dev/token', async (request, reply) => {
+    server.post(DEV_PATHS.token, async (request, reply) => {
       const fail = (code: string, message: string) => reply.code(400).send({ error: { code, message, requestId: request.id } });
       let input: { scopes?: unknown; sub?: unknown; client?: unknown; groups?: unknown; expiresIn?: unknown };
       try {

@@ -1,4 +1,4 @@
-import type { AppDefinition } from '@framework/core';
+import { DEV_PATHS, type AppDefinition } from '@framework/core';
 import type { JwtAuthorizerContext } from '../server/gateway-event.js';
 import { tokenScope } from './issuer-plugin.js';
 import { TokenRejected, type LocalIssuer } from './local-issuer.js';
@@ -15,7 +15,7 @@ export type JwtCheck =
 export async function checkJwt(issuer: LocalIssuer, app: AppDefinition, routeKey: string, scopes: readonly string[], authorization: string | undefined): Promise<JwtCheck> {
   // As the HTTP API's identity source: the token alone, or prefixed with `Bearer `.
   const bearer = /^(?:Bearer\s+)?(\S+)\s*$/i.exec(authorization ?? '');
-  if (!bearer) return { ok: false, statusCode: 401, reason: `${routeKey} needs a bearer token (Authorization: Bearer <token>; mint one with POST /_dev/token)`, headers: { 'www-authenticate': 'Bearer' } };
+  if (!bearer) return { ok: false, statusCode: 401, reason: `${routeKey} needs a bearer token (Authorization: Bearer <token>; mint one with POST ${DEV_PATHS.token})`, headers: { 'www-authenticate': 'Bearer' } };
   let authorizer: JwtAuthorizerContext;
   try {
     authorizer = await issuer.verify(bearer[1]!);

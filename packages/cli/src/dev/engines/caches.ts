@@ -1,4 +1,4 @@
-import type { AppDefinition } from '@framework/core';
+import { DEV_PATHS, type AppDefinition } from '@framework/core';
 import type { FastifyPluginAsync } from 'fastify';
 import type { DevContext, DevEngine, EngineFactory, EngineStart } from './engine.js';
 
@@ -26,12 +26,12 @@ export class EmbeddedCacheEngine implements DevEngine {
     const outputs: Record<string, Record<string, string>> = {};
     for (const cache of app.caches) {
       this.stores.set(cache.id, new Map());
-      outputs[cache.id] = { endpoint: `${context.baseUrl}/_dev/caches/${cache.id}` };
+      outputs[cache.id] = { endpoint: `${context.baseUrl}${DEV_PATHS.caches}/${cache.id}` };
     }
     const storeOf = (id: string) => this.stores.get(id);
     const notFound = (id: string, requestId: string) => ({ error: { code: 'CACHE_NOT_FOUND', message: `no cache "${id}" in this app`, requestId } });
     const plugin: FastifyPluginAsync = async (server) => {
-      server.get<{ Params: { id: string; key: string } }>('/_dev/caches/:id/items/:key', async (request, reply) => {
+      server.get<{ Params: { id: string; key: string } }>(`${DEV_PATHS.caches}/:id/items/:key`, async (request, reply) => {
         const store = storeOf(request.params.id);
         if (!store) return reply.code(404).send(notFound(request.params.id, request.id));
         const entry = store.get(request.params.key);
@@ -41,7 +41,7 @@ export class EmbeddedCacheEngine implements DevEngine {
         }
         return { value: entry.value };
       });
-      server.put<{ Params: { id: string; key: string } }>('/_dev/caches/:id/items/:key', async (request, reply) => {
+      server.put<{ Params: { id: string; key: string } }>(`${DEV_PATHS.caches}/:id/items/:key`, async (request, reply) => {
         const store = storeOf(request.params.id);
         if (!store) return reply.code(404).send(notFound(request.params.id, request.id));
         let input: { value?: unknown; ttlSeconds?: unknown };
@@ -56,7 +56,7 @@ export class EmbeddedCacheEngine implements DevEngine {
         store.set(request.params.key, { value: input.value, expiresAt: input.ttlSeconds === undefined ? Infinity : Date.now() + input.ttlSeconds * 1000 });
         return reply.code(204).send();
       });
-      server.delete<{ Params: { id: string; key: string } }>('/_dev/caches/:id/items/:key', async (request, reply) => {
+      server.delete<{ Params: { id: string; key: string } }>(`${DEV_PATHS.caches}/:id/items/:key`, async (request, reply) => {
         const store = storeOf(request.params.id);
         if (!store) return reply.code(404).send(notFound(request.params.id, request.id));
         store.delete(request.params.key);

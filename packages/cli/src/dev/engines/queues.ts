@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
-import type { AppDefinition, QueueDefinition } from '@framework/core';
+import { DEV_PATHS, type AppDefinition, type QueueDefinition } from '@framework/core';
 import type { FastifyPluginAsync } from 'fastify';
 import { AppendOnlyLog } from '../durable-log/index.js';
 import { buildSqsEvent } from '../events/sqs-event.js';
@@ -262,7 +262,7 @@ export class EmbeddedQueueEngine implements DevEngine {
     const outputs: Record<string, Record<string, string>> = {};
     for (const q of app.queues) {
       this.queues.set(q.id, await LocalQueue.open(q.id, context, queueLogFile(context.dataDir, q.id)));
-      outputs[q.id] = { url: `${context.baseUrl}/_dev/queues/${q.id}` };
+      outputs[q.id] = { url: `${context.baseUrl}${DEV_PATHS.queues}/${q.id}` };
     }
     const queueOf = (id: string) => {
       const queue = this.queues.get(id);
@@ -273,7 +273,7 @@ export class EmbeddedQueueEngine implements DevEngine {
       error: { code: 'QUEUE_NOT_FOUND', message: `no queue "${id}" in this app; queues: ${[...this.queues.keys()].join(', ') || '(none)'}`, requestId: randomUUID() },
     });
     const plugin: FastifyPluginAsync = async (server) => {
-      server.post<{ Params: { id: string } }>('/_dev/queues/:id/messages', async (request, reply) => {
+      server.post<{ Params: { id: string } }>(`${DEV_PATHS.queues}/:id/messages`, async (request, reply) => {
         const found = queueOf(request.params.id);
         if (!found) return reply.code(404).send(notFound(request.params.id));
         let input: { body?: unknown; delaySeconds?: unknown };
@@ -295,12 +295,12 @@ export class EmbeddedQueueEngine implements DevEngine {
         }
         return reply.code(202).send({ messageId: message.messageId });
       });
-      server.get<{ Params: { id: string } }>('/_dev/queues/:id/dead-letters', async (request, reply) => {
+      server.get<{ Params: { id: string } }>(`${DEV_PATHS.queues}/:id/dead-letters`, async (request, reply) => {
         const found = queueOf(request.params.id);
         if (!found) return reply.code(404).send(notFound(request.params.id));
         return { queue: found.definition.queueName, deadLetterQueue: found.definition.deadLetterQueueName ?? null, messages: found.queue.deadLetters };
       });
-      server.get<{ Params: { id: string } }>('/_dev/queues/:id', async (request, reply) => {
+      server.get<{ Params: { id: string } }>(`${DEV_PATHS.queues}/:id`, async (request, reply) => {
         const found = queueOf(request.params.id);
         if (!found) return reply.code(404).send(notFound(request.params.id));
         return { queue: found.definition.queueName, depth: found.queue.depth, deadLetters: found.queue.deadLetters.length };

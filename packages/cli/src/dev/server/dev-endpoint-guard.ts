@@ -1,15 +1,16 @@
 import * as os from 'node:os';
+import { DEV_PATH_ROOT, DEV_PATHS } from '@framework/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { errorResponse } from './gateway-response.js';
 
 /** Where the dev endpoints live; everything under it answers only the developer. */
-export const DEV_PATH_PREFIX = '/_dev/';
+export const DEV_PATH_PREFIX = `${DEV_PATH_ROOT}/`;
 /**
  * The local storage engine's object URLs. Presigned POST forms and presigned GETs are used from browser pages on
  * other origins (the app's front end), as with S3: the engine checks their signatures and applies the bucket's
  * `corsOrigins`, so only the Host rule applies there.
  */
-const STORAGE_PATH_PREFIX = '/_dev/storage/';
+const STORAGE_PATH_PREFIX = `${DEV_PATHS.storage}/`;
 /** Methods that change state: their bodies must be JSON, which a web page cannot send cross-origin without a preflight. */
 const READ_ONLY_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const HOST_HEADER = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/;
@@ -63,7 +64,7 @@ export function isDevPath(rawUrl: string): boolean {
     // a malformed path is checked as it is
   }
   path = path.replace(/\/{2,}/g, '/');
-  return path === '/_dev' || path.startsWith(DEV_PATH_PREFIX);
+  return path === DEV_PATH_ROOT || path.startsWith(DEV_PATH_PREFIX);
 }
 
 /** The codes of the guard's refusals (each has a row in the README). */

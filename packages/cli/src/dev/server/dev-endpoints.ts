@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { AppDefinition, FunctionUnit } from '@framework/core';
+import { DEV_PATHS, type AppDefinition, type FunctionUnit } from '@framework/core';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { DevLogger, InvokeOptions, InvokeOutcome } from '../engines/engine.js';
 import { buildScheduledEvent } from '../events/scheduled-event.js';
@@ -61,7 +61,7 @@ function parsePayload(body: unknown): { ok: true; value: unknown; text: string }
  */
 export function devEndpointsPlugin(services: DevServices): FastifyPluginAsync {
   return async (server) => {
-    server.post<{ Params: { name: string } }>('/_dev/invoke/queue/:name', async (request, reply) => {
+    server.post<{ Params: { name: string } }>(`${DEV_PATHS.invokeQueue}/:name`, async (request, reply) => {
       const app = services.currentApp();
       const name = request.params.name;
       const queue = app.queues.find((q) => q.id === name || q.queueName === name || q.functionName === name);
@@ -72,7 +72,7 @@ export function devEndpointsPlugin(services: DevServices): FastifyPluginAsync {
       return sendOutcome(reply, await services.invoke(queue, event, { requestId: request.id }));
     });
 
-    server.post<{ Params: { name: string } }>('/_dev/invoke/cron/:name', async (request, reply) => {
+    server.post<{ Params: { name: string } }>(`${DEV_PATHS.invokeCron}/:name`, async (request, reply) => {
       const app = services.currentApp();
       const name = request.params.name;
       const cron = app.crons.find((c) => c.id === name || c.functionName === name || c.ruleName === name);
@@ -80,7 +80,7 @@ export function devEndpointsPlugin(services: DevServices): FastifyPluginAsync {
       return sendOutcome(reply, await services.invoke(cron, buildScheduledEvent(app.region, cron.ruleName), { requestId: request.id }));
     });
 
-    server.post('/_dev/invoke/*', async (request, reply) => {
+    server.post(`${DEV_PATHS.invoke}/*`, async (request, reply) => {
       const app = services.currentApp();
       const name = (request.params as { '*': string })['*'];
       // Standalone functions only: a route's function takes a gateway event whose authorizer claims the caller would
@@ -114,7 +114,7 @@ export function devEndpointsPlugin(services: DevServices): FastifyPluginAsync {
       return sendOutcome(reply, await services.invoke(unit, payload.value, { requestId: request.id }));
     });
 
-    server.get('/_dev/functions', async () => {
+    server.get(DEV_PATHS.functions, async () => {
       const app = services.currentApp();
       const routes = await Promise.all(
         app.routes.map(async (r) => {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { AppDefinition } from '@framework/core';
+import { DEV_PATHS, type AppDefinition } from '@framework/core';
 import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyReply, type FastifyRequest } from 'fastify';
 import { DevServerError } from '../../errors.js';
 import type { ActivityLog } from '../activity/index.js';
@@ -8,7 +8,7 @@ import type { LocalIssuer } from '../auth/local-issuer.js';
 import type { DevLogger, InvokeOptions, InvokeOutcome } from '../engines/engine.js';
 import type { Freshness } from '../freshness/index.js';
 import type { FunctionHost } from '../functions/function-host.js';
-import { devEndpointGuard } from './dev-endpoint-guard.js';
+import { DEV_PATH_PREFIX, devEndpointGuard } from './dev-endpoint-guard.js';
 import { devEndpointsPlugin } from './dev-endpoints.js';
 import { clientErrorAnswer, codeForStatus, frameworkErrorAnswer, isClientAbort, notFoundAnswer } from './fastify-answers.js';
 import { gatewayAnswer } from './gateway-answer.js';
@@ -115,7 +115,7 @@ export async function wireHttpServer(fastify: FastifyInstance, wiring: HttpWirin
   // Before a request reaches the app model (then a handler: `beforeInvoke`), a save completed before it is loaded.
   fastify.addHook('onRequest', (request, _reply, done) => {
     const url = request.raw.url ?? '/';
-    if (url.startsWith('/_dev/') && !url.startsWith('/_dev/invoke') && !url.startsWith('/_dev/functions')) return done();
+    if (url.startsWith(DEV_PATH_PREFIX) && !url.startsWith(DEV_PATHS.invoke) && !url.startsWith(DEV_PATHS.functions)) return done();
     const pending = wiring.freshness()?.beforeRequest();
     if (!pending) return done();
     pending.then(() => done(), done);
@@ -140,7 +140,7 @@ export async function wireHttpServer(fastify: FastifyInstance, wiring: HttpWirin
   fastify.addHook('onRequest', async (request, reply) => {
     if (notReady.size === 0) return;
     const url = request.raw.url ?? '/';
-    if (url.startsWith('/_dev/') && !url.startsWith('/_dev/invoke')) return;
+    if (url.startsWith(DEV_PATH_PREFIX) && !url.startsWith(DEV_PATHS.invoke)) return;
     return send(reply, errorResponse(503, 'ENGINE_NOT_READY', `${[...notReady].join(', ')} is still starting; retry in a moment (see the fw dev console)`, request.id, { 'retry-after': '5' }));
   });
   const handle = (request: FastifyRequest, reply: FastifyReply) => wiring.serveRoute(request, reply);

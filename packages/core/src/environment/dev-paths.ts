@@ -1,0 +1,32 @@
+/**
+ * `fw dev` only: the dev server's own paths. Every one is under `/_dev`, which the dev server keeps to the developer
+ * (loopback or the configured host, no cross-origin page). The dev server serves them, and the runtime's `invoke` and
+ * the local storage engine's notifications call them: all three read these constants. Never used by a deployed
+ * function (it has no `FW_DEV_ENDPOINT`).
+ */
+export const DEV_PATH_ROOT = '/_dev';
+
+/** The dev server's endpoints, by what they serve. */
+export const DEV_PATHS = {
+  /** `POST`: mints a token of the local issuer. */
+  token: `${DEV_PATH_ROOT}/token`,
+  /** `GET`: the app's routes, functions, queues and crons. */
+  functions: `${DEV_PATH_ROOT}/functions`,
+  /** `POST <invoke>/<function>`: invokes a standalone function, as Lambda's Invoke API. */
+  invoke: `${DEV_PATH_ROOT}/invoke`,
+  /** `POST <invokeQueue>/<queue>`: hands one message to a queue's consumer. */
+  invokeQueue: `${DEV_PATH_ROOT}/invoke/queue`,
+  /** `POST <invokeCron>/<cron>`: runs a cron once. */
+  invokeCron: `${DEV_PATH_ROOT}/invoke/cron`,
+  /** `<queues>/<id>`: the embedded queue engine (a queue's `FW_QUEUE_<ID>_URL`). */
+  queues: `${DEV_PATH_ROOT}/queues`,
+  /** `<caches>/<id>`: the embedded cache engine (a cache's `FW_CACHE_<ID>_ENDPOINT`). */
+  caches: `${DEV_PATH_ROOT}/caches`,
+  /** `<storage>/<bucketId>`: the embedded storage engine (a bucket's `FW_STORAGE_<ID>_URL`). */
+  storage: `${DEV_PATH_ROOT}/storage`,
+} as const;
+
+/** `POST`: sends a message to queue `id` of the embedded queue engine. */
+export function devQueueMessagesPath(id: string): string {
+  return `${DEV_PATHS.queues}/${encodeURIComponent(id)}/messages`;
+}
