@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { randomHex } from './random-hex.js';
 import type { RouteMatch } from './route-table.js';
 
 /** The JWT authorizer's output, as the HTTP API puts it into the event (CONTRACTS §2). */
@@ -120,7 +120,7 @@ export function buildHttpEvent(request: IncomingRequest, match: RouteMatch, requ
 
 /** `Root=1-<epoch seconds, 8 hex>-<24 hex>`: an X-Ray trace id as the gateway adds it. */
 export function traceId(now: Date): string {
-  return `Root=1-${Math.floor(now.getTime() / 1000).toString(16).padStart(8, '0')}-${randomBytes(12).toString('hex')}`;
+  return `Root=1-${Math.floor(now.getTime() / 1000).toString(16).padStart(8, '0')}-${randomHex(12)}`;
 }
 
 /** Percent-decoded path; a sequence that does not decode stays as sent. */
