@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { ENV, LAMBDA_TZ, type AppDefinition, type FunctionUnit } from '@framework/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DevServerError } from '../errors.js';
-import { ActivityLog, type ActivityLogOptions } from './activity/index.js';
+import { ActivityLog, turnBatchedWriter, type ActivityLogOptions } from './activity/index.js';
 import { BackgroundTypeCheck } from './typecheck/index.js';
 import { loadAppWithInputs } from '../app-loader/index.js';
 import { localAudiences, localResourceServer } from './auth/issuer-plugin.js';
@@ -149,7 +149,7 @@ export class DevServer {
     const activity =
       options.activityLog === false
         ? undefined
-        : new ActivityLog(options.activityLog ?? { write: (line) => process.stdout.write(`${line}\n`), colour: process.stdout.isTTY === true && !process.env.NO_COLOR });
+        : new ActivityLog(options.activityLog ?? { write: turnBatchedWriter(process.stdout), colour: process.stdout.isTTY === true && !process.env.NO_COLOR });
     // First of all: a taken port is known in a millisecond, not after the engines took their seconds to start.
     if (options.port !== 0 && (await portInUse(hostName, options.port ?? 3000))) throw portInUseError(hostName, options.port ?? 3000);
     const { app, inputs: configInputs } = await loadAppWithInputs(rootDir, stage);

@@ -1,1 +1,2 @@
 export * from './activity-log.js';
+export * from './turn-batched-writer.js';
