@@ -58,12 +58,15 @@ export function configuredHostNames(listenHost: string): Set<string> {
 export function isDevPath(rawUrl: string): boolean {
   const q = rawUrl.indexOf('?');
   let path = q === -1 ? rawUrl : rawUrl.slice(0, q);
-  try {
-    path = decodeURIComponent(path);
-  } catch {
-    // a malformed path is checked as it is
+  // Asked of every request: a path with no escapes and no doubled slashes is compared as it is.
+  if (path.includes('%')) {
+    try {
+      path = decodeURIComponent(path);
+    } catch {
+      // a malformed path is checked as it is
+    }
   }
-  path = path.replace(/\/{2,}/g, '/');
+  if (path.includes('//')) path = path.replace(/\/{2,}/g, '/');
   return path === DEV_PATH_ROOT || path.startsWith(DEV_PATH_PREFIX);
 }
 
@@ -84,9 +87,9 @@ function refuse(reply: FastifyReply, statusCode: number, code: (typeof DEV_ENDPO
  *   `text/plain` POST cannot): 415 `UNSUPPORTED_MEDIA_TYPE`.
  * Routes are not concerned: they stay reachable as they are in the cloud.
  */
-export function devEndpointGuard(options: DevEndpointGuardOptions): (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply | undefined> {
+export function devEndpointGuard(options: DevEndpointGuardOptions): (request: FastifyRequest, reply: FastifyReply, done: () => void) => void {
   const configured = configuredHostNames(options.listenHost);
-  return async (request, reply) => {
+  const refusal = (request: FastifyRequest, reply: FastifyReply): FastifyReply | undefined => {
     const rawUrl = request.raw.url ?? '/';
     const routeUrl = request.routeOptions.url;
     if (!(routeUrl?.startsWith(DEV_PATH_PREFIX) || isDevPath(rawUrl))) return undefined;
@@ -109,6 +112,10 @@ export function devEndpointGuard(options: DevEndpointGuardOptions): (request: Fa
       }
     }
     return undefined;
+  };
+  // Callback style: a route's request (every request but the developer's own) costs no promise.
+  return (request, reply, done) => {
+    if (!refusal(request, reply)) done();
   };
 }
 

@@ -137,11 +137,12 @@ export async function wireHttpServer(fastify: FastifyInstance, wiring: HttpWirin
   );
   for (const plugin of wiring.enginePlugins) await fastify.register(plugin);
   // Only reached when the engines took longer than the wait for them: a clear answer instead of a handler failing.
-  fastify.addHook('onRequest', async (request, reply) => {
-    if (notReady.size === 0) return;
+  // Callback style: no promise per request once every engine is ready.
+  fastify.addHook('onRequest', (request, reply, done) => {
+    if (notReady.size === 0) return done();
     const url = request.raw.url ?? '/';
-    if (url.startsWith(DEV_PATH_PREFIX) && !url.startsWith(DEV_PATHS.invoke)) return;
-    return send(reply, errorResponse(503, 'ENGINE_NOT_READY', `${[...notReady].join(', ')} is still starting; retry in a moment (see the fw dev console)`, request.id, { 'retry-after': '5' }));
+    if (url.startsWith(DEV_PATH_PREFIX) && !url.startsWith(DEV_PATHS.invoke)) return done();
+    send(reply, errorResponse(503, 'ENGINE_NOT_READY', `${[...notReady].join(', ')} is still starting; retry in a moment (see the fw dev console)`, request.id, { 'retry-after': '5' }));
   });
   const handle = (request: FastifyRequest, reply: FastifyReply) => wiring.serveRoute(request, reply);
   fastify.all('/', handle);
