@@ -7,6 +7,7 @@ export * from './config/index.js';
 export * from './presets/index.js';
 export * from './naming/index.js';
 export * from './environment/index.js';
+export * from './handlers/index.js';
 export * from './schedule/index.js';
 export * from './serving/index.js';
 export * from './discovery/index.js';

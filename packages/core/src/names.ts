@@ -1,7 +1,8 @@
 /**
- * `@framework/core/names`: unit names and environment-variable names only. Free of io-ts and of the file system, so
- * the runtime can import it into a Lambda bundle.
+ * `@framework/core/names`: unit names, environment-variable names, the dev server's paths and the handler-info
+ * reader only. Free of io-ts and of the file system, so the runtime can import it into a Lambda bundle.
  */
 export * from './naming/index.js';
 export * from './environment/index.js';
+export * from './handlers/index.js';
 export { FrameworkError, NamingError } from './errors.js';

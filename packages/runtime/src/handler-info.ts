@@ -1,18 +1,10 @@
+import type { HandlerInfo } from '@framework/core/names';
+
 /**
- * What a handler declares, readable from the exported `main` without invoking it: the dev server reads
- * `mod.main.handlerInfo.scopes` to enforce auth locally, the infra package to configure the gateway authorizer.
+ * What a handler declares, readable from the exported `main` without invoking it. Core owns the shape and its one
+ * reader (`handlerInfoOf`), which the dev server and the infra package both use.
  */
-export interface HandlerInfo {
-  readonly kind: 'http' | 'task';
-  /** Required scopes; empty means public. */
-  readonly scopes: readonly string[];
-  /** Names of the middlewares, in order. */
-  readonly middleware: readonly string[];
-  /** `taskHandler`'s in-invocation retries. */
-  readonly retries?: number;
-  /** Whether the idempotency middleware (name `idempotency`) is in the chain. */
-  readonly idempotent?: boolean;
-}
+export type { HandlerInfo } from '@framework/core/names';
 
 /**
  * The name the idempotency middleware registers under (it exports the same constant from `idempotency/`);

@@ -1,38 +1,35 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import { createRequire } from 'node:module';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ENV, type AppDefinition } from '@framework/core';
+import { pathToFileURL } from 'node:url';
+import { ENV, type AppDefinition, type HandlerInfo } from '@framework/core';
 import { InfraError } from '../errors.js';
 import type { AppBundle } from './bundle-app.js';
 
-/** What `handler(...)` / `taskHandler(...)` attach to `main`: the runtime owns the contract, infra only reads it. */
-export type { HandlerInfo } from '@framework/runtime';
-import type { HandlerInfo } from '@framework/runtime';
+/** What `handler(...)` / `taskHandler(...)` attach to `main`: core owns the shape and its reader, infra only reads it. */
+export type { HandlerInfo } from '@framework/core';
+
+/** Core's names module, where `handlerInfoOf` lives: the child process reads every handler with it, as the dev worker does. */
+const CORE_NAMES_URL = pathToFileURL(createRequire(import.meta.url).resolve('@framework/core/names')).href;
 
 /**
- * The script of the child process: imports each bundle and reports `main.handlerInfo` to a result file (not stdout,
- * which module code may print to), then exits even if a module left a timer or socket open.
+ * The script of the child process: imports each bundle and reports what `handlerInfoOf(main)` reads to a result file
+ * (not stdout, which module code may print to), then exits even if a module left a timer or socket open.
  */
 const READER = `
 import { readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-const { files, resultFile } = JSON.parse(readFileSync(0, 'utf8'));
+const { files, resultFile, coreNames } = JSON.parse(readFileSync(0, 'utf8'));
+const { handlerInfoOf } = await import(coreNames);
 const out = {};
 for (const [name, file] of Object.entries(files)) {
   try {
     const mod = await import(pathToFileURL(file).href);
     const main = mod.main;
     if (typeof main !== 'function') { out[name] = { missingMain: true, exports: Object.keys(mod) }; continue; }
-    const info = main.handlerInfo;
-    const strings = (v) => Array.isArray(v) ? v.filter((s) => typeof s === 'string') : [];
-    out[name] = info && typeof info === 'object' ? { info: {
-      kind: info.kind === 'task' ? 'task' : 'http',
-      scopes: strings(info.scopes),
-      middleware: strings(info.middleware),
-      ...(typeof info.retries === 'number' ? { retries: info.retries } : {}),
-      ...(typeof info.idempotent === 'boolean' ? { idempotent: info.idempotent } : {}),
-    } } : { info: null };
+    out[name] = { info: handlerInfoOf(main) ?? null };
   } catch (error) {
     out[name] = { error: String((error && error.message) || error) };
   }
@@ -74,7 +71,7 @@ export function readHandlerInfo(app: AppDefinition, bundle: AppBundle): Map<stri
     const child = spawnSync(process.execPath, ['--input-type=module', '-e', READER], {
       cwd: app.rootDir,
       env,
-      input: JSON.stringify({ files, resultFile }),
+      input: JSON.stringify({ files, resultFile, coreNames: CORE_NAMES_URL }),
       encoding: 'utf8',
       timeout: 120_000,
       maxBuffer: 16 * 1024 * 1024,

@@ -6,7 +6,7 @@
 import * as v8 from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
-import { DEV_WORKER_SERVICES_KEY, type DevWorkerServiceCall } from '@framework/core/names';
+import { DEV_WORKER_SERVICES_KEY, handlerInfoOf, type DevWorkerServiceCall } from '@framework/core/names';
 import { SYNC_RESPONSE_LIMIT_BYTES, describeBytes } from '../limits/payload-limits.js';
 import { plainJsonSizeBound } from './plain-json-value.js';
 import type { FromWorker, InvokeMessage, LoadMessage, ServiceReplyMessage, ToWorker } from './worker-protocol.js';
@@ -60,9 +60,8 @@ async function load(message: LoadMessage): Promise<void> {
       return;
     }
     handler = mod.main as LambdaHandler;
-    const info = (mod.main as { handlerInfo?: { kind?: unknown; scopes?: unknown } }).handlerInfo;
-    const scopes = Array.isArray(info?.scopes) ? info.scopes.filter((s): s is string => typeof s === 'string') : [];
-    post({ type: 'ready', info: { kind: typeof info?.kind === 'string' ? info.kind : undefined, scopes } });
+    const info = handlerInfoOf(mod.main);
+    post({ type: 'ready', info: { kind: info?.kind, scopes: info?.scopes ?? [] } });
   } catch (error) {
     post({ type: 'load-error', ...describe(error) });
   }

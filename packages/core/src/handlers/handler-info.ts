@@ -1,0 +1,40 @@
+/**
+ * What a handler declares about itself, readable from the exported `main` without invoking it. The runtime's
+ * `handler(...)` and `taskHandler(...)` attach it (`main.handlerInfo`); the dev server reads it to check tokens
+ * locally, the infra package to configure the gateway's authorizer and the idempotency table.
+ */
+export interface HandlerInfo {
+  readonly kind: 'http' | 'task';
+  /** Required scopes; empty means public. */
+  readonly scopes: readonly string[];
+  /** Names of the middlewares, in order. */
+  readonly middleware: readonly string[];
+  /** `taskHandler`'s in-invocation retries. */
+  readonly retries?: number;
+  /** Whether the idempotency middleware (name `idempotency`) is in the chain. */
+  readonly idempotent?: boolean;
+}
+
+/**
+ * The one reader of a handler module's declaration, for the dev worker and for infra's bundling alike: `main` as the
+ * module exports it, its `handlerInfo` taken field by field (a module is user code: only strings count as scopes and
+ * middleware names, a kind other than `task` is `http`). Undefined when `main` declares nothing (a plain Lambda
+ * handler: a public route).
+ */
+export function handlerInfoOf(main: unknown): HandlerInfo | undefined {
+  if (typeof main !== 'function' && (typeof main !== 'object' || main === null)) return undefined;
+  const info = (main as { handlerInfo?: unknown }).handlerInfo;
+  if (typeof info !== 'object' || info === null) return undefined;
+  const { kind, scopes, middleware, retries, idempotent } = info as Record<string, unknown>;
+  return {
+    kind: kind === 'task' ? 'task' : 'http',
+    scopes: strings(scopes),
+    middleware: strings(middleware),
+    ...(typeof retries === 'number' ? { retries } : {}),
+    ...(typeof idempotent === 'boolean' ? { idempotent } : {}),
+  };
+}
+
+function strings(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+}
