@@ -124,6 +124,15 @@ const packages: WorkspacePackage[] = [
     testTimeout: 30000,
   }),
   new WorkspacePackage(project, {
+    name: 'auth',
+    description: 'framework auth: access-token verification (aws-jwt-verify, jose) for the deployed pool, fw dev and other issuers; the Cognito pre-token-generation trigger that puts role scopes into access tokens',
+    workspaceDeps: ['core'],
+    deps: { 'aws-jwt-verify': '^5.2.1', 'jose': '^6.2.17', '@aws-sdk/client-cognito-identity-provider': AWS_SDK, '@types/aws-lambda': '^8.10.164' },
+    // `./pre-token-generation`: the Cognito trigger's handler, bundled into its own Lambda by @framework/infra.
+    subpathExports: { './pre-token-generation': 'pre-token-generation/index' },
+    testTimeout: 20000,
+  }),
+  new WorkspacePackage(project, {
     name: 'cli',
     description: 'framework CLI `fw`: init, dev (local server and engines), g, synth, deploy, diff, destroy, migrate',
     workspaceDeps: ['core', 'runtime', 'infra', 'data', 'storage'],

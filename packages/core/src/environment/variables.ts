@@ -39,6 +39,17 @@ export const ENV = {
   devStorageToken: 'FW_DEV_STORAGE_TOKEN',
 } as const;
 
+/**
+ * Variables of the Cognito pre-token-generation trigger (`@framework/auth/pre-token-generation`) only: no app function
+ * gets them.
+ */
+export const AUTH_TRIGGER_ENV = {
+  /** JSON `{ roles: { <role>: [scope] }, clients: { <app client name>: [scope] } }`, from `config/security.ts`. */
+  scopeRules: 'FW_AUTH_SCOPE_RULES',
+  /** The resource server's identifier, the prefix of custom scopes in tokens (the same variable functions get). */
+  resourceServer: ENV.authResourceServer,
+} as const;
+
 /** Variables the dev server sets that deployed functions never get (excluded when comparing both). */
 export const DEV_ONLY_ENV: readonly string[] = [ENV.devEndpoint, ENV.devStorageToken];
 

@@ -1,0 +1,3 @@
+export * from './access-token.js';
+export * from './access-token-verifier.js';
+export * from './verify-jwt.js';

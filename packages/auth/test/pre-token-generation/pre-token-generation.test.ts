@@ -1,0 +1,94 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'chai';
+import type { PreTokenGenerationV2TriggerEvent } from 'aws-lambda';
+import { AuthNotConfiguredError } from '../../src/index.js';
+import { accessTokenScopeChanges, createPreTokenGenerationHandler, main, parseScopeRules, scopeRulesOf, type ScopeRules } from '../../src/pre-token-generation/index.js';
+
+function fixture(name: string): PreTokenGenerationV2TriggerEvent {
+  return JSON.parse(readFileSync(fileURLToPath(new URL(`../fixtures/pre-token-generation-v2/${name}.json`, import.meta.url)), 'utf8')) as PreTokenGenerationV2TriggerEvent;
+}
+
+// The security config of the example: three roles, a browser client that may request read and write, a reporting
+// client that may request read only.
+const rules: ScopeRules = scopeRulesOf({
+  roles: { admin: { scopes: ['tasks:read', 'tasks:write', 'tasks:admin'] }, member: { scopes: ['tasks:read', 'tasks:write'] }, viewer: { scopes: ['tasks:read'] } },
+  appClients: {
+    web: { scopes: ['tasks:read', 'tasks:write'], flows: ['authorization_code'] },
+    reporting: { scopes: ['tasks:read'], flows: ['user_srp'] },
+  },
+});
+
+/** Stands in for Cognito's DescribeUserPoolClient (AWS itself): the fixtures' client ids and their names. */
+const CLIENT_NAMES: Record<string, string> = { '1example23456789': 'web', '2example34567890': 'reporting' };
+const lookups: string[] = [];
+const clientName = async (userPoolId: string, clientId: string) => {
+  lookups.push(`${userPoolId}/${clientId}`);
+  return CLIENT_NAMES[clientId];
+};
+const handler = createPreTokenGenerationHandler({ rules, resourceServer: 'tasks-api', clientName });
+
+describe('pre-token-generation trigger (V2 events)', () => {
+  it('SDK sign-in of a member: adds the role\'s scopes the client may request, prefixed as Cognito writes them', async () => {
+    const event = await handler(fixture('authentication-member'));
+    expect(event.response.claimsAndScopeOverrideDetails).to.deep.equal({
+      accessTokenGeneration: { scopesToAdd: ['tasks-api/tasks:read', 'tasks-api/tasks:write'], scopesToSuppress: [] },
+    });
+    expect(lookups).to.include('us-east-1_EXAMPLE/1example23456789');
+  });
+
+  it('managed login of an admin: the union of the roles, limited to the client (tasks:admin is not the web client\'s)', async () => {
+    const event = await handler(fixture('hosted-auth-admin'));
+    const access = event.response.claimsAndScopeOverrideDetails.accessTokenGeneration!;
+    // Read and write were requested already: nothing to add, nothing to suppress, and never tasks:admin
+    expect(access).to.deep.equal({ scopesToAdd: [], scopesToSuppress: [] });
+  });
+
+  it('a user with no role loses every scope of the resource server, and keeps OpenID and other resource servers\' scopes', async () => {
+    const event = await handler(fixture('refresh-tokens-no-group'));
+    expect(event.response.claimsAndScopeOverrideDetails.accessTokenGeneration).to.deep.equal({ scopesToAdd: [], scopesToSuppress: ['tasks-api/tasks:read'] });
+  });
+
+  it('an admin through the reporting client gets read only: the client\'s limit wins over the role', async () => {
+    const event = fixture('hosted-auth-admin');
+    event.callerContext.clientId = '2example34567890';
+    const access = (await handler(event)).response.claimsAndScopeOverrideDetails.accessTokenGeneration!;
+    expect(access).to.deep.equal({ scopesToAdd: [], scopesToSuppress: ['tasks-api/tasks:write'] });
+  });
+
+  it('a client that is not in the config (made by hand) gets no role scopes', async () => {
+    const event = fixture('authentication-member');
+    event.callerContext.clientId = 'handmade-client';
+    expect((await handler(event)).response.claimsAndScopeOverrideDetails.accessTokenGeneration).to.deep.equal({ scopesToAdd: [], scopesToSuppress: [] });
+  });
+
+  it('keeps what another part of the response already set (claims to add stay)', async () => {
+    const event = fixture('authentication-member');
+    event.response.claimsAndScopeOverrideDetails = { accessTokenGeneration: { claimsToAddOrOverride: { tenant: 'acme' } }, idTokenGeneration: { claimsToSuppress: ['email'] } };
+    const details = (await handler(event)).response.claimsAndScopeOverrideDetails;
+    expect(details.idTokenGeneration).to.deep.equal({ claimsToSuppress: ['email'] });
+    expect(details.accessTokenGeneration).to.deep.include({ claimsToAddOrOverride: { tenant: 'acme' } });
+  });
+
+  it('a group named like an Object property (__proto__, constructor) grants nothing', () => {
+    const parsed = parseScopeRules(JSON.stringify(rules), 'FW_AUTH_SCOPE_RULES');
+    const changes = accessTokenScopeChanges({ rules: parsed, resourceServer: 'tasks-api', groups: ['__proto__', 'constructor', 'toString'], requestedScopes: [], clientName: 'web' });
+    expect(changes).to.deep.equal({ scopesToAdd: [], scopesToSuppress: [] });
+  });
+
+  it('the deployed handler refuses to run without its variables (FW_ERR_AUTH_NOT_CONFIGURED)', async () => {
+    const saved = process.env.FW_AUTH_SCOPE_RULES;
+    process.env.FW_AUTH_RESOURCE_SERVER = 'tasks-api';
+    delete process.env.FW_AUTH_SCOPE_RULES;
+    try {
+      let error: unknown;
+      await main(fixture('authentication-member')).catch((e: unknown) => (error = e));
+      expect(error).to.be.instanceOf(AuthNotConfiguredError);
+      expect((error as Error).message).to.contain('FW_AUTH_SCOPE_RULES is not set');
+      expect(() => parseScopeRules('{"roles":{"a":"x"},"clients":{}}', 'FW_AUTH_SCOPE_RULES')).to.throw(AuthNotConfiguredError, /roles\.a is not a list/);
+    } finally {
+      delete process.env.FW_AUTH_RESOURCE_SERVER;
+      if (saved !== undefined) process.env.FW_AUTH_SCOPE_RULES = saved;
+    }
+  });
+});
