@@ -11,4 +11,5 @@ export * from './handlers/index.js';
 export * from './schedule/index.js';
 export * from './serving/index.js';
 export * from './discovery/index.js';
+export * from './intents/index.js';
 export * from './app/index.js';

@@ -1,14 +1,26 @@
-import type { AuthIntent, LifecycleRule, UploadNotification } from '../config/intents.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 import type { HttpMethod } from '../discovery/routes.js';
-import type { bucketEnv, cacheEnv, databaseEnv, queueEnv } from '../environment/variables.js';
-import type { ScheduleSpec } from '../schedule/schedule-expression.js';
+import type { AuthDefinition } from '../intents/auth.js';
+import type { CacheDefinition } from '../intents/caches.js';
+import type { CronDefinition } from '../intents/crons.js';
+import type { DatabaseDefinition } from '../intents/databases.js';
+import type { EnvValue, FunctionUnit } from '../intents/function-unit.js';
+import type { StandaloneFunctionDefinition } from '../intents/functions.js';
+import type { IdempotencyDefinition } from '../intents/idempotency.js';
+import type { QueueDefinition } from '../intents/queues.js';
+import type { KindDefinitions } from '../intents/registry.js';
+import type { BucketDefinition } from '../intents/storage.js';
+
+// The kinds' definitions live in their modules (`src/intents/`); they stay importable from here.
+export type { AuthDefinition, BucketDefinition, CacheDefinition, CronDefinition, DatabaseDefinition, EnvValue, FunctionUnit, IdempotencyDefinition, QueueDefinition, StandaloneFunctionDefinition };
+export type { UnitKind } from '../intents/function-unit.js';
+export type { OutputIntent } from '../intents/outputs.js';
 
 /**
  * The app model: what `defineApp` returns for one stage. The dev server and the CDK constructs are two
  * interpreters of this object; every name, size and environment variable in it is final.
  */
-export interface AppDefinition {
+export interface AppDefinition extends KindDefinitions {
   readonly project: string;
   readonly stage: string;
   readonly region: string;
@@ -27,6 +39,8 @@ export interface AppDefinition {
   readonly caches: readonly CacheDefinition[];
   /** Present when `infrastructure.auth` is set. */
   readonly auth?: AuthDefinition;
+  /** The stage's idempotency and saga store (its table name). */
+  readonly idempotency: IdempotencyDefinition;
   /** Every Lambda function of the app (routes, standalone functions, queue consumers, crons), in a stable order. */
   readonly units: readonly FunctionUnit[];
   /** The variables every function gets: fixed values, or outputs of an intent that each interpreter fills in. */
@@ -35,24 +49,6 @@ export interface AppDefinition {
   readonly directories: { readonly routes: string; readonly functions: string; readonly queues: string; readonly crons: string; readonly lib: string };
   /** The same app for another stage declared in `envs` (names and preset values of that stage). */
   forStage(stage: string): AppDefinition;
-}
-
-export type UnitKind = 'route' | 'function' | 'queue' | 'cron';
-
-/** What every deployed function has. */
-export interface FunctionUnit {
-  readonly kind: UnitKind;
-  /** Route key for routes (`PUT /tasks/{id}`), id for the others (`reports/daily`, `emails`, `cleanup`). */
-  readonly id: string;
-  /** Project-relative handler file, `/`-separated. */
-  readonly file: string;
-  readonly functionName: string;
-  /** MB. */
-  readonly memorySize: number;
-  /** Seconds. */
-  readonly timeout: number;
-  /** Variables for this function only, on top of the app's `environment`. */
-  readonly environment: Readonly<Record<string, string>>;
 }
 
 export interface RouteDefinition extends FunctionUnit {
@@ -64,94 +60,3 @@ export interface RouteDefinition extends FunctionUnit {
   readonly routeKey: string;
   readonly pathParams: readonly string[];
 }
-
-export interface StandaloneFunctionDefinition extends FunctionUnit {
-  readonly kind: 'function';
-  readonly description?: string;
-}
-
-export interface QueueDefinition extends FunctionUnit {
-  readonly kind: 'queue';
-  readonly queueName: string;
-  readonly deadLetterQueue: boolean;
-  /** Set when `deadLetterQueue` is true. */
-  readonly deadLetterQueueName?: string;
-  readonly batchSize: number;
-  /** Seconds. */
-  readonly visibilityTimeout: number;
-  readonly maxReceiveCount: number;
-  readonly retentionDays: number;
-  /** Names of the variables carrying this queue's outputs. */
-  readonly variables: ReturnType<typeof queueEnv>;
-}
-
-export interface CronDefinition extends FunctionUnit {
-  readonly kind: 'cron';
-  readonly ruleName: string;
-  readonly schedule: ScheduleSpec;
-  /** `cron(0 12 * * ? *)` or `rate(5 minutes)`, UTC. */
-  readonly expression: string;
-  readonly enabled: boolean;
-  readonly retryAttempts: number;
-  readonly description?: string;
-}
-
-export interface DatabaseDefinition {
-  readonly id: string;
-  readonly engine: 'postgres';
-  readonly databaseName: string;
-  readonly migrationsDir: string;
-  /** `'17'` (the newest minor the cloud interpreter pins for that major) or an exact `'17.9'`. */
-  readonly engineVersion: string;
-  readonly migrationFunctionName: string;
-  readonly variables: ReturnType<typeof databaseEnv>;
-}
-
-export interface BucketDefinition {
-  readonly id: string;
-  readonly cdn: boolean;
-  readonly lifecycle: readonly LifecycleRule[];
-  readonly corsOrigins: readonly string[];
-  readonly maxUploadBytes: number;
-  /** Undefined: any content type. */
-  readonly allowedContentTypes?: readonly string[];
-  /** Types that can run script are served inline (true) or as attachments (false). */
-  readonly inlineActiveContent: boolean;
-  readonly versioned: boolean;
-  readonly notifications: readonly UploadNotification[];
-  readonly variables: ReturnType<typeof bucketEnv>;
-}
-
-export interface CacheDefinition {
-  readonly id: string;
-  readonly engine: 'valkey' | 'redis';
-  readonly cacheName: string;
-  readonly variables: ReturnType<typeof cacheEnv>;
-}
-
-export interface AuthDefinition extends Required<AuthIntent> {
-  /**
-   * The user's `domainPrefix`, or the readable base of the default (`authDomainPrefixBase`), to which the deployed
-   * stack appends `-` and 8 characters unique to the stack (`domainPrefixUnique`).
-   */
-  readonly domainPrefix: string;
-  /** True when `domainPrefix` is the default base: the cloud interpreter appends a suffix unique per account and region. */
-  readonly domainPrefixUnique: boolean;
-  readonly userPoolName: string;
-  /** Scope name → description, from the security config. */
-  readonly scopes: Readonly<Record<string, string>>;
-  readonly appClients: ResolvedConfig['security']['appClients'];
-  /** Role name → role (its scopes), from the security config: deployed, one Cognito group each. */
-  readonly roles: ResolvedConfig['security']['roles'];
-}
-
-/** The intents whose outputs reach functions through variables. */
-export type OutputIntent = 'databases' | 'storage' | 'queues' | 'caches' | 'auth' | 'idempotency';
-
-/**
- * A variable's value: fixed text, or an output of an intent (`{ intent: 'databases', id: 'main', output: 'host' }`)
- * that the dev server fills with its local engine's value and the CDK constructs with the resource's attribute.
- */
-export type EnvValue =
-  | { readonly kind: 'static'; readonly value: string }
-  | { readonly kind: 'output'; readonly intent: OutputIntent; readonly id: string; readonly output: string };

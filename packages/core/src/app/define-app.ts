@@ -10,7 +10,7 @@ import { checkLayers } from '../config/resolve.js';
 import type { SecurityConfig } from '../config/security.js';
 import { discoverRoutes } from '../discovery/routes.js';
 import { discoverFlat, discoverFunctions } from '../discovery/units.js';
-import { envToken } from '../environment/variables.js';
+import { ENV, envToken } from '../environment/variables.js';
 import { ConfigError, type ConfigProblem } from '../errors.js';
 import { standaloneFunctionName } from '../naming/unit-names.js';
 import { PRESETS, type PresetName } from '../presets/presets.js';
@@ -95,7 +95,7 @@ export function defineApp(options: AppOptions): AppDefinition {
   if (input.rootDir !== undefined && !(typeof input.rootDir === 'string' && input.rootDir.length > 0 && !input.rootDir.includes('\0'))) {
     problems.push({ code: 'FW_ERR_CONFIG_INVALID_VALUE', path: 'rootDir', message: `expected the project folder as a path string, got ${c.describeValue(input.rootDir)}` });
   }
-  const rootDir = path.resolve(typeof input.rootDir === 'string' && !input.rootDir.includes('\0') ? input.rootDir : process.env.FW_PROJECT_ROOT ?? process.cwd());
+  const rootDir = path.resolve(typeof input.rootDir === 'string' && !input.rootDir.includes('\0') ? input.rootDir : process.env[ENV.projectRoot] ?? process.cwd());
   const stageInput = input.stage ?? process.env.FW_STAGE ?? 'dev';
   const stage = validate(stageName, stageInput, input.stage !== undefined ? 'stage' : process.env.FW_STAGE ? 'FW_STAGE' : 'stage', problems);
   if (stage && stages.length && !stages.includes(stage)) {
@@ -112,7 +112,7 @@ export function defineApp(options: AppOptions): AppDefinition {
   // Files on disk, checked against the intents. A directory option that names a file is reported, not thrown.
   // Without a project folder the files are not looked at: every intent would only be reported as missing its file.
   const badRootDir = problems.some((p) => p.path === 'rootDir');
-  const rootProblem = badRootDir ? undefined : checkProjectFolder(rootDir, input.rootDir !== undefined ? 'rootDir' : process.env.FW_PROJECT_ROOT ? 'FW_PROJECT_ROOT' : 'rootDir');
+  const rootProblem = badRootDir ? undefined : checkProjectFolder(rootDir, input.rootDir !== undefined ? 'rootDir' : process.env[ENV.projectRoot] ? 'FW_PROJECT_ROOT' : 'rootDir');
   if (rootProblem) problems.push(rootProblem);
   const skipFiles = badRootDir || rootProblem !== undefined;
   const readable = (dir: string, option: string) => {

@@ -65,9 +65,6 @@ export interface ScheduleIntent {
   readonly retryAttempts?: number;
 }
 
-/** The PostgreSQL major a database intent deploys unless it sets `engineVersion`. */
-export const DEFAULT_POSTGRES_VERSION = '17';
-
 /** A PostgreSQL database. Its size comes from the stage's `databases` settings. */
 export interface DatabaseIntent {
   readonly id: string;

@@ -2,3 +2,4 @@ export * from './variables.js';
 export * from './dev-worker-services.js';
 export * from './lambda-runtime.js';
 export * from './dev-paths.js';
+export * from './resolve-environment.js';

@@ -37,6 +37,11 @@ export const ENV = {
    * object API answers no one else). Never set in a deployed function.
    */
   devStorageToken: 'FW_DEV_STORAGE_TOKEN',
+  /**
+   * Not given to functions: the project folder `defineApp` discovers files in when its options name no `rootDir` (the
+   * `fw` commands set it before they import `fw.config.ts`).
+   */
+  projectRoot: 'FW_PROJECT_ROOT',
 } as const;
 
 /**
@@ -53,45 +58,8 @@ export const AUTH_TRIGGER_ENV = {
 /** Variables the dev server sets that deployed functions never get (excluded when comparing both). */
 export const DEV_ONLY_ENV: readonly string[] = [ENV.devEndpoint, ENV.devStorageToken];
 
-/** `main-db` → `MAIN_DB`: how an intent id appears inside a variable name. */
-export function envToken(id: string): string {
-  return id.replace(/[^A-Za-z0-9]+/g, '_').toUpperCase();
-}
-
-/** Outputs of a database intent. */
-export function databaseEnv(id: string) {
-  const t = envToken(id);
-  return {
-    host: `FW_DB_${t}_HOST`,
-    port: `FW_DB_${t}_PORT`,
-    name: `FW_DB_${t}_NAME`,
-    /** Deployed: ARN of the Secrets Manager secret holding `username` and `password`. Locally: `local`. */
-    secretArn: `FW_DB_${t}_SECRET_ARN`,
-  } as const;
-}
-
-/** Outputs of a storage (bucket) intent. */
-export function bucketEnv(id: string) {
-  const t = envToken(id);
-  return {
-    bucket: `FW_STORAGE_${t}_BUCKET`,
-    /** Base URL objects are served from (the CDN when enabled, else the bucket's regional endpoint / the dev server). */
-    publicUrl: `FW_STORAGE_${t}_URL`,
-    /** The intent's `maxUploadBytes` (fixed value), so a function's presigned uploads honor it deployed too. */
-    maxUploadBytes: `FW_STORAGE_${t}_MAX_UPLOAD_BYTES`,
-    /** The intent's `allowedContentTypes`, comma-separated; empty for any (fixed value). */
-    contentTypes: `FW_STORAGE_${t}_CONTENT_TYPES`,
-    /** The intent's `inlineActiveContent`, `true` or `false` (fixed value). */
-    inlineActiveContent: `FW_STORAGE_${t}_INLINE_ACTIVE_CONTENT`,
-  } as const;
-}
-
-/** Outputs of a queue intent (any function may send to any queue of the app). */
-export function queueEnv(id: string) {
-  return { url: `FW_QUEUE_${envToken(id)}_URL` } as const;
-}
-
-/** Outputs of a cache intent. */
-export function cacheEnv(id: string) {
-  return { endpoint: `FW_CACHE_${envToken(id)}_ENDPOINT` } as const;
-}
+export { envToken } from './env-token.js';
+export { databaseEnv } from '../intents/databases.js';
+export { bucketEnv } from '../intents/storage.js';
+export { queueEnv } from '../intents/queues.js';
+export { cacheEnv } from '../intents/caches.js';

@@ -1,0 +1,86 @@
+import type { DatabaseIntent } from '../config/intents.js';
+import { envToken } from '../environment/env-token.js';
+import { migrationFunctionName } from '../naming/unit-names.js';
+import type { EnvValue } from './function-unit.js';
+import type { StandaloneFunctionDefinition } from './functions.js';
+import { outputRef, type IntentKindModule } from './intent-kind.js';
+
+/** The PostgreSQL major a database intent deploys unless it sets `engineVersion`. */
+export const DEFAULT_POSTGRES_VERSION = '17';
+
+/** The migration function's memory, MB: what applying a large migration needs, whatever the stage's preset. */
+export const MIGRATION_MEMORY_SIZE = 512;
+
+/** Migrations of a large database may take minutes; CloudFormation waits for the custom resource up to an hour. */
+export const MIGRATION_TIMEOUT_SECONDS = 600;
+
+/** Outputs of a database intent that reach functions (interpreters provide exactly these). */
+export const DATABASE_OUTPUTS = ['host', 'port', 'name', 'secretArn'] as const;
+
+/** Variables carrying a database intent's outputs. */
+export function databaseEnv(id: string) {
+  const t = envToken(id);
+  return {
+    host: `FW_DB_${t}_HOST`,
+    port: `FW_DB_${t}_PORT`,
+    name: `FW_DB_${t}_NAME`,
+    /** Deployed: ARN of the Secrets Manager secret holding `username` and `password`. Locally: `local`. */
+    secretArn: `FW_DB_${t}_SECRET_ARN`,
+  } as const;
+}
+
+export interface DatabaseDefinition {
+  readonly id: string;
+  readonly engine: 'postgres';
+  readonly databaseName: string;
+  readonly migrationsDir: string;
+  /** `'17'` (the newest minor the cloud interpreter pins for that major) or an exact `'17.9'`. */
+  readonly engineVersion: string;
+  readonly migrationFunctionName: string;
+  /**
+   * The function that applies the migrations when deployed (`@framework/data/migrate-handler`), with its own memory
+   * and timeout: not a unit of the app's handler files, so not in `AppDefinition.units`.
+   */
+  readonly migrationFunction: StandaloneFunctionDefinition;
+  readonly variables: ReturnType<typeof databaseEnv>;
+}
+
+/** The migration function of a database: `{project}-{stage}-migrate-<id>`. */
+function migrationFunction(project: string, stage: string, databaseId: string): StandaloneFunctionDefinition {
+  return {
+    kind: 'function',
+    id: `migrate/${databaseId}`,
+    file: '@framework/data/migrate-handler',
+    functionName: migrationFunctionName(project, stage, databaseId),
+    memorySize: MIGRATION_MEMORY_SIZE,
+    timeout: MIGRATION_TIMEOUT_SECONDS,
+    environment: {},
+    description: `Applies the migrations of database ${databaseId}`,
+  };
+}
+
+/** `infrastructure.databases`: PostgreSQL databases, sized by the stage's `databases` settings. */
+export const databasesKind: IntentKindModule<readonly DatabaseDefinition[]> = {
+  build: ({ project, stage, infrastructure }) =>
+    (infrastructure.databases ?? []).map((d: DatabaseIntent) => ({
+      id: d.id,
+      engine: d.engine ?? 'postgres',
+      databaseName: d.databaseName ?? d.id.toLowerCase().replace(/[^a-z0-9_]/g, '_').replace(/^(\d)/, '_$1'),
+      migrationsDir: d.migrationsDir ?? 'migrations',
+      engineVersion: d.engineVersion ?? DEFAULT_POSTGRES_VERSION,
+      migrationFunctionName: migrationFunctionName(project, stage, d.id),
+      migrationFunction: migrationFunction(project, stage, d.id),
+      variables: databaseEnv(d.id),
+    })),
+  environment: (databases) => {
+    const env: Record<string, EnvValue> = {};
+    for (const { id, variables: v } of databases) {
+      env[v.host] = outputRef('databases', id, 'host');
+      env[v.port] = outputRef('databases', id, 'port');
+      env[v.name] = outputRef('databases', id, 'name');
+      env[v.secretArn] = outputRef('databases', id, 'secretArn');
+    }
+    return env;
+  },
+  units: () => [],
+};
