@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ConfigError, type AppDefinition, type ConfigProblem } from '@framework/core';
+import { ConfigError, ENV, type AppDefinition, type ConfigProblem } from '@framework/core';
 import * as esbuild from 'esbuild';
 import { DevServerError } from '../errors.js';
 
@@ -62,8 +62,8 @@ export async function loadAppWithInputs(rootDir: string, stage: string): Promise
     const text = errors.map((e) => `${e.location ? `${e.location.file}:${e.location.line}:${e.location.column}: ` : ''}${e.text}`).join('\n') || String(error);
     throw new DevServerError('FW_ERR_DEV_CONFIG_LOAD', `${path.basename(configFile)} does not compile:\n${text}`, { cause: error });
   }
-  process.env.FW_PROJECT_ROOT = rootDir;
-  process.env.FW_STAGE = stage;
+  process.env[ENV.projectRoot] = rootDir;
+  process.env[ENV.stage] = stage;
   let mod: { default?: unknown };
   try {
     mod = (await import(pathToFileURL(outfile).href)) as { default?: unknown };

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ENV, LAMBDA_TZ, type AppDefinition, type FunctionUnit } from '@framework/core';
+import { ENV, LAMBDA_TZ, resolveEnvironment, type AppDefinition, type FunctionUnit, type IntentOutputValues } from '@framework/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DevServerError } from '../errors.js';
 import { ActivityLog, turnBatchedWriter, type ActivityLogOptions } from './activity/index.js';
@@ -355,24 +355,17 @@ export class DevServer {
   }
 }
 
-/** Every variable of the app model with its local value, plus FW_DEV_ENDPOINT; an output no engine serves is an error. */
+/**
+ * Every variable of the app model with its local value (core's one resolver, fed the engines' outputs by intent), plus
+ * FW_DEV_ENDPOINT; an output no engine serves is an error.
+ */
 export function fillEnvironment(app: AppDefinition, outputs: ReadonlyMap<string, Readonly<Record<string, Readonly<Record<string, string>>>>>, url: string): Record<string, string> {
-  const env: Record<string, string> = {};
-  const missing: string[] = [];
-  for (const [name, value] of Object.entries(app.environment)) {
-    if (value.kind === 'static') {
-      env[name] = value.value;
-      continue;
-    }
-    const filled = outputs.get(value.intent)?.[value.id]?.[value.output];
-    if (filled === undefined) missing.push(`${name} (${value.intent} "${value.id}" ${value.output})`);
-    else env[name] = filled;
-  }
+  const { values, missing } = resolveEnvironment(app.environment, Object.fromEntries(outputs) as IntentOutputValues);
   if (missing.length) {
-    throw new DevServerError('FW_ERR_DEV_NO_ENGINE', `no local engine gives a value for ${missing.join(', ')}: this version of fw dev has no engine for that intent; remove the intent or add its engine under dev/engines/`);
+    throw new DevServerError('FW_ERR_DEV_NO_ENGINE', `no local engine gives a value for ${missing.map((m) => `${m.variable} (${m.intent} "${m.id}" ${m.output})`).join(', ')}: this version of fw dev has no engine for that intent; remove the intent or add its engine under dev/engines/`);
   }
-  env[ENV.devEndpoint] = url;
-  return env;
+  values[ENV.devEndpoint] = url;
+  return values;
 }
 
 /** A routes folder that does not exist is most often a typo in `routesDir`: nothing would say why no route answers. */

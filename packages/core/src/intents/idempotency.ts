@@ -15,3 +15,6 @@ export const idempotencyKind: IntentKindModule<IdempotencyDefinition> = {
   environment: ({ tableName }) => ({ [ENV.idempotencyTable]: fixedValue(tableName) }),
   units: () => [],
 };
+
+/** The store has one instance per stage; its output is that of id `default`. */
+export const IDEMPOTENCY_ID = 'default';

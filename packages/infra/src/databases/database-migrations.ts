@@ -1,7 +1,7 @@
 import { CustomResource, RemovalPolicy, type CfnElement } from 'aws-cdk-lib';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as cr from 'aws-cdk-lib/custom-resources';
-import type { EnvironmentSettings, StandaloneFunctionDefinition } from '@framework/core';
+import { MIGRATION_MEMORY_SIZE, MIGRATION_TIMEOUT_SECONDS, type EnvironmentSettings, type StandaloneFunctionDefinition } from '@framework/core';
 import { Construct } from 'constructs';
 import type { MigrationBundle } from '../bundling/bundle-app.js';
 import { acknowledgeNagFindings, nagResourceRef } from '../checks/nag-suppressions.js';
@@ -12,6 +12,11 @@ import type { AppDatabase } from './app-database.js';
 /** Props of `DatabaseMigrations`. */
 export interface DatabaseMigrationsProps {
   readonly database: AppDatabase;
+  /**
+   * The migration function as the app model defines it (`DatabaseDefinition.migrationFunction`: name, memory, timeout).
+   * @default - core's definition for `bundle`'s database with core's memory and timeout
+   */
+  readonly unit?: StandaloneFunctionDefinition;
   readonly bundle: MigrationBundle;
   readonly settings: EnvironmentSettings;
   /** The app's variables with their cloud values (the function reads its database's). */
@@ -19,8 +24,8 @@ export interface DatabaseMigrationsProps {
   readonly network: AppNetwork;
 }
 
-/** Migrations of a large database may take minutes; CloudFormation waits for the custom resource up to an hour. */
-export const MIGRATION_TIMEOUT_SECONDS = 600;
+/** Core's `MIGRATION_TIMEOUT_SECONDS`, still importable from here. */
+export { MIGRATION_TIMEOUT_SECONDS };
 
 /**
  * Applies a database's migrations on every deployment that changes them: the migration function (named by core's
@@ -36,12 +41,12 @@ export class DatabaseMigrations extends Construct {
   constructor(scope: Construct, id: string, props: DatabaseMigrationsProps) {
     super(scope, id);
     const { database, bundle } = props;
-    const unit: StandaloneFunctionDefinition = {
+    const unit = props.unit ?? {
       kind: 'function',
       id: `migrate/${bundle.databaseId}`,
       file: '@framework/data/migrate-handler',
       functionName: bundle.functionName,
-      memorySize: 512,
+      memorySize: MIGRATION_MEMORY_SIZE,
       timeout: MIGRATION_TIMEOUT_SECONDS,
       environment: {},
       description: `Applies the migrations of database ${bundle.databaseId}`,

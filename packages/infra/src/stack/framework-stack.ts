@@ -8,7 +8,7 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as s3n from 'aws-cdk-lib/aws-s3-notifications';
 import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
-import { idempotencyTableName, schedulerEvent, shortHash, stackName, type AppDefinition, type FunctionUnit, type RouteDefinition } from '@framework/core';
+import { AUTH_ID, IDEMPOTENCY_ID, schedulerEvent, shortHash, stackName, type AppDefinition, type FunctionUnit, type OutputIntent, type OutputValues, type RouteDefinition } from '@framework/core';
 import { Construct, type IConstruct } from 'constructs';
 import { AppAuth } from '../auth/app-auth.js';
 import { acknowledgeNag, acknowledgeNagFindings, nagResourceRef } from '../checks/nag-suppressions.js';
@@ -72,6 +72,9 @@ export interface FrameworkStackProps extends StackProps {
   readonly shareRoles?: boolean;
 }
 
+/** The outputs the stack provides for each kind: every kind of core's `INTENT_OUTPUTS`, by intent id. */
+type ProvidedOutputs = { readonly [K in OutputIntent]: Readonly<Record<string, OutputValues<K>>> };
+
 /** CDK context key that turns on `shareRoles` (for `fw` commands: `cdk.json`'s `context`). */
 export const SHARE_ROLES_CONTEXT = '@framework/infra:shareRoles';
 
@@ -126,17 +129,48 @@ export class FrameworkStack extends Stack {
     if (!Number.isInteger(shardCount) || shardCount < 1 || shardCount > 100) {
       throw new InfraError('FW_ERR_INFRA_INVALID_PROP', `routeShards must be an integer from 1 to 100, got ${shardCount}. Keep the default (${DEFAULT_ROUTE_SHARDS}) unless a stack reports more than ${MAX_RESOURCES_PER_STACK} resources.`);
     }
-    const settings = app.config.settings;
     for (const [key, value] of Object.entries(app.config.tags)) Tags.of(this).add(key, value);
     Tags.of(this).add('framework:project', app.project);
     Tags.of(this).add('framework:stage', app.stage);
 
     this.bundle = props.bundle ?? bundleApp(app, props.bundleOptions);
     this.handlerInfo = props.handlerInfo ?? readHandlerInfo(app, this.bundle);
+    const { needs, references, services } = this.analyzeBundles();
+    this.needs = needs;
+    this.references = references;
+    this.services = services;
+    this.checkScopes();
+
+    // One method per kind, in the order their resources appear in the template. The outputs' type comes from core's
+    // INTENT_OUTPUTS: a kind whose outputs the stack does not provide does not compile here.
+    this.network = this.addNetwork();
+    const databases = this.addDatabases();
+    const storage = this.addBuckets();
+    const queues = this.addQueues();
+    const caches = this.addCaches();
+    this.auth = this.addAuth(props.resourceServerIdentifier);
+    this.idempotencyTable = this.addIdempotencyTable(props.idempotencyTable);
+    const outputs: ProvidedOutputs = { databases, storage, queues, caches, auth: this.authOutputs(), idempotency: this.idempotencyOutputs() };
+    const environment = this.resolveEnvironment(outputs);
+    this.addMigrations(environment);
+    this.addFunctions(environment);
+    this.httpApi = this.addRoutes(environment, shardCount);
+
+    this.grantNeeds();
+    this.orderAfterMigrations();
+    this.connectQueues();
+    this.addSchedules();
+    this.addUploadNotifications();
+    this.addOutputs();
+    this.node.addValidation({ validate: () => this.checkResourceCounts() });
+  }
+
+  /** What each function uses, the names its files reference and the services it calls, from its bundle. */
+  private analyzeBundles(): { needs: Map<string, FunctionNeeds>; references: Map<string, FunctionReferences>; services: Map<string, readonly ServiceUse[]> } {
     const needs = new Map<string, FunctionNeeds>();
     const references = new Map<string, FunctionReferences>();
     const services = new Map<string, readonly ServiceUse[]>();
-    for (const unit of app.units) {
+    for (const unit of this.app.units) {
       const info = this.handlerInfo.get(unit.functionName);
       const idempotent = info?.idempotent === true || (info?.middleware ?? []).some((m) => /idempot/i.test(m));
       const bundle = this.bundle.functions.get(unit.functionName);
@@ -146,101 +180,145 @@ export class FrameworkStack extends Stack {
       references.set(unit.functionName, refs);
       // Before the asset is hashed: the clients it will use load during Lambda's init, not on the first request.
       if (bundle) preloadSdkClients(bundle, sdkClientsToPreload(bundle, need));
-      services.set(unit.functionName, servicesOf(need, refs, bundle?.projectPackages ?? new Set(), need.database && app.databases.length > 0));
+      services.set(unit.functionName, servicesOf(need, refs, bundle?.projectPackages ?? new Set(), need.database && this.app.databases.length > 0));
     }
-    this.needs = needs;
-    this.references = references;
-    this.services = services;
-    const anyNeeds = (need: keyof FunctionNeeds) => [...needs.values()].some((n) => n[need]);
-    this.checkScopes();
+    return { needs, references, services };
+  }
 
-    const outputs = new IntentOutputs();
-    // The private network exists only for resources that live in it.
-    if (app.databases.length || app.caches.length) {
-      this.network = new AppNetwork(this, 'Network', {
-        settings: settings.network,
-        interfaceEndpoints: settings.network.natGateways === 0 ? this.endpointServices() : [],
-      });
-      this.checkReachability(this.network);
-    }
-    for (const definition of app.databases) {
+  /** The private network exists only for resources that live in it (databases, caches). */
+  private addNetwork(): AppNetwork | undefined {
+    if (!this.app.databases.length && !this.app.caches.length) return undefined;
+    const settings = this.app.config.settings.network;
+    const network = new AppNetwork(this, 'Network', { settings, interfaceEndpoints: settings.natGateways === 0 ? this.endpointServices() : [] });
+    this.checkReachability(network);
+    return network;
+  }
+
+  private addDatabases(): Record<string, OutputValues<'databases'>> {
+    const settings = this.app.config.settings;
+    const outputs: Record<string, OutputValues<'databases'>> = {};
+    for (const definition of this.app.databases) {
       const db = new AppDatabase(this, `Database-${definition.id}`, { definition, settings: settings.databases, resources: settings.resources, network: this.network! });
       this.databases.set(definition.id, db);
-      outputs.set('databases', definition.id, 'host', db.host);
-      outputs.set('databases', definition.id, 'port', db.port);
-      outputs.set('databases', definition.id, 'name', definition.databaseName);
-      outputs.set('databases', definition.id, 'secretArn', db.secret.secretArn);
+      outputs[definition.id] = { host: db.host, port: db.port, name: definition.databaseName, secretArn: db.secret.secretArn };
     }
-    for (const definition of app.storage) {
-      const bucket = new AppBucket(this, `Storage-${definition.id}`, { definition, resources: settings.resources });
+    return outputs;
+  }
+
+  private addBuckets(): Record<string, OutputValues<'storage'>> {
+    const outputs: Record<string, OutputValues<'storage'>> = {};
+    for (const definition of this.app.storage) {
+      const bucket = new AppBucket(this, `Storage-${definition.id}`, { definition, resources: this.app.config.settings.resources });
       this.buckets.set(definition.id, bucket);
-      outputs.set('storage', definition.id, 'bucket', bucket.bucket.bucketName);
-      outputs.set('storage', definition.id, 'publicUrl', bucket.publicUrl);
+      outputs[definition.id] = { bucket: bucket.bucket.bucketName, publicUrl: bucket.publicUrl };
     }
-    for (const definition of app.queues) {
+    return outputs;
+  }
+
+  private addQueues(): Record<string, OutputValues<'queues'>> {
+    const outputs: Record<string, OutputValues<'queues'>> = {};
+    for (const definition of this.app.queues) {
       const queue = new AppQueue(this, `Queue-${definition.id}`, { definition });
       this.queues.set(definition.id, queue);
-      outputs.set('queues', definition.id, 'url', queue.queue.queueUrl);
+      outputs[definition.id] = { url: queue.queue.queueUrl };
     }
-    for (const definition of app.caches) {
-      const cache = new AppCache(this, `Cache-${definition.id}`, { definition, settings: settings.caches, network: this.network! });
-      this.caches.set(definition.id, cache);
-      outputs.set('caches', definition.id, 'endpoint', cache.endpoint);
-    }
-    if (app.auth) {
-      this.auth = new AppAuth(this, 'Auth', { definition: app.auth, resources: settings.resources, resourceServerIdentifier: props.resourceServerIdentifier ?? app.project });
-      outputs.set('auth', 'default', 'issuer', this.auth.issuer);
-      outputs.set('auth', 'default', 'audience', this.auth.audience);
-      outputs.set('auth', 'default', 'userPoolId', this.auth.userPool.userPoolId);
-      outputs.set('auth', 'default', 'resourceServer', this.auth.resourceServerIdentifier);
-    }
-    const tableName = idempotencyTableName(app.project, app.stage);
-    if (props.idempotencyTable ?? anyNeeds('idempotency')) {
-      this.idempotencyTable = new IdempotencyTable(this, 'Idempotency', { tableName, resources: settings.resources });
-      outputs.set('idempotency', 'default', 'tableName', this.idempotencyTable.table.tableName);
-    } else {
-      // No table: the variable still names the stage's table, so every function has the same variables.
-      outputs.set('idempotency', 'default', 'tableName', tableName);
-    }
-    const environment = outputs.resolve(app.environment);
-    for (const [id, bundle] of this.bundle.migrations) {
-      this.migrations.set(id, new DatabaseMigrations(this, `Migrations-${id}`, { database: this.databases.get(id)!, bundle, settings, environment, network: this.network! }));
-    }
+    return outputs;
+  }
 
-    // Standalone functions, queue consumers and crons in this stack; routes in their shards.
+  private addCaches(): Record<string, OutputValues<'caches'>> {
+    const outputs: Record<string, OutputValues<'caches'>> = {};
+    for (const definition of this.app.caches) {
+      const cache = new AppCache(this, `Cache-${definition.id}`, { definition, settings: this.app.config.settings.caches, network: this.network! });
+      this.caches.set(definition.id, cache);
+      outputs[definition.id] = { endpoint: cache.endpoint };
+    }
+    return outputs;
+  }
+
+  private addAuth(resourceServerIdentifier: string | undefined): AppAuth | undefined {
+    if (!this.app.auth) return undefined;
+    return new AppAuth(this, 'Auth', { definition: this.app.auth, resources: this.app.config.settings.resources, resourceServerIdentifier: resourceServerIdentifier ?? this.app.project });
+  }
+
+  private authOutputs(): Record<string, OutputValues<'auth'>> {
+    const auth = this.auth;
+    if (!auth) return {};
+    return { [AUTH_ID]: { issuer: auth.issuer, audience: auth.audience, userPoolId: auth.userPool.userPoolId, resourceServer: auth.resourceServerIdentifier } };
+  }
+
+  /** The table exists when asked for, or when a handler declares idempotency or a function bundles the DynamoDB client. */
+  private addIdempotencyTable(wanted: boolean | undefined): IdempotencyTable | undefined {
+    if (!(wanted ?? [...this.needs.values()].some((n) => n.idempotency))) return undefined;
+    return new IdempotencyTable(this, 'Idempotency', { tableName: this.app.idempotency.tableName, resources: this.app.config.settings.resources });
+  }
+
+  private idempotencyOutputs(): Record<string, OutputValues<'idempotency'>> {
+    // No table: the variable still names the stage's table, so every function has the same variables.
+    return { [IDEMPOTENCY_ID]: { tableName: this.idempotencyTable?.table.tableName ?? this.app.idempotency.tableName } };
+  }
+
+  /** The app's variables with their cloud values, through core's one resolver. */
+  private resolveEnvironment(provided: ProvidedOutputs): Record<string, string> {
+    const outputs = new IntentOutputs();
+    for (const intent of Object.keys(provided) as OutputIntent[]) {
+      for (const [id, values] of Object.entries(provided[intent])) outputs.provide(intent, id, values as OutputValues<typeof intent>);
+    }
+    return outputs.resolve(this.app.environment);
+  }
+
+  /** Each database's migration function (core's `migrationFunction`) behind its deploy-time custom resource. */
+  private addMigrations(environment: Record<string, string>): void {
+    for (const [id, bundle] of this.bundle.migrations) {
+      const definition = this.app.databases.find((d) => d.id === id)!;
+      this.migrations.set(id, new DatabaseMigrations(this, `Migrations-${id}`, { database: this.databases.get(id)!, unit: definition.migrationFunction, bundle, settings: this.app.config.settings, environment, network: this.network! }));
+    }
+  }
+
+  /** Standalone functions, queue consumers and crons, in this stack (routes live in their shards). */
+  private addFunctions(environment: Record<string, string>): void {
     const others = new Construct(this, 'Functions');
-    for (const unit of app.units) {
+    for (const unit of this.app.units) {
       if (unit.kind === 'route') continue;
       this.functions.set(unit.functionName, this.createFunction(others, unit, environment));
     }
-    if (app.routes.length) {
-      const clientIds = this.auth ? [...this.auth.appClients.values()].map((c) => c.userPoolClientId) : [];
-      this.httpApi = new AppHttpApi(this, 'Http', {
-        apiName: stackName(app.project, app.stage),
-        settings: settings.api,
-        logs: settings.logs,
-        jwt: this.auth && clientIds.length ? { issuer: this.auth.issuer, audience: clientIds } : undefined,
-      });
-      for (const route of app.routes) {
-        const shardNumber = routeShardOf(route.routeKey, shardCount);
-        let shard = this.routeShards.get(shardNumber);
-        if (!shard) {
-          shard = new NestedStack(this, `Routes${String(shardNumber).padStart(2, '0')}`, { description: `${stackName(app.project, app.stage)} routes, shard ${shardNumber}` });
-          this.routeShards.set(shardNumber, shard);
-        }
-        const fn = this.createFunction(shard, route, environment);
-        this.functions.set(route.functionName, fn);
-        this.addRoute(shard, route, fn.function);
-      }
-    }
+  }
 
-    this.grantNeeds();
-    this.orderAfterMigrations();
+  /** The HTTP API and each route's function, in its nested stack (by a hash of the route key). */
+  private addRoutes(environment: Record<string, string>, shardCount: number): AppHttpApi | undefined {
+    const { app } = this;
+    if (!app.routes.length) return undefined;
+    const clientIds = this.auth ? [...this.auth.appClients.values()].map((c) => c.userPoolClientId) : [];
+    const httpApi = new AppHttpApi(this, 'Http', {
+      apiName: stackName(app.project, app.stage),
+      settings: app.config.settings.api,
+      logs: app.config.settings.logs,
+      jwt: this.auth && clientIds.length ? { issuer: this.auth.issuer, audience: clientIds } : undefined,
+    });
+    for (const route of app.routes) {
+      const shardNumber = routeShardOf(route.routeKey, shardCount);
+      let shard = this.routeShards.get(shardNumber);
+      if (!shard) {
+        shard = new NestedStack(this, `Routes${String(shardNumber).padStart(2, '0')}`, { description: `${stackName(app.project, app.stage)} routes, shard ${shardNumber}` });
+        this.routeShards.set(shardNumber, shard);
+      }
+      const fn = this.createFunction(shard, route, environment);
+      this.functions.set(route.functionName, fn);
+      this.addRoute(shard, httpApi, route, fn.function);
+    }
+    return httpApi;
+  }
+
+  /** Each queue's consumer reads it, reporting partial batch failures. */
+  private connectQueues(): void {
     for (const queue of this.queues.values()) {
       const consumer = this.functionOf(queue.definition);
       consumer.addEventSource(new SqsEventSource(queue.queue, { batchSize: queue.definition.batchSize, reportBatchItemFailures: true }));
     }
-    for (const cron of app.crons) {
+  }
+
+  /** Each cron's schedule, invoking its function with the event core defines. */
+  private addSchedules(): void {
+    for (const cron of this.app.crons) {
       this.schedules.set(
         cron.id,
         new scheduler.Schedule(this, `Schedule-${cron.id}`, {
@@ -259,19 +337,21 @@ export class FrameworkStack extends Stack {
       );
     }
     // The scheduler's target role is a stack-level singleton created by LambdaInvoke.
-    const cronFindings = app.crons.map((c) => `Resource::${nagResourceRef(this, this.functionOf(c).node.defaultChild as CfnElement)}:*`);
+    const cronFindings = this.app.crons.map((c) => `Resource::${nagResourceRef(this, this.functionOf(c).node.defaultChild as CfnElement)}:*`);
     for (const child of this.node.children) if (child.node.id.startsWith('SchedulerRoleForTarget')) acknowledgeNagFindings(child, 'schedulerTarget', cronFindings);
+  }
+
+  /** A bucket's notifications: a message to a queue of the app, or an invocation of a standalone function. */
+  private addUploadNotifications(): void {
     for (const bucket of this.buckets.values()) {
       for (const notification of bucket.definition.notifications) {
         const filters = notification.prefix ? [{ prefix: notification.prefix }] : [];
         const destination = notification.queue !== undefined
           ? new s3n.SqsDestination(this.queues.get(notification.queue)!.queue)
-          : new s3n.LambdaDestination(this.functionOf(app.functions.find((f) => f.id === notification.function)!));
+          : new s3n.LambdaDestination(this.functionOf(this.app.functions.find((f) => f.id === notification.function)!));
         bucket.bucket.addEventNotification(s3.EventType.OBJECT_CREATED, destination, ...filters);
       }
     }
-    this.addOutputs();
-    this.node.addValidation({ validate: () => this.checkResourceCounts() });
   }
 
   /** The Lambda function of a unit of the app. */
@@ -371,15 +451,15 @@ export class FrameworkStack extends Stack {
     return role;
   }
 
-  private addRoute(scope: Construct, route: RouteDefinition, fn: lambda.IFunction): void {
+  private addRoute(scope: Construct, httpApi: AppHttpApi, route: RouteDefinition, fn: lambda.IFunction): void {
     const scopes = this.handlerInfo.get(route.functionName)?.scopes ?? [];
-    const secured = scopes.length > 0 && this.httpApi?.authorizer !== undefined && this.auth !== undefined;
+    const secured = scopes.length > 0 && httpApi.authorizer !== undefined && this.auth !== undefined;
     const auth = this.auth;
     const httpRoute = new apigw.HttpRoute(scope, `Route-${route.functionName}`, {
-      httpApi: this.httpApi!.api,
+      httpApi: httpApi.api,
       routeKey: apigw.HttpRouteKey.with(route.path, apigw.HttpMethod[route.method as keyof typeof apigw.HttpMethod]),
       integration: new HttpLambdaIntegration(`Integration-${route.functionName}`, fn),
-      ...(secured && auth ? { authorizer: this.httpApi!.authorizer!, authorizationScopes: scopes.map((s) => auth.tokenScope(s)) } : {}),
+      ...(secured && auth ? { authorizer: httpApi.authorizer!, authorizationScopes: scopes.map((s) => auth.tokenScope(s)) } : {}),
     });
     if (!secured) acknowledgeNag(httpRoute, 'publicRoute');
     this.routes.set(route.routeKey, httpRoute);

@@ -1,4 +1,4 @@
-import { DEV_PATHS, type AppDefinition } from '@framework/core';
+import { DEV_PATHS, type AppDefinition, type OutputValues } from '@framework/core';
 import type { FastifyPluginAsync } from 'fastify';
 import type { DevContext, DevEngine, EngineFactory, EngineStart } from './engine.js';
 
@@ -22,8 +22,8 @@ export class EmbeddedCacheEngine implements DevEngine {
   readonly kind = 'embedded' as const;
   private readonly stores = new Map<string, Map<string, Entry>>();
 
-  async start(app: AppDefinition, context: DevContext): Promise<EngineStart> {
-    const outputs: Record<string, Record<string, string>> = {};
+  async start(app: AppDefinition, context: DevContext): Promise<EngineStart<'caches'>> {
+    const outputs: Record<string, OutputValues<'caches'>> = {};
     for (const cache of app.caches) {
       this.stores.set(cache.id, new Map());
       outputs[cache.id] = { endpoint: `${context.baseUrl}${DEV_PATHS.caches}/${cache.id}` };

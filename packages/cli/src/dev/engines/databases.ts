@@ -1,4 +1,4 @@
-import type { AppDefinition } from '@framework/core';
+import type { AppDefinition, OutputValues } from '@framework/core';
 import type { DevContext, DevEngine, EngineFactory, EngineKind, EngineStart } from './engine.js';
 import { nativeBackend, pgliteBackend, postgresCanReach, type PostgresBackend, type RunningPostgres } from './postgres-backends.js';
 import { DeferredPort, findOnPath } from './ports.js';
@@ -25,8 +25,8 @@ export class PostgresEngine implements DevEngine {
     private readonly backends: readonly PostgresBackend[],
   ) {}
 
-  async start(app: AppDefinition, context: DevContext): Promise<EngineStart> {
-    const outputs: Record<string, Record<string, string>> = {};
+  async start(app: AppDefinition, context: DevContext): Promise<EngineStart<'databases'>> {
+    const outputs: Record<string, OutputValues<'databases'>> = {};
     for (const database of app.databases) {
       const proxy = await DeferredPort.listen(context.host);
       this.proxies.set(database.id, proxy);

@@ -1,4 +1,4 @@
-import type { AppDefinition, FunctionUnit, OutputIntent } from '@framework/core';
+import type { AppDefinition, FunctionUnit, OutputIntent, OutputValues } from '@framework/core';
 import type { FastifyPluginAsync } from 'fastify';
 
 /**
@@ -61,14 +61,17 @@ export interface DevContext {
   freePort(): Promise<number>;
 }
 
-/** What a started engine hands back. */
-export interface EngineStart {
+/** The outputs an engine of intent `I` serves: every output core's `INTENT_OUTPUTS` names for that kind, by intent id. */
+export type ServedOutputs<I extends EngineIntent> = I extends OutputIntent ? Readonly<Record<string, OutputValues<I>>> : Readonly<Record<string, never>>;
+
+/** What a started engine hands back (`EngineStart<'databases'>` for a database engine: its outputs are typed). */
+export interface EngineStart<I extends EngineIntent = EngineIntent> {
   /**
    * Values of the intent outputs this engine serves: intent id → output name → value, e.g.
-   * `{ main: { host: '127.0.0.1', port: '54321', name: 'main', secretArn: 'local' } }`. Output names are the ones core
-   * uses in `AppDefinition.environment` (`{ kind: 'output', intent, id, output }`).
+   * `{ main: { host: '127.0.0.1', port: '54321', name: 'main', secretArn: 'local' } }`. Output names are core's
+   * (`INTENT_OUTPUTS`), the ones `AppDefinition.environment` references; core's `resolveEnvironment` fills them in.
    */
-  readonly outputs: Readonly<Record<string, Readonly<Record<string, string>>>>;
+  readonly outputs: ServedOutputs<I>;
   /** Routes of this engine (under `/_dev/<intent>/`), registered on the dev server before it listens. */
   readonly plugin?: FastifyPluginAsync;
   /** Lines for the start-up table, e.g. `databases  main  embedded (PGlite) 127.0.0.1:54321/main`. */

@@ -15,10 +15,21 @@ export { PostgresEngine } from './databases.js';
 export { freePort } from './ports.js';
 
 /**
- * Every engine `fw dev` knows, any order (selection sorts them). To add one: a file per intent in this folder
- * exporting an `EngineFactory`, and one line here.
+ * The engines of each intent (selection sorts them by kind). Every intent whose outputs core names (`INTENT_OUTPUTS`)
+ * must have one: a kind added to core without its engine does not compile here (`auth` is served by the dev server
+ * itself, its local issuer). To add one: a file per intent in this folder exporting an `EngineFactory`, and its entry.
  */
-export const ENGINE_FACTORIES: readonly EngineFactory[] = [nativeDatabases, embeddedDatabases, embeddedQueues, embeddedSchedules, embeddedCaches, persistentIdempotency, embeddedStorage];
+export const ENGINES_BY_INTENT: { readonly [I in Exclude<EngineIntent, 'auth'>]: readonly [EngineFactory, ...EngineFactory[]] } = {
+  databases: [nativeDatabases, embeddedDatabases],
+  queues: [embeddedQueues],
+  schedules: [embeddedSchedules],
+  caches: [embeddedCaches],
+  idempotency: [persistentIdempotency],
+  storage: [embeddedStorage],
+};
+
+/** Every engine `fw dev` knows, any order (selection sorts them). */
+export const ENGINE_FACTORIES: readonly EngineFactory[] = Object.values(ENGINES_BY_INTENT).flat();
 
 /** The order engines are tried in when the user names none (ARCHITECTURE.md). */
 export const ENGINE_ORDER: readonly EngineKind[] = ['container', 'native', 'embedded'];

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
-import { DEV_PATHS, type AppDefinition, type QueueDefinition } from '@framework/core';
+import { DEV_PATHS, type AppDefinition, type OutputValues, type QueueDefinition } from '@framework/core';
 import type { FastifyPluginAsync } from 'fastify';
 import { AppendOnlyLog } from '../durable-log/index.js';
 import { buildSqsEvent } from '../events/sqs-event.js';
@@ -258,8 +258,8 @@ export class EmbeddedQueueEngine implements DevEngine {
   readonly kind = 'embedded' as const;
   readonly queues = new Map<string, LocalQueue>();
 
-  async start(app: AppDefinition, context: DevContext): Promise<EngineStart> {
-    const outputs: Record<string, Record<string, string>> = {};
+  async start(app: AppDefinition, context: DevContext): Promise<EngineStart<'queues'>> {
+    const outputs: Record<string, OutputValues<'queues'>> = {};
     for (const q of app.queues) {
       this.queues.set(q.id, await LocalQueue.open(q.id, context, queueLogFile(context.dataDir, q.id)));
       outputs[q.id] = { url: `${context.baseUrl}${DEV_PATHS.queues}/${q.id}` };

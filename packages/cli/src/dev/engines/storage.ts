@@ -1,4 +1,4 @@
-import type { AppDefinition } from '@framework/core';
+import type { AppDefinition, OutputValues } from '@framework/core';
 import type { LocalStorageEngine } from '@framework/storage/local';
 import type { FastifyPluginAsync } from 'fastify';
 import { Readable } from 'node:stream';
@@ -16,7 +16,7 @@ export class EmbeddedStorageEngine implements DevEngine {
   readonly kind = 'embedded' as const;
   private engine?: LocalStorageEngine;
 
-  async start(app: AppDefinition, context: DevContext): Promise<EngineStart> {
+  async start(app: AppDefinition, context: DevContext): Promise<EngineStart<'storage'>> {
     // Loaded here, not at the top: an app without storage does not pay for the engine's modules (busboy) at start-up.
     const { devServerNotifier, LOCAL_STORAGE_PATH, LocalStorageEngine } = await import('@framework/storage/local');
     const engine = await LocalStorageEngine.start({
@@ -28,7 +28,7 @@ export class EmbeddedStorageEngine implements DevEngine {
       log: (message) => context.log.warn(message),
     });
     this.engine = engine;
-    const outputs: Record<string, Record<string, string>> = {};
+    const outputs: Record<string, OutputValues<'storage'>> = {};
     for (const bucket of app.storage) outputs[bucket.id] = { bucket: bucket.id, publicUrl: engine.bucketUrl(bucket.id) };
 
     const plugin: FastifyPluginAsync = async (server) => {

@@ -6,7 +6,7 @@
 import * as v8 from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
-import { DEV_WORKER_SERVICES_KEY, handlerInfoOf, type DevWorkerServiceCall } from '@framework/core/names';
+import { DEV_WORKER_SERVICES_KEY, functionLogGroupName, handlerInfoOf, type DevWorkerServiceCall } from '@framework/core/names';
 import { SYNC_RESPONSE_LIMIT_BYTES, describeBytes } from '../limits/payload-limits.js';
 import { plainJsonSizeBound } from './plain-json-value.js';
 import type { FromWorker, InvokeMessage, LoadMessage, ServiceReplyMessage, ToWorker } from './worker-protocol.js';
@@ -75,7 +75,7 @@ async function invoke(message: InvokeMessage): Promise<void> {
     invokedFunctionArn: `arn:aws:lambda:${process.env.AWS_REGION ?? 'us-east-1'}:000000000000:function:${fn.functionName}`,
     memoryLimitInMB: String(fn.memorySize),
     awsRequestId: message.requestId,
-    logGroupName: `/aws/lambda/${fn.functionName}`,
+    logGroupName: functionLogGroupName(fn.functionName),
     logStreamName: 'local',
     callbackWaitsForEmptyEventLoop: true,
     getRemainingTimeInMillis: () => Math.max(0, message.deadline - Date.now()),
