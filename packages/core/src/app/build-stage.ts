@@ -6,7 +6,7 @@ import { ConfigError } from '../errors.js';
 import { buildKinds, kindsUnits } from '../intents/registry.js';
 import { disambiguatedRouteFunctionName, routeFunctionName } from '../naming/unit-names.js';
 import type { AppDefinition, FunctionUnit, RouteDefinition } from './app-definition.js';
-import type { AppOptions } from './define-app.js';
+import type { AppOptions } from './app-options.js';
 import { buildEnvironment } from './app-environment.js';
 
 /** Everything `defineApp` validated and discovered; stage-independent. */

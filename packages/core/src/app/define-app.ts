@@ -2,12 +2,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type * as t from 'io-ts';
 import * as c from '../config/codec.js';
-import { STAGE_NAME, type BaseConfig } from '../config/base.js';
-import type { EnvironmentConfig } from '../config/environment.js';
+import { STAGE_NAME } from '../config/base.js';
 import { INTENT_ID, infrastructureCodec, type Infrastructure } from '../config/intents.js';
 import { joinPath, reportErrors } from '../config/report.js';
 import { checkLayers } from '../config/resolve.js';
-import type { SecurityConfig } from '../config/security.js';
 import { discoverRoutes } from '../discovery/routes.js';
 import { discoverFlat, discoverFunctions } from '../discovery/units.js';
 import { ENV, envToken } from '../environment/variables.js';
@@ -15,25 +13,10 @@ import { ConfigError, type ConfigProblem } from '../errors.js';
 import { standaloneFunctionName } from '../naming/unit-names.js';
 import { PRESETS, type PresetName } from '../presets/presets.js';
 import type { AppDefinition } from './app-definition.js';
+import type { AppOptions } from './app-options.js';
 import { buildStage, type CheckedApp } from './build-stage.js';
 
-/** Options of `defineApp` (`fw.config.ts`). */
-export interface AppOptions {
-  readonly base: BaseConfig;
-  readonly security: SecurityConfig;
-  /** Stage name → environment, e.g. `{ dev, prod }`. */
-  readonly envs: Readonly<Record<string, EnvironmentConfig>>;
-  /** @default 'src/routes' */
-  readonly routesDir?: string;
-  /** @default 'src/functions' */
-  readonly functionsDir?: string;
-  /** @default {} */
-  readonly infrastructure?: Infrastructure;
-  /** Project folder the directories are relative to. @default - `FW_PROJECT_ROOT`, else the current directory */
-  readonly rootDir?: string;
-  /** Stage to build. @default - `FW_STAGE`, else 'dev' */
-  readonly stage?: string;
-}
+export type { AppOptions } from './app-options.js';
 
 const REQUIRED_OPTIONS = ['base', 'security', 'envs'] as const;
 const KNOWN_OPTIONS = new Set<string>([...REQUIRED_OPTIONS, 'routesDir', 'functionsDir', 'infrastructure', 'rootDir', 'stage']);

@@ -40,7 +40,7 @@ export function queueName(project: string, stage: string, id: string): string {
   return fitName(`${prefix(project, stage)}-${id}`, NAME_LIMITS.sqsQueue);
 }
 
-/** Dead-letter queue `{project}-{stage}-<id>-dlq` (our choice; the spec does not name it). */
+/** Dead-letter queue `{project}-{stage}-<id>-dlq` (our choice: the queue's name plus a suffix, so the two sort together in the console). */
 export function deadLetterQueueName(project: string, stage: string, id: string): string {
   checkId('queue', id);
   return fitName(`${prefix(project, stage)}-${id}-dlq`, NAME_LIMITS.sqsQueue);

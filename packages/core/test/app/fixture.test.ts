@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import fixture from '../fixtures/acme/fw.config.js';
 import { PRESETS, type AppDefinition } from '../../src/index.js';
 
-// The acceptance lines of the foundation issue, on the fixture project of the spec's layout (project `acme`).
+// The acceptance lines of the foundation issue, on the fixture project laid out as the README shows (project `acme`).
 describe('the acme fixture', () => {
   // Given the fixture's config, built for stage dev whatever FW_STAGE the shell has
   const dev: AppDefinition = fixture.forStage('dev');

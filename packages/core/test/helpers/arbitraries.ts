@@ -39,7 +39,7 @@ export const routeSpec: fc.Arbitrary<RouteSpec> = fc
     return { folders, method };
   });
 
-/** The gateway path the spec gives a route file: `[id]` → `{id}`, `[...rest]` → `{rest+}`. */
+/** The gateway path a route file maps to: `[id]` → `{id}`, `[...rest]` → `{rest+}`. */
 export function expectedPath(folders: readonly string[]): string {
   return `/${folders.map((f) => f.replace(/^\[\.\.\.(.+)\]$/, '{$1+}').replace(/^\[(.+)\]$/, '{$1}')).join('/')}`;
 }

@@ -24,7 +24,7 @@ const SQS_NAME = /^[A-Za-z0-9_-]{1,80}$/;
 const RULE_NAME = /^[A-Za-z0-9._-]{1,64}$/;
 
 describe('naming', () => {
-  describe("the spec's table", () => {
+  describe('the naming table of the README', () => {
     it('names standalone functions, queues, consumers, dead-letter queues, crons and rules', () => {
       expect(standaloneFunctionName('acme', 'dev', 'reports/daily')).to.equal('acme-dev-fn-reports-daily');
       expect(queueName('acme', 'dev', 'emails')).to.equal('acme-dev-emails');

@@ -1,4 +1,7 @@
 import { BadRequest, Conflict, UnprocessableEntity, type HttpError } from '@framework/runtime';
+import { SQLSTATE, sqlState } from '../sql/sql-state.js';
+
+export { sqlState };
 
 /** The fields of `pg`'s DatabaseError this package reads (kept structural so any pg version fits). */
 export interface PgErrorFields {
@@ -11,17 +14,6 @@ export interface PgErrorFields {
 
 /** SQLSTATEs a whole transaction may be retried on: serialization_failure and deadlock_detected. */
 export const RETRYABLE_TRANSACTION_STATES: ReadonlySet<string> = new Set(['40001', '40P01']);
-
-const SQLSTATE = /^[0-9A-Z]{5}$/;
-
-/** The SQLSTATE of a server error, also when it was wrapped (our HttpErrors keep the pg error as `cause`). */
-export function sqlState(error: unknown): string | undefined {
-  for (let e: unknown = error, depth = 0; e && typeof e === 'object' && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && SQLSTATE.test(code)) return code;
-  }
-  return undefined;
-}
 
 /**
  * A connection that died under a statement: network errors, the server closing the socket, or the server shutting

@@ -1,6 +1,6 @@
 import { BadCursorError, SqlUsageError } from '../errors.js';
 import { sql, type SqlFragment } from '../sql/index.js';
-import { sqlState } from '../client/pg-errors.js';
+import { sqlState } from '../sql/sql-state.js';
 
 /** What paginate needs of a database or transaction (declared here, so the client does not import back). */
 export interface PageSource {
