@@ -51,7 +51,7 @@ const project = new cdk.JsiiProject({
   npmignore: ['/packages/', '/examples/', '/bench/', '/projenrc/', '/.ci/', '/tsconfig.packages.json'],
 });
 project.package.addVersion(FRAMEWORK_VERSION);
-// Released with the `dev` tag like every workspace package (the spec: "packages are installed with the dev tag").
+// Released with the `dev` tag like every workspace package: the documented install lines ask for `@dev`.
 project.package.addField('publishConfig', { access: 'public', tag: 'dev' });
 // What the published @framework/projen holds (an allowlist: the repository root also holds every workspace).
 project.package.addField('files', ['lib', '.jsii', 'templates', 'API.md', 'README.md', 'LICENSE']);

@@ -78,7 +78,7 @@ export interface MigrateCommandOptions {
 
 /**
  * `fw migrate`. Locally it works against the database of the project's running `fw dev` (it reads the connection from
- * `.fw/dev/state.json`, CONTRACTS §4), so the migrations land where the functions read. `--stage <stage>` invokes the
+ * `.fw/dev/state.json`, which `fw dev` writes), so the migrations land where the functions read. `--stage <stage>` invokes the
  * deployed stage's migration function (`@framework/data/migrate-handler`), the same code deployment runs.
  */
 export async function runMigrate(argv: readonly string[], options: MigrateCommandOptions = {}): Promise<number> {

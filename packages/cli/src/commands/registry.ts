@@ -43,7 +43,7 @@ const ENTRIES: readonly CommandEntry[] = [
         type: 'string',
         valueName: 'intent=kind',
         multiple: true,
-        default: 'the first available of container, native, embedded; or FW_DEV_ENGINES',
+        default: 'the first available of native, embedded; or FW_DEV_ENGINES',
         description: 'Local engine of an intent, e.g. databases=embedded (repeatable, or comma-separated)',
       },
       { name: 'quiet', short: 'q', type: 'boolean', description: 'No line per request, queue batch and cron run (default: printed)' },

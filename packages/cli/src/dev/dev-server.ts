@@ -52,7 +52,7 @@ export interface DevServerOptions {
   readonly host?: string;
   /** @default 'dev' */
   readonly stage?: string;
-  /** Engine kind per intent. @default - the first available of container, native, embedded */
+  /** Engine kind per intent. @default - the first available of native, embedded */
   readonly engines?: EnginePreferences;
   /** Where logs go. @default - stdout / stderr with a `[fw]` prefix */
   readonly log?: DevLogger;

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-/** `.fw/dev/state.json` while `fw dev` runs (CONTRACTS §4): how other commands reach its engines. */
+/** `.fw/dev/state.json` while `fw dev` runs: how other commands (`fw migrate`) find its engines without asking the user for ports. */
 export interface DevState {
   readonly pid: number;
   readonly url: string;

@@ -290,6 +290,8 @@ describe('engine selection', () => {
       await selectEngines(app, { databases: 'native' }, [factory('databases', 'native', false)]).catch((e: unknown) => (error = e));
       expect(error).to.be.instanceOf(DevServerError).with.property('code', 'FW_ERR_DEV_NO_ENGINE');
       expect(() => parseEnginePreferences('databases')).to.throw(DevServerError, /intent>=</);
+      // Only the kinds that have an engine are offered (no container engine exists)
+      expect(() => parseEnginePreferences('databases=container')).to.throw(DevServerError, /<native\|embedded>/);
       expect(parseEnginePreferences('databases=embedded, queues=embedded')).to.deep.equal({ databases: 'embedded', queues: 'embedded' });
     } finally {
       cleanup();

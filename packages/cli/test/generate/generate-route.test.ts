@@ -17,7 +17,7 @@ describe('fw g route', function () {
   before(() => (dir = copyExample()));
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  it('creates src/routes/<path>/<method>.ts guarded by the scope (the spec example)', () => {
+  it('creates src/routes/<path>/<method>.ts guarded by the scope (the README example)', () => {
     const result = fw(dir, 'route', 'tasks/[id]/comments', '-m', 'post', '--scopes', 'tasks:write');
     expect(result.status, result.stderr).to.equal(0);
     expect(result.stdout).to.contain('src/routes/tasks/[id]/comments/post.ts').and.to.contain('POST /tasks/{id}/comments');

@@ -56,7 +56,7 @@ describe('fw migrate', () => {
   });
   afterEach(() => rmSync(root, { recursive: true, force: true }));
 
-  /** What a running `fw dev` leaves in .fw/dev/state.json (CONTRACTS §4): this process stands in for it. */
+  /** What a running `fw dev` leaves in .fw/dev/state.json (how `fw migrate` finds its database): this process stands in for it. */
   function fakeDevServer(): void {
     const v = databaseEnv('main');
     mkdirSync(path.join(root, '.fw', 'dev'), { recursive: true });

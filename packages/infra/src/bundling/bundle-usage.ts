@@ -24,7 +24,7 @@ export interface FunctionNeeds {
  */
 export const NEED_MARKERS: Readonly<Record<'database' | 'cache' | 'idempotency', readonly string[]>> = {
   database: ['@framework/data', 'pg', 'pg-pool', 'postgres', '@neondatabase/serverless', 'kysely', 'drizzle-orm'],
-  cache: ['@framework/cache', 'ioredis', 'redis', 'iovalkey', '@valkey/valkey-glide', '@redis/client'],
+  cache: ['ioredis', 'redis', 'iovalkey', '@valkey/valkey-glide', '@redis/client'],
   idempotency: ['@aws-sdk/client-dynamodb', '@aws-sdk/lib-dynamodb'],
 };
 

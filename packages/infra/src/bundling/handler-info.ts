@@ -47,7 +47,7 @@ type ReaderResult = Record<string, { info?: HandlerInfo | null; missingMain?: bo
  * scopes may come from constants or shared modules, which a text scan would miss. A module whose top level needs
  * the cloud fails here with its message, at synth time instead of at its first request.
  *
- * A `main` without `handlerInfo` (a plain Lambda handler) declares no scopes: a public route, as the spec says.
+ * A `main` without `handlerInfo` (a plain Lambda handler) declares no scopes: a public route, as with `handler()` and no scopes (nothing was declared to check).
  */
 export function readHandlerInfo(app: AppDefinition, bundle: AppBundle): Map<string, HandlerInfo | undefined> {
   const infos = new Map<string, HandlerInfo | undefined>();

@@ -14,7 +14,7 @@ export function tempProject(files: Record<string, string>): { dir: string; write
   return { dir, write, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** A route module like `handler({ scopes }, fn)` produces: `main` carrying `handlerInfo` (CONTRACTS §1). */
+/** A route module like `handler({ scopes }, fn)` produces: `main` carrying `handlerInfo`. */
 export function routeSource(scopes: readonly string[] = [], body = "({ ok: true })"): string {
   return `export const main = Object.assign(async () => ${body}, { handlerInfo: { kind: 'http', scopes: ${JSON.stringify(scopes)}, middleware: [] } });\n`;
 }

@@ -13,7 +13,7 @@ export function traceIdFromAmznHeader(value: string | undefined): string | undef
   return ROOT.exec(value)?.[1];
 }
 
-/** W3C `traceparent: 00-<trace id>-<parent id>-<flags>` → trace id; the all-zero id is invalid per the spec. */
+/** W3C `traceparent: 00-<trace id>-<parent id>-<flags>` → trace id; W3C Trace Context declares the all-zero id invalid. */
 export function traceIdFromTraceparent(value: string | undefined): string | undefined {
   if (!value) return undefined;
   const id = TRACEPARENT.exec(value.trim().toLowerCase())?.[1];

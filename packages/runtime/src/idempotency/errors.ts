@@ -4,7 +4,7 @@ import { FrameworkError } from '@framework/core/names';
  * Errors of the idempotency and saga features. Every one has a stable `code`; the runtime README's idempotency
  * section lists each code with its cause and fix, and `test/idempotency/errors.test.ts` keeps both in step.
  *
- * HTTP requests never see these classes: the middleware answers them with the spec's status codes and bodies
+ * HTTP requests never see these classes: the middleware answers them with the documented status codes and bodies
  * (`IDEMPOTENCY_HTTP_CODES`). They surface where there is no HTTP answer to give: task idempotency (`makeIdempotent`),
  * sagas, store failures and invalid options.
  */

@@ -114,7 +114,7 @@ export function idempotencyMiddleware(options: IdempotencyMiddlewareOptions): Mi
       const key = extractor(request);
       if (key === undefined || key === '') {
         if (!required) return undefined;
-        // Exactly the spec's body: code and message, nothing else.
+        // Code and message only: the body clients are documented to receive (README), nothing internal.
         return json(400, {
           error: {
             code: 'MISSING_IDEMPOTENCY_KEY',

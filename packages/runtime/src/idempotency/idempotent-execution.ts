@@ -71,7 +71,7 @@ export async function abandonExecution(store: IdempotencyStore, key: string, own
 
 /** The longest key accepted (Stripe's limit; a UUID is 36). */
 export const DEFAULT_MAX_KEY_LENGTH = 255;
-/** The spec's record lifetime: 24 hours. */
+/** How long a record is kept: 24 hours, longer than any client's retries of one operation. */
 export const DEFAULT_TTL_SECONDS = 86_400;
 /** Lease when no Lambda context tells the remaining time: Lambda's maximum timeout, so a live run never loses it. */
 export const DEFAULT_LEASE_SECONDS = 900;

@@ -43,5 +43,5 @@ export function bodyFieldKeyExtractor(field: string): KeyExtractor {
   return Object.assign(extract, { source: `the body field "${field}"` });
 }
 
-/** The spec's default: the `Idempotency-Key` header. */
+/** The default header: `Idempotency-Key`, the name of the IETF draft and of the payment APIs clients already know. */
 export const DEFAULT_IDEMPOTENCY_HEADER = 'Idempotency-Key';

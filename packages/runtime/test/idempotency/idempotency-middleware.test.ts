@@ -53,7 +53,7 @@ for (const backend of backends) {
       store = await backend.idempotencyStore();
     });
 
-    describe('the spec state table', () => {
+    describe('the state table of the README', () => {
       it('no record and a key: saves a pending record, runs the handler, then stores the completed response', async () => {
         // Given a route whose handler looks at the store while it runs
         let seenWhileRunning: string | undefined;
@@ -129,7 +129,7 @@ for (const backend of backends) {
         expect(calls).to.have.length(1);
       });
 
-      it('with required: true, a request without a key gets exactly the spec 400 body', async () => {
+      it('with required: true, a request without a key gets exactly the documented 400 body', async () => {
         const { main, calls } = orderRoute(store, { required: true });
         const response = await main(post({ sku: 'a' }), lambdaContext());
         expect(response.statusCode).to.equal(400);
@@ -149,7 +149,7 @@ for (const backend of backends) {
       });
     });
 
-    describe('beyond the spec', () => {
+    describe('beyond the state table', () => {
       it('50 concurrent requests with one key: the handler runs once, every other request gets 409 or the replay', async () => {
         const { main, calls } = orderRoute(store, {}, async () => {
           await new Promise((resolve) => setTimeout(resolve, 20));

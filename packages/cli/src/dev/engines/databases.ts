@@ -7,7 +7,7 @@ import { DeferredPort, findOnPath } from './ports.js';
  * The database engine: each database intent gets a port on the dev server's address right away (so the other
  * engines and the handler builds start meanwhile), and connections to it wait for the server behind it, which starts
  * in the background. `ready` settles once the server is up and the pending migrations are applied: the dev server
- * serves no request before that. Outputs per CONTRACTS §5: `host` 127.0.0.1, `port`, `name` (the database name), `secretArn`
+ * serves no request before that. Outputs, the same keys as the deployed database's (so `@framework/data` connects alike): `host` 127.0.0.1, `port`, `name` (the database name), `secretArn`
  * `local` (user `postgres`, no password, no TLS).
  *
  * Backends are tried in order: the native engine uses the `postgres` on PATH and falls back to PGlite (with a

@@ -4,15 +4,15 @@ import type { FastifyPluginAsync } from 'fastify';
 /**
  * The contract between `fw dev` and its local engines: one file per intent under `dev/engines/` (`queues.ts`,
  * `databases.ts`, `storage.ts`, ...), each exporting one or more `EngineFactory` values that `engines/index.ts`
- * registers. The dev server picks one factory per intent the app uses (order container → native → embedded unless
+ * registers. The dev server picks one factory per intent the app uses (order native → embedded unless
  * the user names one), starts it, puts the outputs it returns into every function's environment, registers its
  * Fastify plugin (its own `/_dev/<intent>/...` routes) and stops it on shutdown.
  *
  * Keep this file stable: other engineers' engines are written against it.
  */
 
-/** Where an engine runs: a container (a container engine answers), a server binary on PATH, or inside `fw dev`. */
-export type EngineKind = 'container' | 'native' | 'embedded';
+/** Where an engine runs: a server binary on PATH, or inside `fw dev`. */
+export type EngineKind = 'native' | 'embedded';
 
 /** The intents that have a local engine (core's output intents plus the ones without outputs). */
 export type EngineIntent = OutputIntent | 'schedules';
@@ -114,7 +114,7 @@ export interface EngineFactory {
   readonly kind: EngineKind;
   /** Short human text shown in the start-up table, e.g. `PGlite`, `postgres on PATH`. */
   readonly label: string;
-  /** Whether it can run on this machine for this app (binary on PATH, container engine answering). Embedded: always true. */
+  /** Whether it can run on this machine for this app (binary on PATH). Embedded: always true. */
   isAvailable(app: AppDefinition): Promise<boolean>;
   /** Whether the app uses this intent at all (no database intents: no database engine). */
   isNeeded(app: AppDefinition): boolean;

@@ -31,8 +31,11 @@ export const ENGINES_BY_INTENT: { readonly [I in Exclude<EngineIntent, 'auth'>]:
 /** Every engine `fw dev` knows, any order (selection sorts them). */
 export const ENGINE_FACTORIES: readonly EngineFactory[] = Object.values(ENGINES_BY_INTENT).flat();
 
-/** The order engines are tried in when the user names none (ARCHITECTURE.md). */
-export const ENGINE_ORDER: readonly EngineKind[] = ['container', 'native', 'embedded'];
+/**
+ * The order engines are tried in when the user names none: a real server binary first (closest to the deployed
+ * service), the embedded engine last (always available, nothing to install).
+ */
+export const ENGINE_ORDER: readonly EngineKind[] = ['native', 'embedded'];
 
 /** The user's choice per intent (`--engine databases=embedded`, or `FW_DEV_ENGINES=databases=embedded,...`). */
 export type EnginePreferences = Partial<Record<EngineIntent, EngineKind>>;

@@ -242,7 +242,7 @@ function failedIds(value: unknown): Set<string> {
 
 /**
  * The embedded queue engine: a `LocalQueue` per queue intent. Outputs `url` = `${FW_DEV_ENDPOINT}/_dev/queues/<id>`
- * (CONTRACTS §3); routes:
+ * (the runtime's queue client posts there when it runs under `fw dev`); routes:
  *
  * | route | answer |
  * |---|---|

@@ -449,11 +449,6 @@ export class FunctionHost {
     return handle;
   }
 
-  /** Functions with a loaded instance now (for status output). */
-  liveCount(): number {
-    return this.instances.size;
-  }
-
   async stop(): Promise<void> {
     this.stopped = true;
     const all = [...this.instances.values()];

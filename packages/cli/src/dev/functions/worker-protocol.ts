@@ -34,7 +34,7 @@ export type ServiceReplyMessage =
 
 export type ToWorker = LoadMessage | InvokeMessage | ServiceReplyMessage;
 
-/** What a handler module says about itself (`main.handlerInfo`, CONTRACTS §1), as the dev server needs it. */
+/** What a handler module says about itself (`main.handlerInfo`, set by the runtime's `handler()`), as the dev server needs it. */
 export interface LoadedHandlerInfo {
   readonly kind?: string;
   readonly scopes: readonly string[];

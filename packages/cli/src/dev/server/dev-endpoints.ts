@@ -45,7 +45,7 @@ function parsePayload(body: unknown): { ok: true; value: unknown; text: string }
 }
 
 /**
- * The dev endpoints (spec table plus CONTRACTS §3). A name is looked up among the app's units and never used to
+ * The dev endpoints: how `fw` commands, tests and the runtime's local clients reach the running app. A name is looked up among the app's units and never used to
  * build a file path, so no name can load a file outside `src/`.
  *
  * | route | in | out |

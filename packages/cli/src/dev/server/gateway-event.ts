@@ -2,7 +2,7 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { randomHex } from './random-hex.js';
 import type { RouteMatch } from './route-table.js';
 
-/** The JWT authorizer's output, as the HTTP API puts it into the event (CONTRACTS §2). */
+/** The JWT authorizer's output, as the HTTP API puts it into the event (`requestContext.authorizer.jwt`), so handlers read the same shape locally and deployed. */
 export interface JwtAuthorizerContext {
   readonly claims: Record<string, string>;
   readonly scopes: string[];
