@@ -1,8 +1,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { JsonFile, SampleFile, javascript, typescript } from 'projen';
+import { javascript, typescript } from 'projen';
+import { AppIntents, BaseConfigFile, FrameworkTasks, FwConfigFile, MochaConfig, SampleFiles, SecurityConfigFile, StageConfigFile } from './components';
 import { FrameworkAppError, ERROR_CODES } from './errors';
-import { ManagedTsFile, Literal, renderLiteral } from './files';
+import { sampleReadme } from './files';
 import { cronSample, functionSample, queueConsumerSample } from './files/samples';
 import {
   AppClient,
@@ -10,7 +11,6 @@ import {
   CacheIntent,
   DatabaseIntent,
   FunctionIntent,
-  OAuthFlow,
   Preset,
   QueueIntent,
   Role,
@@ -142,19 +142,10 @@ export class FrameworkApp extends typescript.TypeScriptProject {
   /** Version of the `@framework/*` packages. */
   public readonly frameworkVersion: string;
 
-  private readonly account?: string;
-  private readonly stages: Stage[] = [];
-  private readonly scopes: Scope[] = [];
-  private readonly appClients: AppClient[] = [];
-  private readonly roles: Role[] = [];
-  private authIntent?: AuthIntent;
-  private readonly functionIntents: FunctionIntent[] = [];
-  private readonly queueIntents: QueueIntent[] = [];
-  private readonly scheduleIntents: ScheduleIntent[] = [];
-  private readonly databaseIntents: DatabaseIntent[] = [];
-  private readonly storageIntents: StorageIntent[] = [];
-  private readonly cacheIntents: CacheIntent[] = [];
-  private readonly samplePaths = new Set<string>();
+  // Each generated file is a component of src/components/; this class checks the options and collects the
+  // declarations those components render at synth.
+  private readonly intents = new AppIntents();
+  private readonly samples: SampleFiles;
 
   constructor(options: FrameworkAppOptions) {
     const template = options.template ?? FrameworkTemplate.API;
@@ -239,7 +230,7 @@ export class FrameworkApp extends typescript.TypeScriptProject {
     this.region = region;
     this.template = template;
     this.frameworkVersion = frameworkVersion;
-    this.account = options.account;
+    this.samples = new SampleFiles(this);
     if (options.account !== undefined) checkPattern('account', options.account, /^\d{12}$/, 'a 12-digit account id');
 
     // ESM: route files import the framework's ESM packages, and `fw` loads them as modules.
@@ -257,7 +248,7 @@ export class FrameworkApp extends typescript.TypeScriptProject {
     for (const role of options.roles ?? []) this.addRole(role);
     const auth = options.auth ?? definition.auth;
     if (auth) this.addAuth(auth);
-    for (const [file, source] of templateFiles(template)) this.addSample(file, { sourcePath: source });
+    for (const [file, source] of templateFiles(template)) this.samples.add(file, { sourcePath: source });
     for (const db of [...definition.databases, ...(options.databases ?? [])]) this.addDatabase(db);
     for (const bucket of [...definition.storage, ...(options.storage ?? [])]) this.addStorage(bucket);
     for (const queue of [...definition.queues, ...(options.queues ?? [])]) this.addQueue(queue);
@@ -270,14 +261,11 @@ export class FrameworkApp extends typescript.TypeScriptProject {
     this.tsconfig?.file.addDeletionOverride('compilerOptions.rootDir');
     this.tsconfig?.file.addDeletionOverride('compilerOptions.outDir');
     this.compileTask.reset('tsc');
-    this.addFrameworkTasks();
-    new JsonFile(this, '.mocharc.json', {
-      obj: { 'spec': ['tests/**/*.test.ts'], 'node-option': ['import=tsx'], 'timeout': 20000, 'recursive': true, 'exit': true },
-      newline: true,
-    });
-    new ManagedTsFile(this, 'fw.config.ts', () => this.renderFwConfig());
-    new ManagedTsFile(this, 'config/base.ts', () => this.renderBase());
-    new ManagedTsFile(this, 'config/security.ts', () => this.renderSecurity());
+    new FrameworkTasks(this);
+    new MochaConfig(this);
+    new FwConfigFile(this, this.intents);
+    new BaseConfigFile(this, { name: options.name, region, account: options.account });
+    new SecurityConfigFile(this, this.intents);
     // Stage files are registered at synth so stages added after construction get theirs too.
   }
 
@@ -285,33 +273,33 @@ export class FrameworkApp extends typescript.TypeScriptProject {
   public addStage(stage: Stage): void {
     checkPattern('stages[].name', stage.name, STAGE_NAME, 'a stage name of 1 to 20 lowercase letters, digits or "-", starting with a letter');
     if (!Object.values(Preset).includes(stage.preset)) throw invalid('stages[].preset', stage.preset, `one of ${Object.values(Preset).join(', ')}`);
-    this.pushUnique('stages', this.stages, stage, stage.name, 'name');
+    this.intents.add('stages', this.intents.stages, stage, stage.name, 'name');
   }
 
   /** Adds an OAuth scope. */
   public addScope(scope: Scope): void {
-    this.pushUnique('scopes', this.scopes, scope, scope.name, 'name');
+    this.intents.add('scopes', this.intents.scopes, scope, scope.name, 'name');
   }
 
   /** Adds an app client. */
   public addAppClient(client: AppClient): void {
-    this.pushUnique('appClients', this.appClients, client, client.name, 'name');
+    this.intents.add('appClients', this.intents.appClients, client, client.name, 'name');
   }
 
   /** Adds a role (`security.roles`): the scopes its holders get. */
   public addRole(role: Role): void {
-    this.pushUnique('roles', this.roles, role, role.name, 'name');
+    this.intents.add('roles', this.intents.roles, role, role.name, 'name');
   }
 
   /** Sets the identity provider intent (replaces the template's). */
   public addAuth(auth: AuthIntent): void {
-    this.authIntent = auth;
+    this.intents.auth = auth;
   }
 
   /** Adds a queue; writes a sample consumer `src/queues/<id>.ts` once when there is none. */
   public addQueue(queue: QueueIntent): void {
-    this.pushUnique('queues', this.queueIntents, queue, queue.id);
-    this.addSample(`src/queues/${queue.id}.ts`, { contents: queueConsumerSample(queue.id) });
+    this.intents.add('queues', this.intents.queues, queue, queue.id);
+    this.samples.add(`src/queues/${queue.id}.ts`, { contents: queueConsumerSample(queue.id) });
   }
 
   /** Adds a scheduled task; writes a sample `src/crons/<id>.ts` once when there is none. */
@@ -319,197 +307,46 @@ export class FrameworkApp extends typescript.TypeScriptProject {
     if ((schedule.cron === undefined) === (schedule.rate === undefined)) {
       throw new FrameworkAppError(ERROR_CODES.invalidOption, `schedules "${schedule.id}": give exactly one of cron (e.g. '0 12 * * ? *') or rate (e.g. '5 minutes')`);
     }
-    this.pushUnique('schedules', this.scheduleIntents, schedule, schedule.id);
-    this.addSample(`src/crons/${schedule.id}.ts`, { contents: cronSample(schedule.id) });
+    this.intents.add('schedules', this.intents.schedules, schedule, schedule.id);
+    this.samples.add(`src/crons/${schedule.id}.ts`, { contents: cronSample(schedule.id) });
   }
 
   /** Adds a standalone function; writes a sample `src/functions/<id>.ts` once when there is none. */
   public addFunction(fn: FunctionIntent): void {
-    this.pushUnique('functions', this.functionIntents, fn, fn.id);
-    this.addSample(`src/functions/${fn.id}.ts`, { contents: functionSample(fn.id) });
+    this.intents.add('functions', this.intents.functions, fn, fn.id);
+    this.samples.add(`src/functions/${fn.id}.ts`, { contents: functionSample(fn.id) });
   }
 
   /** Adds a PostgreSQL database (and the `@framework/data` dependency). */
   public addDatabase(database: DatabaseIntent): void {
-    this.pushUnique('databases', this.databaseIntents, database, database.id);
+    this.intents.add('databases', this.intents.databases, database, database.id);
     this.addDeps(`@framework/data@${this.frameworkVersion}`);
   }
 
   /** Adds an object-storage bucket (and the `@framework/storage` dependency). */
   public addStorage(bucket: StorageIntent): void {
-    this.pushUnique('storage', this.storageIntents, bucket, bucket.id);
+    this.intents.add('storage', this.intents.storage, bucket, bucket.id);
     this.addDeps(`@framework/storage@${this.frameworkVersion}`);
   }
 
   /** Adds a cache. */
   public addCache(cache: CacheIntent): void {
-    this.pushUnique('caches', this.cacheIntents, cache, cache.id);
+    this.intents.add('caches', this.intents.caches, cache, cache.id);
   }
 
   public preSynthesize(): void {
     super.preSynthesize();
-    for (const stage of this.stages) {
-      if (!this.tryFindFile(`config/${stage.name}.ts`)) new ManagedTsFile(this, `config/${stage.name}.ts`, () => renderStage(stage));
+    // Here rather than in a component's preSynthesize: the project's runs first, so the files are known to every
+    // component (projen's .gitignore lists them in the order they were added).
+    for (const stage of this.intents.stages) {
+      if (!this.tryFindFile(`config/${stage.name}.ts`)) new StageConfigFile(this, stage);
     }
   }
-
-  private addFrameworkTasks(): void {
-    const fwTask = (name: string, description: string, command: string) => this.addTask(name, { description, exec: `fw ${command}`, receiveArgs: true });
-    fwTask('dev', 'Run every route, queue, cron and function locally (fw dev)', 'dev');
-    fwTask('deploy', 'Deploy a stage: npx projen deploy --stage prod (dev by default)', 'deploy');
-    fwTask('synth', 'Write the cloud assembly of a stage (fw synth)', 'synth');
-    fwTask('diff', 'Show what a deploy would change (fw diff)', 'diff');
-    fwTask('g', 'Generate a route file: npx projen g route "tasks/[id]" -m put --scopes tasks:write', 'g');
-    fwTask('migrate', 'Apply database migrations (fw migrate)', 'migrate');
-    // fw dev serves code esbuild compiled without checking types (and prints type errors beside); CI runs this one.
-    this.addTask('typecheck', { description: 'Type-check the project (tsc --noEmit, what fw dev runs in the background)', exec: 'tsc --noEmit' });
-    this.testTask.reset('mocha', { receiveArgs: true });
-  }
-
-  private addSample(file: string, options: { contents?: string; sourcePath?: string }): void {
-    if (this.samplePaths.has(file)) return;
-    this.samplePaths.add(file);
-    new SampleFile(this, file, options);
-  }
-
-  private pushUnique<T>(kind: string, list: T[], item: T, id: string, idField = 'id'): void {
-    if (list.some((other) => (other as Record<string, unknown>)[idField] === id)) {
-      throw new FrameworkAppError(ERROR_CODES.duplicateId, `${kind}: ${idField} "${id}" is declared twice (maybe once by the template); remove one, or pick another ${idField}`);
-    }
-    list.push(item);
-  }
-
-  private renderFwConfig(): string {
-    const stageImports = this.stages.map((s) => `import ${stageVar(s.name)} from './config/${s.name}.js';`);
-    const envs = this.stages.map((s) => (stageVar(s.name) === s.name ? s.name : `'${s.name}': ${stageVar(s.name)}`));
-    const infrastructure: Record<string, Literal> = {
-      auth: this.authIntent ? toLiteral(this.authIntent) : undefined,
-      databases: nonEmpty(this.databaseIntents.map((d) => toLiteral(d))),
-      storage: nonEmpty(this.storageIntents.map((s) => toLiteral(s))),
-      queues: nonEmpty(this.queueIntents.map((q) => toLiteral(q))),
-      schedules: nonEmpty(
-        this.scheduleIntents.map(({ cron, rate, ...rest }) => ({ id: rest.id, schedule: cron !== undefined ? { cron } : { rate }, ...toLiteralObject({ ...rest, id: undefined }) })),
-      ),
-      functions: nonEmpty(
-        this.functionIntents.map(({ environment, ...rest }) => ({
-          ...toLiteralObject(rest),
-          environment: environment?.length ? Object.fromEntries(environment.map((v) => [v.name, v.value])) : undefined,
-        })),
-      ),
-      caches: nonEmpty(this.cacheIntents.map((c) => toLiteral(c))),
-    };
-    return [
-      `import { defineApp } from '@framework/core';`,
-      `import base from './config/base.js';`,
-      `import security from './config/security.js';`,
-      ...stageImports,
-      '',
-      '/** The app: its identity, security, stages and infrastructure intents (from .projenrc.ts). */',
-      `export default defineApp({`,
-      `  base,`,
-      `  security,`,
-      `  envs: { ${envs.join(', ')} },`,
-      `  routesDir: 'src/routes',`,
-      `  functionsDir: 'src/functions',`,
-      `  infrastructure: ${renderLiteral(infrastructure, '  ')},`,
-      `});`,
-      '',
-    ].join('\n');
-  }
-
-  private renderBase(): string {
-    const base = { name: this.appName, region: this.region, account: this.account };
-    return [
-      `import type { BaseConfig } from '@framework/core';`,
-      '',
-      '/** Project identity: the name prefixes every deployed unit; the region is where it is deployed. */',
-      `const base: BaseConfig = ${renderLiteral(base)};`,
-      '',
-      'export default base;',
-      '',
-    ].join('\n');
-  }
-
-  private renderSecurity(): string {
-    const security = {
-      scopes: Object.fromEntries(this.scopes.map((s) => [s.name, s.description])),
-      appClients: this.appClients.length
-        ? Object.fromEntries(
-            this.appClients.map((c) => [
-              c.name,
-              toLiteralObject({ scopes: c.scopes, flows: c.flows ?? [OAuthFlow.CLIENT_CREDENTIALS], callbackUrls: c.callbackUrls, logoutUrls: c.logoutUrls, generateSecret: c.generateSecret }),
-            ]),
-          )
-        : undefined,
-      roles: this.roles.length
-        ? Object.fromEntries(this.roles.map((r) => [r.name, toLiteralObject({ scopes: r.scopes, description: r.description })]))
-        : undefined,
-    };
-    return [
-      `import type { SecurityConfig } from '@framework/core';`,
-      '',
-      '/** OAuth scopes (what a token may do) and app clients (who may ask for which scopes). */',
-      `const security: SecurityConfig = ${renderLiteral(security)};`,
-      '',
-      'export default security;',
-      '',
-    ].join('\n');
-  }
-}
-
-function sampleReadme(name: string, templateDescription: string): string {
-  return [
-    `# ${name}`,
-    '',
-    `A framework app (${templateDescription}).`,
-    '',
-    '```sh',
-    'npx projen dev                   # every route, queue and cron on http://localhost:3000',
-    'npm test                         # the tests in tests/',
-    'npx projen synth                 # the cloud assembly of the dev stage',
-    'npx projen deploy --stage prod   # deploy a stage',
-    '```',
-    '',
-    'Routes live in `src/routes/` (one file per route: `src/routes/tasks/get.ts` is `GET /tasks`). Intents (queues,',
-    'schedules, databases, buckets, ...), stages and scopes are declared in `.projenrc.ts`; run `npx projen` after',
-    'changing it to regenerate `fw.config.ts` and `config/`.',
-    '',
-  ].join('\n');
-}
-
-function renderStage(stage: Stage): string {
-  const env = { preset: stage.preset as string, overrides: stage.overrides ? toLiteral(stage.overrides) : undefined };
-  return [
-    `import type { EnvironmentConfig } from '@framework/core';`,
-    '',
-    `/** The "${stage.name}" stage: a preset plus overrides (every field of the preset stays overridable). */`,
-    `const ${stageVar(stage.name)}: EnvironmentConfig = ${renderLiteral(env)};`,
-    '',
-    `export default ${stageVar(stage.name)};`,
-    '',
-  ].join('\n');
-}
-
-/** `prod-eu` → `prodEu`: stage names may contain `-`, variable names may not. */
-function stageVar(stage: string): string {
-  return stage.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
-}
-
-function toLiteral(value: object): Literal {
-  return JSON.parse(JSON.stringify(value)) as Literal;
-}
-
-function toLiteralObject(value: object): { readonly [key: string]: Literal } {
-  return JSON.parse(JSON.stringify(value)) as { readonly [key: string]: Literal };
 }
 
 function pick(options: object, key: string): Record<string, unknown> {
   const value = (options as Record<string, unknown>)[key];
   return value === undefined ? {} : { [key]: value };
-}
-
-function nonEmpty<T>(list: T[]): T[] | undefined {
-  return list.length ? list : undefined;
 }
 
 function checkPattern(option: string, value: unknown, pattern: RegExp, expected: string): void {

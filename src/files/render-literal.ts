@@ -35,3 +35,13 @@ function isArray(value: Literal): value is readonly Literal[] {
 function quote(text: string): string {
   return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n')}'`;
 }
+
+/** A struct of the options (jsii interfaces, enums as strings) as a literal: `undefined` fields dropped. */
+export function toLiteral(value: object): Literal {
+  return JSON.parse(JSON.stringify(value)) as Literal;
+}
+
+/** `toLiteral` of an object, typed as an object literal (to spread or add fields to). */
+export function toLiteralObject(value: object): { readonly [key: string]: Literal } {
+  return JSON.parse(JSON.stringify(value)) as { readonly [key: string]: Literal };
+}
