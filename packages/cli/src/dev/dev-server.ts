@@ -161,10 +161,12 @@ export class DevServer {
     fs.mkdirSync(path.join(dataDir, 'dev'), { recursive: true });
 
     let environment: Record<string, string> = {};
+    // What functions get: `environment`, with the engines' own ports once they are ready (see `readyOutputs`).
+    let functionEnvironment: Record<string, string> = {};
     const baseEnv = (): Record<string, string> => {
       const env: Record<string, string> = {};
       for (const name of PASS_THROUGH) if (process.env[name] !== undefined) env[name] = process.env[name]!;
-      return Object.assign(env, environment, { AWS_REGION: app.region, AWS_DEFAULT_REGION: app.region, TZ: LAMBDA_TZ });
+      return Object.assign(env, functionEnvironment, { AWS_REGION: app.region, AWS_DEFAULT_REGION: app.region, TZ: LAMBDA_TZ });
     };
     const buildDir = path.join(dataDir, 'dev', 'build');
     const functionEnv = (unit: FunctionUnit): Record<string, string> => ({
@@ -201,8 +203,11 @@ export class DevServer {
       const issuer = await LocalIssuer.open(dataDir, url, localAudiences(app));
       // The resource server is named as the deployed stack names it by default (the project), so a prefixed scope
       // means the same locally and deployed; the audience is the app clients' ids, as deployed (local ids).
-      startup.outputs.set('auth', { default: { issuer: url, audience: localAudiences(app).join(','), userPoolId: 'local', resourceServer: localResourceServer(app) } });
+      const auth = { default: { issuer: url, audience: localAudiences(app).join(','), userPoolId: 'local', resourceServer: localResourceServer(app) } };
+      startup.outputs.set('auth', auth);
+      startup.functionOutputs.set('auth', auth);
       environment = { ...fillEnvironment(app, startup.outputs, url), ...startup.env };
+      functionEnvironment = environment;
       // Compile in the background (spare threads start with the environment filled in).
       const compiled = host.rebuild(app.units);
       await wireHttpServer(fastify, {
@@ -220,6 +225,7 @@ export class DevServer {
       // Listen while the handlers compile: a request waits for the build it needs, not for the server to start.
       void compiled;
       await startup.waitUntilReady(options.engineReadyTimeoutMs ?? ENGINE_READY_TIMEOUT_MS, log);
+      functionEnvironment = { ...fillEnvironment(app, startup.functionOutputs, url), ...startup.env };
       await listenHttpServer(fastify, hostName, port);
     } catch (error) {
       await fastify.close().catch(() => undefined);

@@ -7,7 +7,8 @@ import { DeferredPort, findOnPath } from './ports.js';
  * The database engine: each database intent gets a port on the dev server's address right away (so the other
  * engines and the handler builds start meanwhile), and connections to it wait for the server behind it, which starts
  * in the background. `ready` settles once the server is up and the pending migrations are applied: the dev server
- * serves no request before that. Outputs, the same keys as the deployed database's (so `@framework/data` connects alike): `host` 127.0.0.1, `port`, `name` (the database name), `secretArn`
+ * serves no request before that. Functions loaded after that get the server's own port (`readyOutputs`); the
+ * published port keeps forwarding for other clients (`fw migrate`, a SQL client). Outputs, the same keys as the deployed database's (so `@framework/data` connects alike): `host` 127.0.0.1, `port`, `name` (the database name), `secretArn`
  * `local` (user `postgres`, no password, no TLS).
  *
  * Backends are tried in order: the native engine uses the `postgres` on PATH and falls back to PGlite (with a
@@ -43,8 +44,19 @@ export class PostgresEngine implements DevEngine {
       );
     }
     const summary = app.databases.map((d) => `${d.id}: postgres://postgres@${context.host}:${outputs[d.id]!.port}/${d.databaseName} (${this.backends.map((b) => b.label).join(', else ')})`);
+    // Functions loaded once the server is up talk to it directly: a query then costs no copy through the proxy.
+    const readyOutputs = this.running.then((running) => {
+      if (!running) return undefined;
+      const direct: Record<string, Record<string, string>> = {};
+      for (const [id, published] of Object.entries(outputs)) {
+        const port = running.ports.get(id);
+        if (port === undefined) return undefined;
+        direct[id] = { ...published, port: String(port) };
+      }
+      return direct;
+    });
     // Ready once the server is up and the pending migrations are applied (or every backend failed, logged).
-    return { outputs, summary, ready: this.running.then(() => undefined) };
+    return { outputs, summary, ready: this.running.then(() => undefined), readyOutputs };
   }
 
   /** Resolves when the databases accept connections (or every backend failed: undefined). */

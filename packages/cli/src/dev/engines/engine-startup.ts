@@ -16,6 +16,8 @@ export class EngineStartup {
   /** Every engine created, started or not (all are stopped by `stop`). */
   readonly engines: DevEngine[] = [];
   readonly outputs: EngineOutputs = new Map();
+  /** What functions get: `outputs`, with an engine's `readyOutputs` in place of its own once it is ready. */
+  readonly functionOutputs: EngineOutputs = new Map();
   /** Variables the engines add for functions beyond the app model's (e.g. the storage engine's token). */
   readonly env: Record<string, string> = {};
   /** The engines' own HTTP routes, registered on the dev server. */
@@ -38,6 +40,7 @@ export class EngineStartup {
       try {
         const started = await engine.start(app, context);
         this.outputs.set(factory.intent, started.outputs);
+        this.functionOutputs.set(factory.intent, started.outputs);
         Object.assign(this.env, started.env);
         if (started.plugin) this.plugins.push(started.plugin);
         for (const [name, service] of Object.entries(started.workerServices ?? {})) host.provide(name, service);
@@ -46,8 +49,10 @@ export class EngineStartup {
         if (started.ready) {
           const name = `the ${factory.intent} engine (${factory.label})`;
           this.notReady.add(name);
+          const direct = started.readyOutputs?.then((outputs) => outputs && this.functionOutputs.set(factory.intent, outputs));
           this.readiness.push(
-            started.ready
+            Promise.all([started.ready, direct])
+              .then(() => undefined)
               .catch((error: Error) => log.error(`${name} did not get ready: ${error.message}`))
               .finally(() => this.notReady.delete(name)),
           );

@@ -85,6 +85,14 @@ export interface EngineStart<I extends EngineIntent = EngineIntent> {
    */
   readonly ready?: Promise<void>;
   /**
+   * For an engine that starts behind a placeholder port (a database: connections wait on a port of the dev server
+   * until the server behind it is up): the outputs functions get once `ready` settled, naming the server's own
+   * port, so their traffic no longer passes through the dev server's main thread. The state file and the start-up
+   * table keep `outputs` (the placeholder forwards for as long as `fw dev` runs). Undefined: keep `outputs`.
+   * @default - `outputs`
+   */
+  readonly readyOutputs?: Promise<Readonly<Record<string, Readonly<Record<string, string>>>> | undefined>;
+  /**
    * Services handlers call from their worker thread (no network port), by name: the runtime reaches them through
    * `DevWorkerServiceCall` (core). Requests and answers are structured-cloned; a rejection reaches the caller as an
    * error with its message.
