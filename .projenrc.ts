@@ -95,7 +95,8 @@ const packages: WorkspacePackage[] = [
   new WorkspacePackage(project, {
     name: 'infra',
     description: 'framework infra: the app model as CDK constructs (HTTP API, Lambda, SQS, EventBridge, Cognito, Aurora, S3 + CloudFront, ElastiCache, DynamoDB)',
-    workspaceDeps: ['core', 'runtime'],
+    // auth: the Cognito pre token generation trigger is bundled from @framework/auth.
+    workspaceDeps: ['core', 'runtime', 'auth'],
     deps: { 'aws-cdk-lib': '^2.232.0', 'constructs': '^10.4.0', 'esbuild': '^0.28.2', 'cdk-nag': '^3.0.2' },
     sideEffectFree: false,
     testTimeout: 120000,

@@ -12,6 +12,8 @@ const definition = (domain: Pick<AuthDefinition, 'domainPrefix' | 'domainPrefixU
   userPoolName: 'acme-dev-users',
   scopes: { 'tasks:read': 'Read tasks' },
   appClients: { worker: { scopes: ['tasks:read'], flows: ['client_credentials'] } },
+  roles: {},
+  preTokenGenerationFunctionName: 'acme-dev-auth-pre-token',
   ...domain,
 });
 

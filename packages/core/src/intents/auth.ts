@@ -1,7 +1,7 @@
 import type { AuthIntent } from '../config/intents.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 import { ENV } from '../environment/variables.js';
-import { authDomainPrefixBase, userPoolName } from '../naming/unit-names.js';
+import { authDomainPrefixBase, preTokenGenerationFunctionName, userPoolName } from '../naming/unit-names.js';
 import type { EnvValue } from './function-unit.js';
 import { outputRef, type IntentKindModule } from './intent-kind.js';
 
@@ -22,6 +22,8 @@ export interface AuthDefinition extends Required<AuthIntent> {
   readonly appClients: ResolvedConfig['security']['appClients'];
   /** Role name → role (its scopes), from the security config: deployed, one Cognito group each. */
   readonly roles: ResolvedConfig['security']['roles'];
+  /** Core's `preTokenGenerationFunctionName`: the trigger deployed when there are roles. */
+  readonly preTokenGenerationFunctionName: string;
 }
 
 /** `infrastructure.auth`: the identity provider of the security config's scopes and app clients (present when set). */
@@ -39,6 +41,7 @@ export const authKind: IntentKindModule<AuthDefinition | undefined> = {
           scopes: config.security.scopes,
           appClients: config.security.appClients,
           roles: config.security.roles,
+          preTokenGenerationFunctionName: preTokenGenerationFunctionName(project, stage),
         }
       : undefined,
   environment: (auth) => {

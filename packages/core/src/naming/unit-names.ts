@@ -139,6 +139,11 @@ export function authDomainPrefixBase(project: string, stage: string): string {
   return fitName(readable || 'auth', NAME_LIMITS.cognitoDomainPrefix - DOMAIN_PREFIX_SUFFIX_LENGTH).replace(/-+$/, '');
 }
 
+/** The Cognito pre token generation trigger that puts role scopes into access tokens: `{project}-{stage}-auth-pre-token`. */
+export function preTokenGenerationFunctionName(project: string, stage: string): string {
+  return fitName(`${prefix(project, stage)}-auth-pre-token`, NAME_LIMITS.lambdaFunction);
+}
+
 /** The function that applies a database's migrations: `{project}-{stage}-migrate-<id>`. */
 export function migrationFunctionName(project: string, stage: string, databaseId: string): string {
   checkId('database', databaseId);

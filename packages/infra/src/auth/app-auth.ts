@@ -1,9 +1,11 @@
 import { Aws, Duration, Fn, Stack } from 'aws-cdk-lib';
 import * as cognito from 'aws-cdk-lib/aws-cognito';
-import type { AuthDefinition, ResourceSettings } from '@framework/core';
+import type { AuthDefinition, EnvironmentSettings, ResourceSettings } from '@framework/core';
 import { Construct } from 'constructs';
+import type { AuthTriggerBundle } from '../bundling/bundle-app.js';
 import { InfraError } from '../errors.js';
 import { acknowledgeNag } from '../checks/nag-suppressions.js';
+import { PreTokenGenerationTrigger } from './pre-token-generation-trigger.js';
 import { dataRemovalPolicy } from '../stack/removal-policy.js';
 
 /** Props of `AppAuth`. */
@@ -16,6 +18,12 @@ export interface AppAuthProps {
    * @default - the project name
    */
   readonly resourceServerIdentifier: string;
+  /**
+   * The pre token generation trigger's bundle and the stage's settings: required when the security config declares
+   * roles (`bundleApp` makes the bundle then).
+   * @default - no trigger
+   */
+  readonly preTokenGeneration?: { readonly bundle: AuthTriggerBundle; readonly settings: EnvironmentSettings };
 }
 
 const BROWSER_FLOWS = ['authorization_code', 'implicit'] as const;
@@ -37,13 +45,20 @@ export class AppAuth extends Construct {
   /** App client ids, comma-separated (one token). */
   public readonly audience: string;
   public readonly resourceServerIdentifier: string;
+  /** One Cognito group per role of the security config, by role name. */
+  public readonly groups: ReadonlyMap<string, cognito.CfnUserPoolGroup>;
+  /** Present when there are roles: puts the scopes of a user's roles into their access tokens. */
+  public readonly preTokenGeneration?: PreTokenGenerationTrigger;
 
   constructor(scope: Construct, id: string, props: AppAuthProps) {
     super(scope, id);
     const { definition } = props;
     this.definition = definition;
     this.resourceServerIdentifier = props.resourceServerIdentifier;
+    const hasRoles = Object.keys(definition.roles).length > 0;
     this.userPool = new cognito.UserPool(this, 'UserPool', {
+      // Access token customization (the V2 trigger event) needs the Essentials plan (or Plus); Lite refuses it.
+      ...(hasRoles ? { featurePlan: cognito.FeaturePlan.ESSENTIALS } : {}),
       userPoolName: definition.userPoolName,
       selfSignUpEnabled: definition.selfSignUp,
       signInAliases: { email: true },
@@ -93,6 +108,24 @@ export class AppAuth extends Construct {
       );
     }
     this.appClients = clients;
+    this.groups = new Map(
+      Object.entries(definition.roles).map(([name, role]) => [
+        name,
+        new cognito.CfnUserPoolGroup(this, `Group-${name}`, { userPoolId: this.userPool.userPoolId, groupName: name, description: role.description }),
+      ]),
+    );
+    if (hasRoles) {
+      if (!props.preTokenGeneration) {
+        throw new InfraError('FW_ERR_INFRA_BUNDLE', `The security config declares roles (${Object.keys(definition.roles).join(', ')}) but no pre token generation trigger was bundled. Let FrameworkStack bundle the app (bundleApp bundles the trigger when there are roles).`);
+      }
+      this.preTokenGeneration = new PreTokenGenerationTrigger(this, 'PreTokenGeneration', {
+        definition,
+        bundle: props.preTokenGeneration.bundle,
+        settings: props.preTokenGeneration.settings,
+        resourceServerIdentifier: props.resourceServerIdentifier,
+      });
+      this.userPool.addTrigger(cognito.UserPoolOperation.PRE_TOKEN_GENERATION_CONFIG, this.preTokenGeneration.function.function, cognito.LambdaVersion.V2_0);
+    }
     // The hosted domain serves the OAuth token endpoint; only needed when a client uses an OAuth flow.
     if (anyOAuth) this.domain = this.userPool.addDomain('Domain', { cognitoDomain: { domainPrefix: this.domainPrefix } });
     this.issuer = `https://cognito-idp.${Stack.of(this).region}.amazonaws.com/${this.userPool.userPoolId}`;

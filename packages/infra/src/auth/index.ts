@@ -1,1 +1,2 @@
 export * from './app-auth.js';
+export * from './pre-token-generation-trigger.js';

@@ -57,6 +57,14 @@ export interface MigrationBundle {
   readonly migrationsHash: string;
 }
 
+/** The Cognito pre token generation trigger (`@framework/auth/pre-token-generation`), bundled when there are roles. */
+export interface AuthTriggerBundle {
+  /** Core's `preTokenGenerationFunctionName`. */
+  readonly functionName: string;
+  readonly directory: string;
+  readonly handler: string;
+}
+
 /** Every function of an app, bundled by one esbuild build. */
 export interface AppBundle {
   readonly outDir: string;
@@ -66,6 +74,8 @@ export interface AppBundle {
    * By database id; empty when the app has no database or the project does not depend on `@framework/data`.
    */
   readonly migrations: ReadonlyMap<string, MigrationBundle>;
+  /** Present when the security config declares roles (and the app has the auth intent). */
+  readonly authTrigger?: AuthTriggerBundle;
 }
 
 /** The migration handler of the project's `@framework/data`, if the project has it. */
@@ -74,6 +84,19 @@ function resolveMigrateHandler(rootDir: string): string | undefined {
     return createRequire(path.join(rootDir, 'package.json')).resolve('@framework/data/migrate-handler');
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * The trigger's handler: the project's own `@framework/auth` when it has one (the version its code uses), else the one
+ * this package depends on, so an app with roles deploys its trigger without adding a dependency.
+ */
+function resolveAuthTrigger(rootDir: string): string {
+  const entry = '@framework/auth/pre-token-generation';
+  try {
+    return createRequire(path.join(rootDir, 'package.json')).resolve(entry);
+  } catch {
+    return createRequire(import.meta.url).resolve(entry);
   }
 }
 
@@ -168,6 +191,8 @@ export function bundleApp(app: AppDefinition, options: BundleOptions = {}): AppB
   const units = app.units;
   const migrateHandler = app.databases.length ? resolveMigrateHandler(app.rootDir) : undefined;
   if (migrateHandler) for (const db of app.databases) entryPoints[`${db.migrationFunctionName}/index`] = migrateHandler;
+  const authTriggerName = app.auth && Object.keys(app.auth.roles).length ? app.auth.preTokenGenerationFunctionName : undefined;
+  if (authTriggerName) entryPoints[`${authTriggerName}/index`] = resolveAuthTrigger(app.rootDir);
   if (Object.keys(entryPoints).length === 0) return { outDir, functions: new Map(), migrations: new Map() };
   let metafile: Metafile;
   try {
@@ -217,5 +242,6 @@ export function bundleApp(app: AppDefinition, options: BundleOptions = {}): AppB
       migrations.set(db.id, { databaseId: db.id, functionName: db.migrationFunctionName, directory, handler: LAMBDA_HANDLER, migrationsHash });
     }
   }
-  return { outDir, functions, migrations };
+  const authTrigger = authTriggerName ? { functionName: authTriggerName, directory: path.join(outDir, authTriggerName), handler: LAMBDA_HANDLER } : undefined;
+  return { outDir, functions, migrations, authTrigger };
 }

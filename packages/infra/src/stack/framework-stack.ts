@@ -237,7 +237,12 @@ export class FrameworkStack extends Stack {
 
   private addAuth(resourceServerIdentifier: string | undefined): AppAuth | undefined {
     if (!this.app.auth) return undefined;
-    return new AppAuth(this, 'Auth', { definition: this.app.auth, resources: this.app.config.settings.resources, resourceServerIdentifier: resourceServerIdentifier ?? this.app.project });
+    return new AppAuth(this, 'Auth', {
+      definition: this.app.auth,
+      resources: this.app.config.settings.resources,
+      resourceServerIdentifier: resourceServerIdentifier ?? this.app.project,
+      preTokenGeneration: this.bundle.authTrigger ? { bundle: this.bundle.authTrigger, settings: this.app.config.settings } : undefined,
+    });
   }
 
   private authOutputs(): Record<string, OutputValues<'auth'>> {

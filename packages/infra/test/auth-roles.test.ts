@@ -1,0 +1,92 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { expect } from 'chai';
+import { Template } from 'aws-cdk-lib/assertions';
+import { defineApp } from '@framework/core';
+import { buildCdkApp } from '../src/index.js';
+import { SMALL_APP, routeSource, tempProject } from './helpers/temp-project.js';
+
+/** The small app with roles: a member reads, an admin also deletes; the web client may request both scopes. */
+const security = {
+  scopes: { 'items:read': 'Read items', 'items:delete': 'Delete items' },
+  appClients: { web: { scopes: ['items:read', 'items:delete'], flows: ['user_srp' as const] }, reports: { scopes: ['items:read'], flows: ['client_credentials' as const] } },
+  roles: { admin: { scopes: ['items:read', 'items:delete'], description: 'Runs the shop' }, member: { scopes: ['items:read'] } },
+};
+
+type Resources = Record<string, { Type: string; Properties: Record<string, unknown> }>;
+
+describe('auth roles in the stack: Cognito groups and the pre token generation trigger', function () {
+  this.timeout(120_000);
+  let project: ReturnType<typeof tempProject>;
+  let template: Template;
+  let bundleDir: string | undefined;
+
+  before(() => {
+    // Given an app with the auth intent and two roles, synthesized with the cdk-nag checks on
+    project = tempProject({ 'src/routes/items/get.ts': routeSource(['items:read']) });
+    const app = defineApp({ ...SMALL_APP, security, rootDir: project.dir, infrastructure: { auth: {} } });
+    const { cdkApp, stack } = buildCdkApp(app, { outdir: `${project.dir}/cdk.out` });
+    cdkApp.synth();
+    template = Template.fromStack(stack);
+    bundleDir = stack.bundle.authTrigger?.directory;
+  });
+  after(() => project.remove());
+
+  it('makes one Cognito group per role, in the pool', () => {
+    const groups = Object.values(template.findResources('AWS::Cognito::UserPoolGroup') as Resources).map((g) => g.Properties);
+    expect(groups.map((g) => [g.GroupName, g.Description]).sort()).to.deep.equal([['admin', 'Runs the shop'], ['member', undefined]]);
+    for (const group of groups) expect(group.UserPoolId).to.have.property('Ref').that.matches(/UserPool/);
+  });
+
+  it('wires its own function as the pool\'s V2 pre token generation trigger, on the Essentials plan', () => {
+    const functions = template.findResources('AWS::Lambda::Function', { Properties: { FunctionName: 'shop-dev-auth-pre-token' } }) as Resources;
+    const [logicalId] = Object.keys(functions);
+    expect(logicalId, 'trigger function').to.be.a('string');
+    const pool = Object.values(template.findResources('AWS::Cognito::UserPool') as Resources)[0]!.Properties;
+    expect(pool.UserPoolTier).to.equal('ESSENTIALS');
+    expect(pool.LambdaConfig).to.deep.equal({ PreTokenGenerationConfig: { LambdaArn: { 'Fn::GetAtt': [logicalId, 'Arn'] }, LambdaVersion: 'V2_0' } });
+    template.hasResourceProperties('AWS::Lambda::Permission', { Principal: 'cognito-idp.amazonaws.com', FunctionName: { 'Fn::GetAtt': [logicalId, 'Arn'] } });
+  });
+
+  it('gives the trigger the roles and the clients\' scopes by name, the resource server, and nothing of the pool', () => {
+    const trigger = Object.values(template.findResources('AWS::Lambda::Function', { Properties: { FunctionName: 'shop-dev-auth-pre-token' } }) as Resources)[0]!.Properties;
+    const variables = (trigger.Environment as { Variables: Record<string, unknown> }).Variables;
+    expect(JSON.parse(variables.FW_AUTH_SCOPE_RULES as string)).to.deep.equal({
+      roles: { admin: ['items:read', 'items:delete'], member: ['items:read'] },
+      clients: { web: ['items:read', 'items:delete'], reports: ['items:read'] },
+    });
+    expect(variables.FW_AUTH_RESOURCE_SERVER).to.equal('shop');
+    expect(Object.keys(variables).filter((k) => k.startsWith('FW_')).sort()).to.deep.equal(['FW_AUTH_RESOURCE_SERVER', 'FW_AUTH_SCOPE_RULES']);
+    expect(trigger.Timeout).to.equal(5);
+    const statements = Object.values(template.findResources('AWS::IAM::Policy') as Resources).flatMap((p) => (p.Properties.PolicyDocument as { Statement: Array<{ Action: unknown; Resource: unknown }> }).Statement);
+    const describe = statements.filter((st) => st.Action === 'cognito-idp:DescribeUserPoolClient');
+    expect(describe).to.have.length(1);
+    expect(JSON.stringify(describe[0]!.Resource)).to.match(/:cognito-idp:.*:userpool\/\*"/);
+  });
+
+  it('bundles @framework/auth/pre-token-generation into the trigger\'s folder', () => {
+    const code = fs.readFileSync(path.join(bundleDir!, 'index.mjs'), 'utf8');
+    expect(code).to.contain('FW_AUTH_SCOPE_RULES');
+    expect(code).to.contain('scopesToSuppress');
+  });
+});
+
+describe('auth without roles', function () {
+  this.timeout(120_000);
+  it('has no groups, no trigger and leaves the feature plan to Cognito\'s default', () => {
+    const project = tempProject({ 'src/routes/items/get.ts': routeSource(['items:read']) });
+    try {
+      const app = defineApp({ ...SMALL_APP, rootDir: project.dir, infrastructure: { auth: {} } });
+      const { stack } = buildCdkApp(app, { outdir: `${project.dir}/cdk.out`, checks: false });
+      const template = Template.fromStack(stack);
+      template.resourceCountIs('AWS::Cognito::UserPoolGroup', 0);
+      expect(template.findResources('AWS::Lambda::Function', { Properties: { FunctionName: 'shop-dev-auth-pre-token' } })).to.deep.equal({});
+      const pool = Object.values(template.findResources('AWS::Cognito::UserPool') as Resources)[0]!.Properties;
+      expect(pool).not.to.have.property('LambdaConfig');
+      expect(pool).not.to.have.property('UserPoolTier');
+      expect(stack.bundle.authTrigger).to.equal(undefined);
+    } finally {
+      project.remove();
+    }
+  });
+});
