@@ -49,7 +49,7 @@ describe('the example app (examples/tasks-api), stage prod', () => {
     ({ app, synthesized: prod } = await synthesizeExample('prod'));
   });
 
-  it('names functions, queue and schedule as the core README's naming table says', () => {
+  it("names functions, queue and schedule as the core README's naming table says", () => {
     for (const unit of app.units) functionNamed(prod, unit.functionName);
     expect(app.units.map((u) => u.functionName)).to.include.members(['tasks-api-prod-fn-task-summary', 'tasks-api-prod-queue-task-events', 'tasks-api-prod-cron-daily-summary']);
     prod.template.hasResourceProperties('AWS::SQS::Queue', { QueueName: 'tasks-api-prod-task-events', VisibilityTimeout: 5, RedrivePolicy: Match.objectLike({ maxReceiveCount: 2 }) });

@@ -25,7 +25,7 @@ describe('FrameworkStack on an app using every intent', () => {
   });
 
   describe('names', () => {
-    it('gives every function the name of the core README's naming table', () => {
+    it("gives every function the name of the core README's naming table", () => {
       const names = resourcesOf(dev, 'AWS::Lambda::Function').map((f) => f.properties.FunctionName).filter((n): n is string => typeof n === 'string');
       expect(names).to.include.members(['acme-dev-fn-reports-daily', 'acme-dev-queue-emails', 'acme-dev-cron-cleanup']);
       expect(names).to.include.members(app.units.map((u) => u.functionName));
