@@ -254,6 +254,11 @@ project.addTask('bench:infra', {
   exec: 'tsc -b packages/infra packages/cli && tsx bench/infra/run.ts',
 });
 
+project.addTask('bench:auth', {
+  description: 'verifyAccessToken on a warm JWKS vs aws-jwt-verify used directly (fw dev issuer and a Cognito pool, same token, same checks): per-call cost and ratio',
+  exec: 'tsc -b packages/auth && tsx bench/auth/run.mts',
+});
+
 project.testTask.reset();
 project.testTask.spawn(buildPackages);
 project.testTask.exec('mocha', { name: 'test:root' });

@@ -91,11 +91,12 @@ describe('verifyAccessToken under fw dev (the local issuer\'s JWKS over loopback
     expect((await rejectionOf(verifyAccessToken('not.a.jwt'))).code).to.equal('FW_ERR_AUTH_INVALID_TOKEN');
   });
 
-  it('says FW_ERR_AUTH_NOT_CONFIGURED when the function has no auth variables', async () => {
-    delete process.env.FW_AUTH_ISSUER;
-    const error = await rejectionOf(verifyAccessToken('x.y.z'));
-    expect(error).to.be.instanceOf(AuthNotConfiguredError);
-    expect(error.message).to.contain('FW_AUTH_ISSUER is not set');
+  it('says FW_ERR_AUTH_NOT_CONFIGURED when the function has no auth variables', () => {
+    // (verifyAccessToken builds its verifier with fromEnvironment; it rereads the variables at most once a second)
+    const { FW_AUTH_ISSUER: _issuer, ...withoutIssuer } = process.env;
+    expect(() => AccessTokenVerifier.fromEnvironment(withoutIssuer)).to.throw(AuthNotConfiguredError, 'FW_AUTH_ISSUER is not set');
+    const { FW_DEV_ENDPOINT: _dev, ...deployed } = withoutIssuer;
+    expect(() => AccessTokenVerifier.fromEnvironment(deployed)).to.throw(AuthNotConfiguredError, 'FW_AUTH_USER_POOL_ID is not set');
   });
 
   it('says FW_ERR_AUTH_JWKS_UNAVAILABLE (not a token error) when the JWKS cannot be fetched', async () => {
