@@ -2,7 +2,7 @@ import { FrameworkError } from '@framework/core';
 
 /**
  * Errors of `fw` that users can hit. Each has a stable code (the README's error table lists code, cause and fix);
- * `fw` prints the message of any error whose code starts with `FW_ERR` without a stack.
+ * `fw` prints the message of any of them (`isFrameworkError`) without a stack.
  * Other commands add their families below.
  */
 

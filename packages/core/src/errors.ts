@@ -32,6 +32,12 @@ export interface ConfigProblem {
   readonly message: string;
 }
 
+/**
+ * Marks every `FrameworkError`, also one made by another copy of this module in the same process (the app's own
+ * `node_modules`, a bundle of `fw.config.ts`), where `instanceof` answers false.
+ */
+const FRAMEWORK_ERROR = Symbol.for('@framework/core.FrameworkError');
+
 /** Base of every error the framework raises on purpose: a stable code, the class name, an optional cause. */
 export class FrameworkError extends Error {
   public readonly code: string;
@@ -40,7 +46,17 @@ export class FrameworkError extends Error {
     super(message, options);
     this.code = code;
     this.name = new.target.name;
+    Object.defineProperty(this, FRAMEWORK_ERROR, { value: true });
   }
+}
+
+/**
+ * Whether `error` is one the framework raised on purpose: its message says what to do, so it is shown without a
+ * stack and never wrapped. Checks the class (and its mark, for a copy of the class from another module instance),
+ * never the code's text.
+ */
+export function isFrameworkError(error: unknown): error is FrameworkError {
+  return error instanceof FrameworkError || (typeof error === 'object' && error !== null && (error as { [FRAMEWORK_ERROR]?: unknown })[FRAMEWORK_ERROR] === true);
 }
 
 /**

@@ -5,4 +5,4 @@
 export * from './naming/index.js';
 export * from './environment/index.js';
 export * from './handlers/index.js';
-export { FrameworkError, NamingError } from './errors.js';
+export { FrameworkError, NamingError, isFrameworkError } from './errors.js';

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import * as fs from 'node:fs';
-import { closestName } from '@framework/core';
+import { closestName, isFrameworkError } from '@framework/core';
 import { commandHelp, overviewHelp } from '../cli/help.js';
 import { parseCommandLine } from '../cli/parse-command-line.js';
 import { COMMANDS } from '../commands/registry.js';
@@ -57,9 +57,9 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    // Errors with a code are ours and their message says what to do; anything else is a bug worth a stack.
-    const e = error as { code?: string; message?: string; stack?: string };
-    process.stderr.write(`${e.code?.startsWith('FW_ERR') ? `${e.message}\n` : `${e.stack ?? String(error)}\n`}`);
+    // Our errors say what to do; anything else is a bug worth a stack.
+    const e = error as { message?: string; stack?: string };
+    process.stderr.write(`${isFrameworkError(error) ? `${e.message}\n` : `${e.stack ?? String(error)}\n`}`);
     process.exitCode = error instanceof UsageError ? 2 : 1;
   },
 );

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { StackSelectionStrategy, Toolkit, ToolkitError, type ICloudAssemblySource, type StackSelector } from '@aws-cdk/toolkit-lib';
-import type { AppDefinition } from '@framework/core';
+import { isFrameworkError, type AppDefinition } from '@framework/core';
 import { buildCdkApp } from '@framework/infra';
 import { CloudCommandError } from '../errors.js';
 import { credentialsHelp } from './credentials.js';
@@ -42,15 +42,15 @@ export async function cloudContext(app: AppDefinition, options: CloudOptions, ou
 
 /** Turns the toolkit's errors into ours: a message that says what to do, never a stack trace. */
 export function toCloudError(error: unknown, command: string, app: AppDefinition): unknown {
-  if ((error as { code?: string }).code?.startsWith?.('FW_ERR')) return error;
+  if (isFrameworkError(error)) return error;
   if (ToolkitError.isAuthenticationError(error)) return new CloudCommandError('FW_ERR_CLOUD_NO_CREDENTIALS', credentialsHelp(command, app.stage, app.region), { cause: error });
   if (ToolkitError.isBootstrapError(error) || /bootstrap/i.test((error as Error).message ?? '')) {
     return new CloudCommandError('FW_ERR_CLOUD_NOT_BOOTSTRAPPED', `${(error as Error).message}\nPrepare the account and region once with: fw deploy --bootstrap${app.stage === 'dev' ? '' : ` --stage ${app.stage}`}`, { cause: error });
   }
   if (ToolkitError.isToolkitError(error)) {
     // The assembly builder wraps our own errors (bundling, handler loading, nag): surface theirs, which say what to fix.
-    const cause = error.cause as { code?: string; message?: string } | undefined;
-    if (cause?.code?.startsWith?.('FW_ERR')) return cause;
+    const cause = error.cause as { message?: string } | undefined;
+    if (isFrameworkError(cause)) return cause;
     return new CloudCommandError('FW_ERR_CLOUD_FAILED', `fw ${command} failed: ${error.message}${cause?.message ? `: ${cause.message}` : ''}`, { cause: error });
   }
   return error;

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import type { AppDefinition } from '@framework/core';
+import { isFrameworkError, type AppDefinition } from '@framework/core';
 import { CloudCommandError } from '../errors.js';
 import type { CloudOptions } from './cloud-options.js';
 import { readProjectContext } from './project-context.js';
@@ -18,7 +18,7 @@ export async function synthesizeStage(app: AppDefinition, options: Pick<CloudOpt
     const { cdkApp } = buildCdkApp(app, { outdir, context: { ...projectContext, ...TOOLKIT_SYNTH_CONTEXT }, checks: options.checks, validation: options.validation });
     return cdkApp.synth().directory;
   } catch (error) {
-    if ((error as { code?: string }).code?.startsWith?.('FW_ERR')) throw error;
+    if (isFrameworkError(error)) throw error;
     // cdk-nag findings (and any other validation plugin) end here, after their report was printed.
     throw new CloudCommandError('FW_ERR_CLOUD_FAILED', `fw synth failed: ${(error as Error).message}`, { cause: error });
   }

@@ -1,4 +1,4 @@
-import type { AppDefinition } from '@framework/core';
+import { isFrameworkError, type AppDefinition } from '@framework/core';
 import type { FastifyPluginAsync } from 'fastify';
 import { DevServerError } from '../../errors.js';
 import type { FunctionHost } from '../functions/function-host.js';
@@ -58,7 +58,7 @@ export class EngineStartup {
           );
         }
       } catch (error) {
-        if ((error as { code?: string }).code?.startsWith('FW_ERR')) throw error;
+        if (isFrameworkError(error)) throw error;
         throw new DevServerError('FW_ERR_DEV_ENGINE_START', `the ${factory.kind} ${factory.intent} engine (${factory.label}) failed to start: ${(error as Error).message}`, { cause: error });
       }
     }
