@@ -91,3 +91,15 @@ export class CloudCommandError extends FrameworkError {
     super(code, message, options);
   }
 }
+
+/** Every code of `fw`, with its cause: the README's error tables list the same, and a test keeps both in step. */
+export const CLI_ERROR_CODES = {
+  ...UsageError.CODES,
+  ...DevServerError.CODES,
+  ...GenerateError.CODES,
+  ...MigrateCommandError.CODES,
+  ...InitError.CODES,
+  ...CloudCommandError.CODES,
+} as const;
+
+export type CliErrorCode = keyof typeof CLI_ERROR_CODES;

@@ -1,15 +1,5 @@
 import * as fs from 'node:fs';
 import { expect } from 'chai';
-import { DevServerError, GenerateError, UsageError } from '../../src/errors.js';
-
-describe('fw dev and fw g errors', () => {
-  it('each have a row in README.md', () => {
-    const readme = fs.readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    for (const code of [...Object.keys(DevServerError.CODES), ...Object.keys(GenerateError.CODES), ...Object.keys(UsageError.CODES)]) {
-      expect(readme, code).to.match(new RegExp(`\\| \`${code}\` \\|`));
-    }
-  });
-});
 
 describe('fw dev refusing to start', function () {
   this.timeout(20_000);

@@ -3,13 +3,17 @@ import * as path from 'node:path';
 import { expect } from 'chai';
 import { configuredHostNames, DEV_ENDPOINT_REFUSALS, hostNameOf, isDevPath, isLoopbackName } from '../../src/dev/server/dev-endpoint-guard.js';
 import { STATUS_ERROR_CODES } from '../../src/dev/server/fastify-answers.js';
+import { DEV_GATEWAY_ERROR_CODES } from '../../src/dev/server/gateway-error-codes.js';
 import { eventually, json, rawRequest, startDev, type RunningDev } from './helpers.js';
 import { smallProject } from './small-project.js';
 
 describe('dev endpoint guard: names', () => {
-  it('has a README row for each code of the guard and of the answers Fastify and Node give before any route', () => {
+  it('answers with codes of the catalog (the README lists the catalog, test/errors.test.ts), each with its status', () => {
     const readme = fs.readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    for (const code of [...DEV_ENDPOINT_REFUSALS, ...Object.values(STATUS_ERROR_CODES)]) expect(readme, code).to.match(new RegExp(`\\| \`${code}\` \\| \\d{3} \\|`));
+    for (const code of [...DEV_ENDPOINT_REFUSALS, ...Object.values(STATUS_ERROR_CODES)]) {
+      expect(DEV_GATEWAY_ERROR_CODES, code).to.have.property(code);
+      expect(readme, code).to.match(new RegExp(`\\| \`${code}\` \\| \\d{3} \\|`));
+    }
   });
 
   it('reads the host name of a Host header, and says which names are this machine', () => {

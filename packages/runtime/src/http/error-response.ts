@@ -2,25 +2,32 @@ import { HttpError } from '../errors.js';
 import { getRootLogger, type Logger } from '../logger/logger.js';
 import type { HttpResponse } from '../middleware/types.js';
 
-/** The shared error body: `{ "error": { "code", "message", "requestId", "details"? } }`. */
+/**
+ * The shared error body: `{ "error": { "code", "message", "requestId", "details"? } }`. `requestId` is absent only
+ * where the documented body has just code and message (the idempotency middleware's missing-key answer).
+ */
 export interface ErrorBody {
   readonly error: {
     readonly code: string;
     readonly message: string;
-    readonly requestId: string;
+    readonly requestId?: string;
     readonly details?: unknown;
   };
 }
 
-/** A response with the shared error body. */
+/**
+ * A response with the shared error body: the one writer of every framework error answer (route errors, the
+ * idempotency middleware, `fw dev`'s own answers), so the shape and its content type cannot drift apart.
+ */
 export function errorResponse(
   statusCode: number,
   code: string,
   message: string,
-  requestId: string,
+  requestId: string | undefined,
   options: { details?: unknown; headers?: Readonly<Record<string, string>> } = {},
 ): HttpResponse {
-  const error: { code: string; message: string; requestId: string; details?: unknown } = { code, message, requestId };
+  const error: { code: string; message: string; requestId?: string; details?: unknown } = { code, message };
+  if (requestId !== undefined) error.requestId = requestId;
   if (options.details !== undefined) error.details = options.details;
   return {
     statusCode,

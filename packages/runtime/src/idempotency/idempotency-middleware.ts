@@ -1,3 +1,4 @@
+import { errorResponse } from '../http/error-response.js';
 import type { HttpResponse, Middleware, MiddlewareRequest } from '../middleware/types.js';
 import { callerIdempotencyNamespace, namespacedIdempotencyKey } from './caller-namespace.js';
 import { IdempotencyConfigError, IdempotencyResponseTooLargeError } from './errors.js';
@@ -115,15 +116,10 @@ export function idempotencyMiddleware(options: IdempotencyMiddlewareOptions): Mi
       if (key === undefined || key === '') {
         if (!required) return undefined;
         // Code and message only: the body clients are documented to receive (README), nothing internal.
-        return json(400, {
-          error: {
-            code: 'MISSING_IDEMPOTENCY_KEY',
-            message: `${capitalize(source)} is required for this request: send a unique key (for example a UUID) per operation.`,
-          },
-        });
+        return errorResponse(400, 'MISSING_IDEMPOTENCY_KEY', `${capitalize(source)} is required for this request: send a unique key (for example a UUID) per operation.`, undefined);
       }
       if (key.length > maxKeyLength) {
-        return errorResponse(request, 400, 'IDEMPOTENCY_KEY_TOO_LONG', `${capitalize(source)} has ${key.length} characters; the maximum is ${maxKeyLength}.`);
+        return errorResponse(400, 'IDEMPOTENCY_KEY_TOO_LONG', `${capitalize(source)} has ${key.length} characters; the maximum is ${maxKeyLength}.`, requestIdOf(request));
       }
       const namespace = namespaceOf(request);
       if (typeof namespace !== 'string' || namespace === '') {
@@ -147,20 +143,19 @@ export function idempotencyMiddleware(options: IdempotencyMiddlewareOptions): Mi
           return replay(start.data);
         case 'reused':
           return errorResponse(
-            request,
             422,
             'IDEMPOTENCY_KEY_REUSED',
             'This idempotency key was already used with a different request (method, path or body). Use a new key for a new operation.',
+            requestIdOf(request),
           );
         case 'in-progress': {
-          const response = errorResponse(
-            request,
+          return errorResponse(
             409,
             'IDEMPOTENCY_REQUEST_IN_PROGRESS',
             `A request with this idempotency key is still being processed; retry after ${start.retryAfterSeconds} s.`,
+            requestIdOf(request),
+            { headers: { 'Retry-After': String(start.retryAfterSeconds) } },
           );
-          response.headers['Retry-After'] = String(start.retryAfterSeconds);
-          return response;
         }
       }
     },
@@ -246,13 +241,8 @@ function withoutBodyHeaders(headers: Record<string, string>): Record<string, str
   return out;
 }
 
-function json(statusCode: number, body: unknown): HttpResponse {
-  return { statusCode, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) };
-}
-
-function errorResponse(request: MiddlewareRequest<unknown>, statusCode: number, code: string, message: string): HttpResponse {
-  const requestId = request.lambdaContext?.awsRequestId ?? request.event.requestContext?.requestId ?? '';
-  return json(statusCode, { error: { code, message, requestId } });
+function requestIdOf(request: MiddlewareRequest<unknown>): string {
+  return request.lambdaContext?.awsRequestId ?? request.event.requestContext?.requestId ?? '';
 }
 
 function capitalize(text: string): string {

@@ -1,6 +1,7 @@
 import * as os from 'node:os';
 import { DEV_PATH_ROOT, DEV_PATHS } from '@framework/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { DevGatewayErrorCode } from './gateway-error-codes.js';
 import { errorResponse } from './gateway-response.js';
 
 /** Where the dev endpoints live; everything under it answers only the developer. */
@@ -71,7 +72,7 @@ export function isDevPath(rawUrl: string): boolean {
 }
 
 /** The codes of the guard's refusals (each has a row in the README). */
-export const DEV_ENDPOINT_REFUSALS = ['HOST_NOT_ALLOWED', 'CROSS_ORIGIN_REQUEST', 'UNSUPPORTED_MEDIA_TYPE'] as const;
+export const DEV_ENDPOINT_REFUSALS = ['HOST_NOT_ALLOWED', 'CROSS_ORIGIN_REQUEST', 'UNSUPPORTED_MEDIA_TYPE'] as const satisfies readonly DevGatewayErrorCode[];
 
 function refuse(reply: FastifyReply, statusCode: number, code: (typeof DEV_ENDPOINT_REFUSALS)[number], message: string): FastifyReply {
   const response = errorResponse(statusCode, code, message, reply.request.id);

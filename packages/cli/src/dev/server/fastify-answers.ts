@@ -5,6 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { DevLogger } from '../engines/engine.js';
 import { isDevPath } from './dev-endpoint-guard.js';
 import { gatewayAnswer } from './gateway-answer.js';
+import type { DevGatewayErrorCode } from './gateway-error-codes.js';
 import { errorResponse } from './gateway-response.js';
 
 /**
@@ -14,7 +15,7 @@ import { errorResponse } from './gateway-response.js';
  */
 
 /** The codes of the 4xx answers the dev server writes itself, by status (each has a row in the README). */
-export const STATUS_ERROR_CODES: Readonly<Record<number, string>> = {
+export const STATUS_ERROR_CODES: Readonly<Record<number, DevGatewayErrorCode>> = {
   400: 'BAD_REQUEST',
   404: 'NOT_FOUND',
   405: 'METHOD_NOT_ALLOWED',
@@ -26,7 +27,7 @@ export const STATUS_ERROR_CODES: Readonly<Record<number, string>> = {
 };
 
 /** The error code of a 4xx status (`BAD_REQUEST` for one without a name of its own). */
-export function codeForStatus(statusCode: number): string {
+export function codeForStatus(statusCode: number): DevGatewayErrorCode {
   return STATUS_ERROR_CODES[statusCode] ?? 'BAD_REQUEST';
 }
 

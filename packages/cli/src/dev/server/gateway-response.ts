@@ -1,3 +1,6 @@
+import { errorResponse as frameworkErrorResponse } from '@framework/runtime';
+import type { DevGatewayErrorCode } from './gateway-error-codes.js';
+
 /** An HTTP response as the dev server writes it. */
 export interface GatewayResponse {
   readonly statusCode: number;
@@ -31,7 +34,11 @@ export function mapFunctionResult(value: unknown): GatewayResponse {
   };
 }
 
-/** The error body used everywhere: `{ "error": { "code", "message", "requestId" } }`. */
-export function errorResponse(statusCode: number, code: string, message: string, requestId: string, headers: Record<string, string> = {}): GatewayResponse {
-  return { statusCode, headers: { 'content-type': 'application/json', ...headers }, cookies: [], body: JSON.stringify({ error: { code, message, requestId } }) };
+/**
+ * The dev server's own error answers (`DEV_GATEWAY_ERROR_CODES`), written by the runtime's `errorResponse`: the
+ * body `{ "error": { "code", "message", "requestId" } }` a deployed function answers with.
+ */
+export function errorResponse(statusCode: number, code: DevGatewayErrorCode, message: string, requestId: string, headers: Record<string, string> = {}): GatewayResponse {
+  const response = frameworkErrorResponse(statusCode, code, message, requestId, { headers });
+  return { statusCode, headers: response.headers, cookies: [], body: response.body };
 }
