@@ -3,7 +3,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { expect } from 'chai';
 import { Testing } from 'projen';
-import { ERROR_CODES, FrameworkAppError } from '../src/errors';
+import { expectCodeTable } from '../packages/core/test/helpers/code-table.js';
+import { ERROR_CODES, FrameworkAppError, PROJEN_ERROR_CODES } from '../src/errors';
 import { FrameworkApp, FrameworkTemplate, Preset } from '../src/index';
 import { expectSnapshot } from './support/snapshot';
 import { filesNamingPaths, tempDir } from './support/temp-dir';
@@ -150,9 +151,11 @@ describe('FrameworkApp', () => {
     }
   });
 
-  it('documents every error code in the README', () => {
+  it('documents exactly its error codes and those of fw init in the README', async () => {
     const readme = fs.readFileSync(path.join(__dirname, '..', 'README.md'), 'utf8');
-    for (const code of Object.values(ERROR_CODES)) expect(readme, code).to.match(new RegExp(`\\| \`${code}\` \\|`));
+    const { InitError } = await import('../packages/cli/src/errors.js');
+    expectCodeTable(readme, '`@framework/projen`: the project type, templates and `fw init`', [...Object.keys(PROJEN_ERROR_CODES), ...Object.keys(InitError.CODES)]);
+    for (const code of Object.values(ERROR_CODES)) expect(PROJEN_ERROR_CODES, code).to.have.property(code);
   });
 
   it('generates no file that names a path of this machine', () => {

@@ -2,23 +2,18 @@ import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { expectCodeTable } from '../../core/test/helpers/code-table.js';
 import { DATA_ERROR_CODES, DATA_HTTP_ERROR_CODES, DataError, MigrationChangedError, NoRowsError } from '../src/errors.js';
 
 const readme = readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'README.md'), 'utf8');
 
-/** The first-column codes of the README table that follows `heading`. */
-function tableCodes(heading: string): string[] {
-  const section = readme.split(heading)[1]?.split('\n## ')[0] ?? '';
-  return [...section.matchAll(/^\| `([A-Z_]+)` \|/gm)].map((m) => m[1] as string);
-}
-
 describe('error codes', () => {
   it('README documents exactly the FW_ERR_DATA codes of DATA_ERROR_CODES', () => {
-    expect(tableCodes('## Errors\n').sort()).to.deep.equal(Object.keys(DATA_ERROR_CODES).sort());
+    expectCodeTable(readme, 'Errors', DATA_ERROR_CODES);
   });
 
   it('README documents exactly the HTTP codes of DATA_HTTP_ERROR_CODES', () => {
-    expect(tableCodes('## Errors that become HTTP answers').sort()).to.deep.equal(Object.keys(DATA_HTTP_ERROR_CODES).sort());
+    expectCodeTable(readme, 'Errors that become HTTP answers', DATA_HTTP_ERROR_CODES);
   });
 
   it('errors carry their code and class name and tell the fix', () => {

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { expectCodeTable } from '../../core/test/helpers/code-table.js';
 import { STORAGE_ERROR_CODES } from '../src/index.js';
 import { S3_ERROR_STATUS } from '../src/local/index.js';
 
@@ -8,8 +9,7 @@ const readme = readFileSync(fileURLToPath(new URL('../README.md', import.meta.ur
 
 describe('error catalog', () => {
   it('every FW_ERR_STORAGE code is in the README error table, and the table has no other', () => {
-    const documented = [...readme.matchAll(/^\| `(FW_ERR_STORAGE_[A-Z_]+)` \|/gm)].map((m) => m[1]);
-    expect(documented.sort()).to.deep.equal(Object.keys(STORAGE_ERROR_CODES).sort());
+    expectCodeTable(readme, 'Errors (`errors.ts`)', STORAGE_ERROR_CODES);
   });
 
   it('every S3 code the local engine answers with is documented with its status', () => {

@@ -26,12 +26,12 @@ export const IDEMPOTENCY_ERROR_CODES = {
 
 export type IdempotencyErrorCode = keyof typeof IDEMPOTENCY_ERROR_CODES;
 
-/** Codes in the JSON bodies the HTTP middleware answers with (`{ error: { code, message, ... } }`). */
+/** Codes in the JSON bodies the HTTP middleware answers with (`{ error: { code, message, ... } }`), with their status. */
 export const IDEMPOTENCY_HTTP_CODES = {
-  MISSING_IDEMPOTENCY_KEY: '400: `required` is true and the request carries no key.',
-  IDEMPOTENCY_KEY_TOO_LONG: '400: the key is longer than `maxKeyLength`.',
-  IDEMPOTENCY_REQUEST_IN_PROGRESS: '409 + Retry-After: a request with the same key is still running.',
-  IDEMPOTENCY_KEY_REUSED: '422: the key was already used with a different method, path or body.',
+  MISSING_IDEMPOTENCY_KEY: { status: 400, meaning: '`required` is true and the request carries no key.' },
+  IDEMPOTENCY_KEY_TOO_LONG: { status: 400, meaning: 'The key is longer than `maxKeyLength`.' },
+  IDEMPOTENCY_REQUEST_IN_PROGRESS: { status: 409, meaning: 'A request with the same key is still running (sent with Retry-After).' },
+  IDEMPOTENCY_KEY_REUSED: { status: 422, meaning: 'The key was already used with a different method, path or body.' },
 } as const;
 
 /** Base of the idempotency and saga errors. */

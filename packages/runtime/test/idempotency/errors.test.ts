@@ -2,28 +2,15 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
+import { expectCodeTable } from '../../../core/test/helpers/code-table.js';
 import * as idempotency from '../../src/idempotency/index.js';
 import { IDEMPOTENCY_ERROR_CODES, IDEMPOTENCY_HTTP_CODES, IdempotencyError } from '../../src/idempotency/errors.js';
 
 const readme = readFileSync(join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'README.md'), 'utf8');
 
-/** First column of the table under `### Idempotency and saga errors`, backticks and `(status)` removed. */
-function documentedCodes(): string[] {
-  const start = readme.indexOf('### Idempotency and saga errors');
-  expect(start, 'README has an "Idempotency and saga errors" section').to.be.greaterThan(-1);
-  const lines = readme.slice(start).split('\n');
-  const first = lines.findIndex((l) => l.startsWith('|'));
-  const codes: string[] = [];
-  for (const line of lines.slice(first + 2)) {
-    if (!line.startsWith('|')) break;
-    codes.push(line.split('|')[1]!.replace(/`/g, '').replace(/\(\d+\)/, '').trim());
-  }
-  return codes;
-}
-
 describe('idempotency and saga errors', () => {
   it('documents every error code and every HTTP body code in the README, and nothing else', () => {
-    expect(documentedCodes()).to.have.members([...Object.keys(IDEMPOTENCY_HTTP_CODES), ...Object.keys(IDEMPOTENCY_ERROR_CODES)]);
+    expectCodeTable(readme, 'Idempotency and saga errors', [...Object.keys(IDEMPOTENCY_HTTP_CODES), ...Object.keys(IDEMPOTENCY_ERROR_CODES)]);
   });
 
   it('has an exported class for every FW_ERR code, each with its code and its class name', () => {
