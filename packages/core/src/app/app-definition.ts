@@ -4,17 +4,17 @@ import type { AuthDefinition } from '../intents/auth.js';
 import type { CacheDefinition } from '../intents/caches.js';
 import type { CronDefinition } from '../intents/crons.js';
 import type { DatabaseDefinition } from '../intents/databases.js';
-import type { EnvValue, FunctionUnit } from '../intents/function-unit.js';
+import type { FunctionUnit } from '../intents/function-unit.js';
 import type { StandaloneFunctionDefinition } from '../intents/functions.js';
 import type { IdempotencyDefinition } from '../intents/idempotency.js';
 import type { QueueDefinition } from '../intents/queues.js';
-import type { KindDefinitions } from '../intents/registry.js';
+import type { EnvValue, KindDefinitions } from '../intents/registry.js';
 import type { BucketDefinition } from '../intents/storage.js';
 
 // The kinds' definitions live in their modules (`src/intents/`); they stay importable from here.
 export type { AuthDefinition, BucketDefinition, CacheDefinition, CronDefinition, DatabaseDefinition, EnvValue, FunctionUnit, IdempotencyDefinition, QueueDefinition, StandaloneFunctionDefinition };
 export type { UnitKind } from '../intents/function-unit.js';
-export type { OutputIntent } from '../intents/outputs.js';
+export type { OutputIntent } from '../intents/registry.js';
 
 /**
  * The app model: what `defineApp` returns for one stage. The dev server and the CDK constructs are two

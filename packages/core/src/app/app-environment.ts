@@ -1,7 +1,5 @@
 import { ENV } from '../environment/variables.js';
-import type { EnvValue } from '../intents/function-unit.js';
-import { fixedValue } from '../intents/intent-kind.js';
-import { kindsEnvironment, type KindDefinitions } from '../intents/registry.js';
+import { kindsEnvironment, type EnvValue, type KindDefinitions } from '../intents/registry.js';
 
 /** The identity of a stage, which every function gets. */
 export interface StageIdentity {
@@ -17,6 +15,7 @@ export interface StageIdentity {
  * CDK constructs) through `resolveEnvironment`, so both inject the same names.
  */
 export function buildEnvironment(identity: StageIdentity, kinds: KindDefinitions): Record<string, EnvValue> {
+  const fixedValue = (value: string): EnvValue => ({ kind: 'static', value });
   return {
     [ENV.project]: fixedValue(identity.project),
     [ENV.stage]: fixedValue(identity.stage),

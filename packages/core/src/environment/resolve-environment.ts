@@ -1,5 +1,4 @@
-import type { EnvValue } from '../intents/function-unit.js';
-import type { IntentOutputValues, OutputIntent } from '../intents/outputs.js';
+import type { EnvValue, IntentOutputValues, OutputIntent } from '../intents/registry.js';
 
 /** A variable of the model whose output the interpreter does not provide. */
 export interface UnresolvedOutput {

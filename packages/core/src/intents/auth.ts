@@ -2,8 +2,10 @@ import type { AuthIntent } from '../config/intents.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 import { ENV } from '../environment/variables.js';
 import { authDomainPrefixBase, preTokenGenerationFunctionName, userPoolName } from '../naming/unit-names.js';
-import type { EnvValue } from './function-unit.js';
-import { outputRef, type IntentKindModule } from './intent-kind.js';
+import { outputRef, type IntentKindModule, type KindValue } from './intent-kind.js';
+
+/** Outputs of the auth intent that reach functions. */
+export const AUTH_OUTPUTS = ['issuer', 'audience', 'userPoolId', 'resourceServer'] as const;
 
 /** The auth intent has one instance; its outputs are those of id `default`. */
 export const AUTH_ID = 'default';
@@ -27,7 +29,8 @@ export interface AuthDefinition extends Required<AuthIntent> {
 }
 
 /** `infrastructure.auth`: the identity provider of the security config's scopes and app clients (present when set). */
-export const authKind: IntentKindModule<AuthDefinition | undefined> = {
+export const authKind: IntentKindModule<AuthDefinition | undefined, (typeof AUTH_OUTPUTS)[number]> = {
+  outputs: AUTH_OUTPUTS,
   build: ({ project, stage, config, infrastructure: { auth } }) =>
     auth
       ? {
@@ -45,12 +48,12 @@ export const authKind: IntentKindModule<AuthDefinition | undefined> = {
         }
       : undefined,
   environment: (auth) => {
-    const env: Record<string, EnvValue> = {};
+    const env: Record<string, KindValue<(typeof AUTH_OUTPUTS)[number]>> = {};
     if (!auth) return env;
-    env[ENV.authIssuer] = outputRef('auth', AUTH_ID, 'issuer');
-    env[ENV.authAudience] = outputRef('auth', AUTH_ID, 'audience');
-    env[ENV.authUserPoolId] = outputRef('auth', AUTH_ID, 'userPoolId');
-    env[ENV.authResourceServer] = outputRef('auth', AUTH_ID, 'resourceServer');
+    env[ENV.authIssuer] = outputRef(AUTH_ID, 'issuer');
+    env[ENV.authAudience] = outputRef(AUTH_ID, 'audience');
+    env[ENV.authUserPoolId] = outputRef(AUTH_ID, 'userPoolId');
+    env[ENV.authResourceServer] = outputRef(AUTH_ID, 'resourceServer');
     return env;
   },
   units: () => [],

@@ -1,7 +1,6 @@
 import { envToken } from '../environment/env-token.js';
 import { cacheName } from '../naming/unit-names.js';
-import type { EnvValue } from './function-unit.js';
-import { outputRef, type IntentKindModule } from './intent-kind.js';
+import { outputRef, type IntentKindModule, type KindValue } from './intent-kind.js';
 
 /** Outputs of a cache intent that reach functions. */
 export const CACHE_OUTPUTS = ['endpoint'] as const;
@@ -19,12 +18,13 @@ export interface CacheDefinition {
 }
 
 /** `infrastructure.caches`: caches (ElastiCache Serverless deployed), sized by the stage's `caches` settings. */
-export const cachesKind: IntentKindModule<readonly CacheDefinition[]> = {
+export const cachesKind: IntentKindModule<readonly CacheDefinition[], (typeof CACHE_OUTPUTS)[number]> = {
+  outputs: CACHE_OUTPUTS,
   build: ({ project, stage, infrastructure }) =>
     (infrastructure.caches ?? []).map((k) => ({ id: k.id, engine: k.engine ?? 'valkey', cacheName: cacheName(project, stage, k.id), variables: cacheEnv(k.id) })),
   environment: (caches) => {
-    const env: Record<string, EnvValue> = {};
-    for (const { id, variables } of caches) env[variables.endpoint] = outputRef('caches', id, 'endpoint');
+    const env: Record<string, KindValue<(typeof CACHE_OUTPUTS)[number]>> = {};
+    for (const { id, variables } of caches) env[variables.endpoint] = outputRef(id, 'endpoint');
     return env;
   },
   units: () => [],

@@ -16,6 +16,7 @@ export interface CronDefinition extends FunctionUnit {
 
 /** `infrastructure.schedules` with `src/crons/<id>.ts`: a function and the schedule that runs it. */
 export const cronsKind: IntentKindModule<readonly CronDefinition[]> = {
+  outputs: [],
   build: ({ project, stage, config, infrastructure, files }) => {
     const defaults = config.settings.functions;
     return (infrastructure.schedules ?? []).map((s) => {

@@ -1,9 +1,8 @@
 import type { DatabaseIntent } from '../config/intents.js';
 import { envToken } from '../environment/env-token.js';
 import { migrationFunctionName } from '../naming/unit-names.js';
-import type { EnvValue } from './function-unit.js';
 import type { StandaloneFunctionDefinition } from './functions.js';
-import { outputRef, type IntentKindModule } from './intent-kind.js';
+import { outputRef, type IntentKindModule, type KindValue } from './intent-kind.js';
 
 /** The PostgreSQL major a database intent deploys unless it sets `engineVersion`. */
 export const DEFAULT_POSTGRES_VERSION = '17';
@@ -60,7 +59,8 @@ function migrationFunction(project: string, stage: string, databaseId: string): 
 }
 
 /** `infrastructure.databases`: PostgreSQL databases, sized by the stage's `databases` settings. */
-export const databasesKind: IntentKindModule<readonly DatabaseDefinition[]> = {
+export const databasesKind: IntentKindModule<readonly DatabaseDefinition[], (typeof DATABASE_OUTPUTS)[number]> = {
+  outputs: DATABASE_OUTPUTS,
   build: ({ project, stage, infrastructure }) =>
     (infrastructure.databases ?? []).map((d: DatabaseIntent) => ({
       id: d.id,
@@ -73,12 +73,12 @@ export const databasesKind: IntentKindModule<readonly DatabaseDefinition[]> = {
       variables: databaseEnv(d.id),
     })),
   environment: (databases) => {
-    const env: Record<string, EnvValue> = {};
+    const env: Record<string, KindValue<(typeof DATABASE_OUTPUTS)[number]>> = {};
     for (const { id, variables: v } of databases) {
-      env[v.host] = outputRef('databases', id, 'host');
-      env[v.port] = outputRef('databases', id, 'port');
-      env[v.name] = outputRef('databases', id, 'name');
-      env[v.secretArn] = outputRef('databases', id, 'secretArn');
+      env[v.host] = outputRef(id, 'host');
+      env[v.port] = outputRef(id, 'port');
+      env[v.name] = outputRef(id, 'name');
+      env[v.secretArn] = outputRef(id, 'secretArn');
     }
     return env;
   },

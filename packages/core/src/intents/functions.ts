@@ -9,6 +9,7 @@ export interface StandaloneFunctionDefinition extends FunctionUnit {
 
 /** `src/functions/<id>.ts` (with an optional `infrastructure.functions` intent): functions reachable with `invoke`. */
 export const functionsKind: IntentKindModule<readonly StandaloneFunctionDefinition[]> = {
+  outputs: [],
   build: ({ project, stage, config, infrastructure, files }) => {
     const defaults = config.settings.functions;
     return files.functions.map((f) => {

@@ -1,7 +1,10 @@
 import { envToken } from '../environment/env-token.js';
 import { deadLetterQueueName, queueFunctionName, queueName } from '../naming/unit-names.js';
-import type { EnvValue, FunctionUnit } from './function-unit.js';
-import { outputRef, type IntentKindModule } from './intent-kind.js';
+import type { FunctionUnit } from './function-unit.js';
+import { outputRef, type IntentKindModule, type KindValue } from './intent-kind.js';
+
+/** Outputs of a queue intent that reach functions. */
+export const QUEUE_OUTPUTS = ['url'] as const;
 
 /** Variables carrying a queue intent's outputs (any function may send to any queue of the app). */
 export function queueEnv(id: string) {
@@ -24,7 +27,8 @@ export interface QueueDefinition extends FunctionUnit {
 }
 
 /** `infrastructure.queues` with `src/queues/<id>.ts`: a queue, its consumer function and its dead-letter queue. */
-export const queuesKind: IntentKindModule<readonly QueueDefinition[]> = {
+export const queuesKind: IntentKindModule<readonly QueueDefinition[], (typeof QUEUE_OUTPUTS)[number]> = {
+  outputs: QUEUE_OUTPUTS,
   build: ({ project, stage, config, infrastructure, files }) => {
     const defaults = config.settings.functions;
     return (infrastructure.queues ?? []).map((q) => {
@@ -51,8 +55,8 @@ export const queuesKind: IntentKindModule<readonly QueueDefinition[]> = {
     });
   },
   environment: (queues) => {
-    const env: Record<string, EnvValue> = {};
-    for (const { id, variables } of queues) env[variables.url] = outputRef('queues', id, 'url');
+    const env: Record<string, KindValue<(typeof QUEUE_OUTPUTS)[number]>> = {};
+    for (const { id, variables } of queues) env[variables.url] = outputRef(id, 'url');
     return env;
   },
   units: (queues) => queues,

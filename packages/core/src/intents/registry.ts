@@ -1,4 +1,4 @@
-import type { EnvValue, FunctionUnit } from './function-unit.js';
+import type { FunctionUnit } from './function-unit.js';
 import type { IntentKindModule, KindStage } from './intent-kind.js';
 import { authKind } from './auth.js';
 import { cachesKind } from './caches.js';
@@ -9,11 +9,20 @@ import { idempotencyKind } from './idempotency.js';
 import { queuesKind } from './queues.js';
 import { storageKind } from './storage.js';
 
+export * from './auth.js';
+export * from './caches.js';
+export * from './crons.js';
+export * from './databases.js';
+export * from './functions.js';
+export * from './idempotency.js';
+export * from './queues.js';
+export * from './storage.js';
+
 /**
- * Every intent kind of the app model, by its field in `AppDefinition`: the one list `buildStage` reads. The order is
- * the order of the variables in `AppDefinition.environment` and of the kinds' functions in `AppDefinition.units`
- * (both interpreters keep it, so deployed templates stay stable). To add a kind: its module in this folder, its
- * outputs in `outputs.ts`, one line here.
+ * Every intent kind of the app model, by its field in `AppDefinition`: the one list `buildStage` reads and every type
+ * below derives from. The order is the order of the variables in `AppDefinition.environment` and of the kinds'
+ * functions in `AppDefinition.units` (both interpreters keep it, so deployed templates stay stable). To add a kind:
+ * its module in this folder, its import, export and entry here; the compiler then points at the interpreters.
  */
 export const INTENT_KIND_REGISTRY = {
   idempotency: idempotencyKind,
@@ -30,18 +39,49 @@ export const INTENT_KIND_REGISTRY = {
 export type IntentKindName = keyof typeof INTENT_KIND_REGISTRY;
 
 /** What a kind contributes to the app model. */
-export type KindDefinition<K extends IntentKindName> = (typeof INTENT_KIND_REGISTRY)[K] extends IntentKindModule<infer D> ? D : never;
+export type KindDefinition<K extends IntentKindName> = (typeof INTENT_KIND_REGISTRY)[K] extends IntentKindModule<infer D, string> ? D : never;
 
 /** The app model's field of every kind (optional for a kind that may be absent, such as `auth`). */
 export type KindDefinitions = { readonly [K in IntentKindName as undefined extends KindDefinition<K> ? never : K]: KindDefinition<K> } & {
   readonly [K in IntentKindName as undefined extends KindDefinition<K> ? K : never]?: Exclude<KindDefinition<K>, undefined>;
 };
 
+/** The output names of a kind, e.g. `'host' | 'port' | 'name' | 'secretArn'` for databases. */
+export type OutputName<K extends IntentKindName> = (typeof INTENT_KIND_REGISTRY)[K]['outputs'][number];
+
+/** The kinds whose outputs reach functions through variables. */
+export type OutputIntent = { [K in IntentKindName]: [OutputName<K>] extends [never] ? never : K }[IntentKindName];
+
+/** Every output of one intent of kind `K` with its value: what an interpreter provides per intent id. */
+export type OutputValues<K extends OutputIntent> = { readonly [O in OutputName<K>]: string };
+
+/** What an interpreter provides: kind → intent id → output → value. */
+export type IntentOutputValues = { readonly [K in OutputIntent]?: Readonly<Record<string, OutputValues<K>>> };
+
+/**
+ * The outputs of each kind that reach functions through variables (typed constant): the contract between the app
+ * model and its two interpreters. The CDK constructs provide each as a resource attribute, `fw dev`'s engines as a
+ * local value; both are typed from it, so a kind whose outputs an interpreter does not provide does not compile.
+ */
+export const INTENT_OUTPUTS = Object.fromEntries(
+  Object.entries(INTENT_KIND_REGISTRY)
+    .filter(([, kind]) => kind.outputs.length > 0)
+    .map(([name, kind]) => [name, kind.outputs]),
+) as unknown as { readonly [K in OutputIntent]: readonly OutputName<K>[] };
+
+/**
+ * A variable's value: fixed text, or an output of an intent (`{ intent: 'databases', id: 'main', output: 'host' }`)
+ * that the dev server fills with its local engine's value and the CDK constructs with the resource's attribute.
+ */
+export type EnvValue =
+  | { readonly kind: 'static'; readonly value: string }
+  | { [K in OutputIntent]: { readonly kind: 'output'; readonly intent: K; readonly id: string; readonly output: OutputName<K> } }[OutputIntent];
+
 const KIND_NAMES = Object.keys(INTENT_KIND_REGISTRY) as IntentKindName[];
 
 /** A kind's module, typed by its name. */
-function moduleOf<K extends IntentKindName>(kind: K): IntentKindModule<KindDefinition<K>> {
-  return INTENT_KIND_REGISTRY[kind] as unknown as IntentKindModule<KindDefinition<K>>;
+function moduleOf<K extends IntentKindName>(kind: K): IntentKindModule<KindDefinition<K>, OutputName<K>> {
+  return INTENT_KIND_REGISTRY[kind] as unknown as IntentKindModule<KindDefinition<K>, OutputName<K>>;
 }
 
 /** Every kind's part of the app model for one stage. */
@@ -51,10 +91,14 @@ export function buildKinds(stage: KindStage): KindDefinitions {
   return out as KindDefinitions;
 }
 
-/** The variables of every kind, in registry order. */
+/** The variables of every kind, in registry order, each output reference naming its kind. */
 export function kindsEnvironment(definitions: KindDefinitions): Record<string, EnvValue> {
   const env: Record<string, EnvValue> = {};
-  for (const kind of KIND_NAMES) Object.assign(env, moduleOf(kind).environment(definitions[kind]));
+  for (const kind of KIND_NAMES) {
+    for (const [name, value] of Object.entries(moduleOf(kind).environment(definitions[kind]))) {
+      env[name] = (value.kind === 'static' ? value : { kind: 'output', intent: kind, id: value.id, output: value.output }) as EnvValue;
+    }
+  }
   return env;
 }
 

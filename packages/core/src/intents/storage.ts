@@ -1,7 +1,6 @@
 import type { LifecycleRule, UploadNotification } from '../config/intents.js';
 import { envToken } from '../environment/env-token.js';
-import type { EnvValue } from './function-unit.js';
-import { fixedValue, outputRef, type IntentKindModule } from './intent-kind.js';
+import { fixedValue, outputRef, type IntentKindModule, type KindValue } from './intent-kind.js';
 
 /** Outputs of a storage (bucket) intent that reach functions. */
 export const BUCKET_OUTPUTS = ['bucket', 'publicUrl'] as const;
@@ -38,7 +37,8 @@ export interface BucketDefinition {
 }
 
 /** `infrastructure.storage`: object-storage buckets. */
-export const storageKind: IntentKindModule<readonly BucketDefinition[]> = {
+export const storageKind: IntentKindModule<readonly BucketDefinition[], (typeof BUCKET_OUTPUTS)[number]> = {
+  outputs: BUCKET_OUTPUTS,
   build: ({ infrastructure }) =>
     (infrastructure.storage ?? []).map((b) => ({
       id: b.id,
@@ -53,10 +53,10 @@ export const storageKind: IntentKindModule<readonly BucketDefinition[]> = {
       variables: bucketEnv(b.id),
     })),
   environment: (buckets) => {
-    const env: Record<string, EnvValue> = {};
+    const env: Record<string, KindValue<(typeof BUCKET_OUTPUTS)[number]>> = {};
     for (const { id, maxUploadBytes, allowedContentTypes, inlineActiveContent, variables: v } of buckets) {
-      env[v.bucket] = outputRef('storage', id, 'bucket');
-      env[v.publicUrl] = outputRef('storage', id, 'publicUrl');
+      env[v.bucket] = outputRef(id, 'bucket');
+      env[v.publicUrl] = outputRef(id, 'publicUrl');
       // Limits are fixed values: the storage client reads them to refuse a presign the intent does not allow.
       env[v.maxUploadBytes] = fixedValue(String(maxUploadBytes));
       env[v.contentTypes] = fixedValue((allowedContentTypes ?? []).join(','));
