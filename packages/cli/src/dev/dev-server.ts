@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ENV, LAMBDA_TZ, resolveEnvironment, type AppDefinition, type FunctionUnit, type IntentOutputValues } from '@framework/core';
+import { AUTH_ID, ENV, LAMBDA_TZ, resolveEnvironment, type AppDefinition, type FunctionUnit, type IntentOutputValues, type OutputValues } from '@framework/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DevServerError } from '../errors.js';
 import { ActivityLog, turnBatchedWriter, type ActivityLogOptions } from './activity/index.js';
@@ -203,7 +203,7 @@ export class DevServer {
       const issuer = await LocalIssuer.open(dataDir, url, localAudiences(app));
       // The resource server is named as the deployed stack names it by default (the project), so a prefixed scope
       // means the same locally and deployed; the audience is the app clients' ids, as deployed (local ids).
-      const auth = { default: { issuer: url, audience: localAudiences(app).join(','), userPoolId: 'local', resourceServer: localResourceServer(app) } };
+      const auth = { [AUTH_ID]: { issuer: url, audience: localAudiences(app).join(','), userPoolId: 'local', resourceServer: localResourceServer(app) } satisfies OutputValues<'auth'> };
       startup.outputs.set('auth', auth);
       startup.functionOutputs.set('auth', auth);
       environment = { ...fillEnvironment(app, startup.outputs, url), ...startup.env };
