@@ -1,11 +1,59 @@
-import type { AuthIntent } from '../config/intents.js';
+import type { Codec } from '../config/codec.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 import { ENV } from '../environment/variables.js';
 import { authDomainPrefixBase, preTokenGenerationFunctionName, userPoolName } from '../naming/unit-names.js';
-import { outputRef, type IntentKindModule, type KindValue } from './intent-kind.js';
+import { outputRef, type CodecKit, type IntentKindModule, type KindValue } from './intent-kind.js';
 
 /** Outputs of the auth intent that reach functions. */
 export const AUTH_OUTPUTS = ['issuer', 'audience', 'userPoolId', 'resourceServer'] as const;
+
+/** A managed identity provider for the security config's scopes and app clients. */
+export interface AuthIntent {
+  /** Let users sign themselves up. @default false */
+  readonly selfSignUp?: boolean;
+  /** @default 'optional' */
+  readonly mfa?: 'off' | 'optional' | 'required';
+  /** @default 12 */
+  readonly passwordMinLength?: number;
+  /** @default 60 */
+  readonly accessTokenValidityMinutes?: number;
+  /**
+   * Prefix of the hosted sign-in domain (`https://<prefix>.auth.<region>.amazoncognito.com`). Prefixes are global per
+   * region across all AWS accounts; Cognito refuses ones containing `aws`, `amazon` or `cognito`.
+   * @default - `{project}-{stage}-` plus a suffix unique to the stack (so to the account and region)
+   */
+  readonly domainPrefix?: string;
+}
+
+/** Words Cognito refuses anywhere in a domain prefix. */
+export const RESERVED_DOMAIN_WORDS = ['aws', 'amazon', 'cognito'] as const;
+
+/** The codec of `infrastructure.auth` (built from the kit: this module stays free of io-ts at run time). */
+export function authCodec({ c, t }: CodecKit): Codec<AuthIntent> {
+  /** Cognito's prefix syntax (1-63 lowercase letters, digits, inner hyphens), without its reserved words. */
+  const domainPrefix = new t.Type<string, string, unknown>(
+    'a Cognito domain prefix',
+    (u): u is string => typeof u === 'string' && /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/.test(u) && !RESERVED_DOMAIN_WORDS.some((w) => u.includes(w)),
+    (u, ctx) => {
+      if (typeof u !== 'string' || !/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/.test(u)) {
+        return t.failure<string>(u, ctx, c.problemMessage('FW_ERR_CONFIG_INVALID_VALUE', `expected a domain prefix of 1 to 63 lowercase letters, digits or "-" (not first or last), got ${c.describeValue(u)}`));
+      }
+      const words = RESERVED_DOMAIN_WORDS.filter((w) => u.includes(w));
+      if (words.length) {
+        return t.failure<string>(u, ctx, c.problemMessage('FW_ERR_CONFIG_RESERVED_WORD', `Cognito refuses domain prefixes containing ${words.map((w) => `"${w}"`).join(' or ')}, got ${c.describeValue(u)}. Choose a prefix without ${RESERVED_DOMAIN_WORDS.join(', ')}, or leave domainPrefix out to get a unique default`));
+      }
+      return t.success(u);
+    },
+    t.identity,
+  );
+  return c.struct<AuthIntent>('an auth intent', {
+    selfSignUp: c.optional(c.boolean),
+    mfa: c.optional(c.oneOf(['off', 'optional', 'required'] as const)),
+    passwordMinLength: c.optional(c.integer(8, 99)),
+    accessTokenValidityMinutes: c.optional(c.integer(5, 1440)),
+    domainPrefix: c.optional(domainPrefix),
+  });
+}
 
 /** The auth intent has one instance; its outputs are those of id `default`. */
 export const AUTH_ID = 'default';
@@ -29,9 +77,10 @@ export interface AuthDefinition extends Required<AuthIntent> {
 }
 
 /** `infrastructure.auth`: the identity provider of the security config's scopes and app clients (present when set). */
-export const authKind: IntentKindModule<AuthDefinition | undefined, (typeof AUTH_OUTPUTS)[number]> = {
+export const authKind: IntentKindModule<AuthIntent, AuthDefinition | undefined, (typeof AUTH_OUTPUTS)[number]> = {
+  configKey: 'auth',
   outputs: AUTH_OUTPUTS,
-  build: ({ project, stage, config, infrastructure: { auth } }) =>
+  build: (auth, { project, stage, config }) =>
     auth
       ? {
           selfSignUp: auth.selfSignUp ?? false,

@@ -1,6 +1,24 @@
+import type { Codec } from '../config/codec.js';
 import { envToken } from '../environment/env-token.js';
 import { cacheName } from '../naming/unit-names.js';
-import { outputRef, type IntentKindModule, type KindValue } from './intent-kind.js';
+import { outputRef, type CodecKit, type IntentKindModule, type KindValue } from './intent-kind.js';
+
+/** A cache (ElastiCache Serverless deployed, in-memory locally). */
+export interface CacheIntent {
+  readonly id: string;
+  /** @default 'valkey' */
+  readonly engine?: 'valkey' | 'redis';
+}
+
+/** The codec of `infrastructure.caches` (built from the kit: this module stays free of io-ts at run time). */
+export function cachesCodec({ c, id }: CodecKit): Codec<readonly CacheIntent[]> {
+  return c.array(
+    c.struct<CacheIntent>('a cache intent { id }', {
+      id: c.required(id),
+      engine: c.optional(c.oneOf(['valkey', 'redis'] as const)),
+    }),
+  );
+}
 
 /** Outputs of a cache intent that reach functions. */
 export const CACHE_OUTPUTS = ['endpoint'] as const;
@@ -18,10 +36,11 @@ export interface CacheDefinition {
 }
 
 /** `infrastructure.caches`: caches (ElastiCache Serverless deployed), sized by the stage's `caches` settings. */
-export const cachesKind: IntentKindModule<readonly CacheDefinition[], (typeof CACHE_OUTPUTS)[number]> = {
+export const cachesKind: IntentKindModule<readonly CacheIntent[], readonly CacheDefinition[], (typeof CACHE_OUTPUTS)[number]> = {
+  configKey: 'caches',
   outputs: CACHE_OUTPUTS,
-  build: ({ project, stage, infrastructure }) =>
-    (infrastructure.caches ?? []).map((k) => ({ id: k.id, engine: k.engine ?? 'valkey', cacheName: cacheName(project, stage, k.id), variables: cacheEnv(k.id) })),
+  build: (intents, { project, stage }) =>
+    (intents ?? []).map((k) => ({ id: k.id, engine: k.engine ?? 'valkey', cacheName: cacheName(project, stage, k.id), variables: cacheEnv(k.id) })),
   environment: (caches) => {
     const env: Record<string, KindValue<(typeof CACHE_OUTPUTS)[number]>> = {};
     for (const { id, variables } of caches) env[variables.endpoint] = outputRef(id, 'endpoint');

@@ -1,7 +1,59 @@
+import type { Codec } from '../config/codec.js';
 import { cronFunctionName, cronRuleName } from '../naming/unit-names.js';
 import { parseSchedule, type ScheduleSpec } from '../schedule/schedule-expression.js';
 import type { FunctionUnit } from './function-unit.js';
-import type { IntentKindModule } from './intent-kind.js';
+import type { CodecKit, IntentKindModule } from './intent-kind.js';
+
+/** A scheduled task (`src/crons/<id>.ts`). */
+export interface ScheduleIntent {
+  readonly id: string;
+  /** Exactly one of `{ cron: '0 12 * * ? *' }` (six fields, UTC) or `{ rate: '5 minutes' }`. */
+  readonly schedule: ScheduleSpec;
+  /** Seconds. @default - the stage's `functions.timeout` */
+  readonly timeout?: number;
+  /** MB. @default - the stage's `functions.memorySize` */
+  readonly memorySize?: number;
+  readonly description?: string;
+  /** @default true */
+  readonly enabled?: boolean;
+  /** Retries by the scheduler when the function fails (with exponential backoff). @default 2 */
+  readonly retryAttempts?: number;
+}
+
+/** The codec of `infrastructure.schedules` (built from the kit: this module stays free of io-ts at run time). */
+export function schedulesCodec({ c, t, id, memorySize, timeout }: CodecKit): Codec<readonly ScheduleIntent[]> {
+  const scheduleCodec = new t.Type<ScheduleSpec, ScheduleSpec, unknown>(
+    'exactly one of { cron: "<six fields>" } or { rate: "<n> <unit>" }',
+    (u): u is ScheduleSpec => c.isPlainObject(u) && (typeof u.cron === 'string') !== (typeof u.rate === 'string'),
+    (u, ctx) => {
+      const fail = (text: string) => t.failure<ScheduleSpec>(u, ctx, c.problemMessage('FW_ERR_CONFIG_INVALID_VALUE', text));
+      if (!c.isPlainObject(u)) return fail(`expected { cron: "0 12 * * ? *" } or { rate: "5 minutes" }, got ${c.describeValue(u)}`);
+      const keys = Object.keys(u);
+      const hasCron = u.cron !== undefined;
+      const hasRate = u.rate !== undefined;
+      if (hasCron === hasRate) return fail(`expected exactly one of "cron" or "rate", got ${hasCron ? 'both' : keys.length ? keys.map((k) => JSON.stringify(k)).join(', ') : 'neither'}`);
+      const extra = keys.filter((k) => k !== 'cron' && k !== 'rate');
+      if (extra.length) return fail(`expected only "cron" or "rate", got also ${extra.map((k) => JSON.stringify(k)).join(', ')}`);
+      const value = hasCron ? u.cron : u.rate;
+      if (typeof value !== 'string') return fail(`expected a string for "${hasCron ? 'cron' : 'rate'}", got ${c.describeValue(value)}`);
+      const parsed = parseSchedule(hasCron ? { cron: value } : { rate: value });
+      if (!parsed.ok) return fail(`${hasCron ? 'cron' : 'rate'} ${parsed.reason}`);
+      return t.success(hasCron ? { cron: value } : { rate: value });
+    },
+    t.identity,
+  );
+  return c.array(
+    c.struct<ScheduleIntent>('a schedule intent { id, schedule }', {
+      id: c.required(id),
+      schedule: c.required(scheduleCodec),
+      timeout: c.optional(timeout),
+      memorySize: c.optional(memorySize),
+      description: c.optional(c.text(256)),
+      enabled: c.optional(c.boolean),
+      retryAttempts: c.optional(c.integer(0, 185)),
+    }),
+  );
+}
 
 export interface CronDefinition extends FunctionUnit {
   readonly kind: 'cron';
@@ -15,11 +67,12 @@ export interface CronDefinition extends FunctionUnit {
 }
 
 /** `infrastructure.schedules` with `src/crons/<id>.ts`: a function and the schedule that runs it. */
-export const cronsKind: IntentKindModule<readonly CronDefinition[]> = {
+export const cronsKind: IntentKindModule<readonly ScheduleIntent[], readonly CronDefinition[]> = {
+  configKey: 'schedules',
   outputs: [],
-  build: ({ project, stage, config, infrastructure, files }) => {
+  build: (intents, { project, stage, config, files }) => {
     const defaults = config.settings.functions;
-    return (infrastructure.schedules ?? []).map((s) => {
+    return (intents ?? []).map((s) => {
       const file = files.crons.find((f) => f.id === s.id)!;
       const parsed = parseSchedule(s.schedule);
       return {

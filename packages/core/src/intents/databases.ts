@@ -1,8 +1,38 @@
-import type { DatabaseIntent } from '../config/intents.js';
+import type { Codec } from '../config/codec.js';
 import { envToken } from '../environment/env-token.js';
 import { migrationFunctionName } from '../naming/unit-names.js';
 import type { StandaloneFunctionDefinition } from './functions.js';
-import { outputRef, type IntentKindModule, type KindValue } from './intent-kind.js';
+import { outputRef, type CodecKit, type IntentKindModule, type KindValue } from './intent-kind.js';
+
+/** A PostgreSQL database. Its size comes from the stage's `databases` settings. */
+export interface DatabaseIntent {
+  readonly id: string;
+  /** @default 'postgres' */
+  readonly engine?: 'postgres';
+  /** Database name inside the server. @default - the id with `-` as `_` */
+  readonly databaseName?: string;
+  /** Folder of SQL migrations, relative to the project. @default 'migrations' */
+  readonly migrationsDir?: string;
+  /**
+   * PostgreSQL version deployed: a major (`'17'`: the newest minor the framework pins for it) or an exact
+   * `major.minor` (`'17.9'`) that RDS or Aurora offers for new databases.
+   * @default '17'
+   */
+  readonly engineVersion?: string;
+}
+
+/** The codec of `infrastructure.databases` (built from the kit: this module stays free of io-ts at run time). */
+export function databasesCodec({ c, id }: CodecKit): Codec<readonly DatabaseIntent[]> {
+  return c.array(
+    c.struct<DatabaseIntent>('a database intent { id }', {
+      id: c.required(id),
+      engine: c.optional(c.oneOf(['postgres'] as const)),
+      databaseName: c.optional(c.pattern('a database name of lowercase letters, digits or "_"', /^[a-z_][a-z0-9_]{0,62}$/)),
+      migrationsDir: c.optional(c.pattern('a relative folder path', /^(?!\/)(?!.*\.\.)[\w./-]+$/)),
+      engineVersion: c.optional(c.pattern('a PostgreSQL version: a major such as "17" or a major.minor such as "17.9"', /^[1-9]\d(\.\d{1,2})?$/)),
+    }),
+  );
+}
 
 /** The PostgreSQL major a database intent deploys unless it sets `engineVersion`. */
 export const DEFAULT_POSTGRES_VERSION = '17';
@@ -59,10 +89,11 @@ function migrationFunction(project: string, stage: string, databaseId: string): 
 }
 
 /** `infrastructure.databases`: PostgreSQL databases, sized by the stage's `databases` settings. */
-export const databasesKind: IntentKindModule<readonly DatabaseDefinition[], (typeof DATABASE_OUTPUTS)[number]> = {
+export const databasesKind: IntentKindModule<readonly DatabaseIntent[], readonly DatabaseDefinition[], (typeof DATABASE_OUTPUTS)[number]> = {
+  configKey: 'databases',
   outputs: DATABASE_OUTPUTS,
-  build: ({ project, stage, infrastructure }) =>
-    (infrastructure.databases ?? []).map((d: DatabaseIntent) => ({
+  build: (intents, { project, stage }) =>
+    (intents ?? []).map((d) => ({
       id: d.id,
       engine: d.engine ?? 'postgres',
       databaseName: d.databaseName ?? d.id.toLowerCase().replace(/[^a-z0-9_]/g, '_').replace(/^(\d)/, '_$1'),

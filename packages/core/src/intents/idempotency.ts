@@ -12,9 +12,9 @@ export interface IdempotencyDefinition {
 }
 
 /** The stage's idempotency and saga store (the table is deployed only when a function uses it). */
-export const idempotencyKind: IntentKindModule<IdempotencyDefinition, (typeof IDEMPOTENCY_OUTPUTS)[number]> = {
+export const idempotencyKind: IntentKindModule<never, IdempotencyDefinition, (typeof IDEMPOTENCY_OUTPUTS)[number]> = {
   outputs: IDEMPOTENCY_OUTPUTS,
-  build: ({ project, stage }) => ({ tableName: idempotencyTableName(project, stage) }),
+  build: (_none, { project, stage }) => ({ tableName: idempotencyTableName(project, stage) }),
   // The stage's table name, the same value locally and deployed (the table is created with exactly this name).
   environment: ({ tableName }) => ({ [ENV.idempotencyTable]: fixedValue(tableName) }),
   units: () => [],

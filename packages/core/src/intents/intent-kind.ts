@@ -1,7 +1,13 @@
-import type { Infrastructure } from '../config/intents.js';
+import type * as t from 'io-ts';
+import type * as codec from '../config/codec.js';
 import type { ResolvedConfig } from '../config/resolve.js';
-import type { DiscoveredUnit } from '../discovery/units.js';
 import type { FunctionUnit } from './function-unit.js';
+
+/** A discovered handler file: its id (`reports/daily`) and project-relative path. */
+export interface HandlerFile {
+  readonly id: string;
+  readonly file: string;
+}
 
 /** What a kind needs to build its part of the app model for one stage (already validated by `defineApp`). */
 export interface KindStage {
@@ -9,9 +15,8 @@ export interface KindStage {
   readonly stage: string;
   /** Base + security + the stage's environment, resolved. */
   readonly config: ResolvedConfig;
-  readonly infrastructure: Infrastructure;
   /** The handler files discovered in each folder (`src/functions`, `src/queues`, `src/crons`). */
-  readonly files: { readonly functions: readonly DiscoveredUnit[]; readonly queues: readonly DiscoveredUnit[]; readonly crons: readonly DiscoveredUnit[] };
+  readonly files: { readonly functions: readonly HandlerFile[]; readonly queues: readonly HandlerFile[]; readonly crons: readonly HandlerFile[] };
 }
 
 /**
@@ -26,14 +31,33 @@ export type KindValue<Output extends string> = { readonly kind: 'static'; readon
  * The registry (`registry.ts`) lists every kind; `buildStage` and both interpreters read the registry's types, so a
  * kind is this module plus its entry there.
  */
-export interface IntentKindModule<Definitions, Output extends string = never> {
+/**
+ * The codec building blocks an intent codec is made of, handed to each kind by `config/intents.ts`: the kind modules
+ * import io-ts as types only, so `@framework/core/names` can export their variable names into a Lambda bundle.
+ */
+export interface CodecKit {
+  readonly c: typeof codec;
+  readonly t: typeof t;
+  /** An intent id: letters, digits, `-` or `_` (at most 48, starting with a letter or digit). */
+  readonly id: codec.Codec<string>;
+  /** A function id such as `reports/daily`. */
+  readonly functionId: codec.Codec<string>;
+  /** MB. */
+  readonly memorySize: codec.Codec<number>;
+  /** Seconds. */
+  readonly timeout: codec.Codec<number>;
+}
+
+export interface IntentKindModule<Intent, Definitions, Output extends string = never> {
+  /** Its key under `defineApp({ infrastructure })`, whose value `build` receives; none for a kind without intents. */
+  readonly configKey?: string;
   /**
    * The outputs of one intent that reach functions through variables (`host`, `url`, ...): each interpreter provides
    * exactly these (the CDK constructs as resource attributes, `fw dev`'s engine as local values). Empty: none.
    */
   readonly outputs: readonly Output[];
   /** The kind's part of the app model for one stage: names (from `naming/`), sizes (intent, else preset), variables. */
-  build(stage: KindStage): Definitions;
+  build(intent: Intent | undefined, stage: KindStage): Definitions;
   /** Variables the kind gives every function, in a stable order: fixed values or references to its outputs. */
   environment(definitions: Definitions): Record<string, KindValue<Output>>;
   /** The Lambda functions of the kind, in a stable order (part of `AppDefinition.units`). */

@@ -1,7 +1,43 @@
+import type { Codec } from '../config/codec.js';
 import { envToken } from '../environment/env-token.js';
 import { deadLetterQueueName, queueFunctionName, queueName } from '../naming/unit-names.js';
 import type { FunctionUnit } from './function-unit.js';
-import { outputRef, type IntentKindModule, type KindValue } from './intent-kind.js';
+import { outputRef, type CodecKit, type IntentKindModule, type KindValue } from './intent-kind.js';
+
+/** A queue with its consumer (`src/queues/<id>.ts`). */
+export interface QueueIntent {
+  readonly id: string;
+  /** Move messages that failed `maxReceiveCount` times to a dead-letter queue. @default true */
+  readonly deadLetterQueue?: boolean;
+  /** Messages per invocation, 1 to 10. @default 10 */
+  readonly batchSize?: number;
+  /** Consumer timeout, seconds. @default - the stage's `functions.timeout` */
+  readonly timeout?: number;
+  /** Consumer memory, MB. @default - the stage's `functions.memorySize` */
+  readonly memorySize?: number;
+  /** Seconds a received message stays hidden before redelivery. @default - six times the consumer timeout (at least 30) */
+  readonly visibilityTimeout?: number;
+  /** Receives before a message moves to the dead-letter queue. @default 3 */
+  readonly maxReceiveCount?: number;
+  /** How long an unconsumed message is kept, days (1-14). @default 4 */
+  readonly retentionDays?: number;
+}
+
+/** The codec of `infrastructure.queues` (built from the kit: this module stays free of io-ts at run time). */
+export function queuesCodec({ c, id, memorySize, timeout }: CodecKit): Codec<readonly QueueIntent[]> {
+  return c.array(
+    c.struct<QueueIntent>('a queue intent { id }', {
+      id: c.required(id),
+      deadLetterQueue: c.optional(c.boolean),
+      batchSize: c.optional(c.integer(1, 10)),
+      timeout: c.optional(timeout),
+      memorySize: c.optional(memorySize),
+      visibilityTimeout: c.optional(c.integer(0, 43200)),
+      maxReceiveCount: c.optional(c.integer(1, 1000)),
+      retentionDays: c.optional(c.integer(1, 14)),
+    }),
+  );
+}
 
 /** Outputs of a queue intent that reach functions. */
 export const QUEUE_OUTPUTS = ['url'] as const;
@@ -27,11 +63,12 @@ export interface QueueDefinition extends FunctionUnit {
 }
 
 /** `infrastructure.queues` with `src/queues/<id>.ts`: a queue, its consumer function and its dead-letter queue. */
-export const queuesKind: IntentKindModule<readonly QueueDefinition[], (typeof QUEUE_OUTPUTS)[number]> = {
+export const queuesKind: IntentKindModule<readonly QueueIntent[], readonly QueueDefinition[], (typeof QUEUE_OUTPUTS)[number]> = {
+  configKey: 'queues',
   outputs: QUEUE_OUTPUTS,
-  build: ({ project, stage, config, infrastructure, files }) => {
+  build: (intents, { project, stage, config, files }) => {
     const defaults = config.settings.functions;
-    return (infrastructure.queues ?? []).map((q) => {
+    return (intents ?? []).map((q) => {
       const file = files.queues.find((f) => f.id === q.id)!;
       const timeout = q.timeout ?? defaults.timeout;
       const deadLetterQueue = q.deadLetterQueue ?? true;

@@ -1,3 +1,4 @@
+import type { Infrastructure } from '../config/intents.js';
 import type { FunctionUnit } from './function-unit.js';
 import type { IntentKindModule, KindStage } from './intent-kind.js';
 import { authKind } from './auth.js';
@@ -39,7 +40,10 @@ export const INTENT_KIND_REGISTRY = {
 export type IntentKindName = keyof typeof INTENT_KIND_REGISTRY;
 
 /** What a kind contributes to the app model. */
-export type KindDefinition<K extends IntentKindName> = (typeof INTENT_KIND_REGISTRY)[K] extends IntentKindModule<infer D, string> ? D : never;
+export type KindDefinition<K extends IntentKindName> = (typeof INTENT_KIND_REGISTRY)[K] extends IntentKindModule<infer _I, infer D, string> ? D : never;
+
+/** The intents of a kind as `defineApp({ infrastructure })` takes them. */
+export type KindIntent<K extends IntentKindName> = (typeof INTENT_KIND_REGISTRY)[K] extends IntentKindModule<infer I, unknown, string> ? I : never;
 
 /** The app model's field of every kind (optional for a kind that may be absent, such as `auth`). */
 export type KindDefinitions = { readonly [K in IntentKindName as undefined extends KindDefinition<K> ? never : K]: KindDefinition<K> } & {
@@ -80,14 +84,18 @@ export type EnvValue =
 const KIND_NAMES = Object.keys(INTENT_KIND_REGISTRY) as IntentKindName[];
 
 /** A kind's module, typed by its name. */
-function moduleOf<K extends IntentKindName>(kind: K): IntentKindModule<KindDefinition<K>, OutputName<K>> {
-  return INTENT_KIND_REGISTRY[kind] as unknown as IntentKindModule<KindDefinition<K>, OutputName<K>>;
+function moduleOf<K extends IntentKindName>(kind: K): IntentKindModule<KindIntent<K>, KindDefinition<K>, OutputName<K>> {
+  return INTENT_KIND_REGISTRY[kind] as unknown as IntentKindModule<KindIntent<K>, KindDefinition<K>, OutputName<K>>;
 }
 
-/** Every kind's part of the app model for one stage. */
-export function buildKinds(stage: KindStage): KindDefinitions {
+/** Every kind's part of the app model for one stage, each from its intents under `infrastructure`. */
+export function buildKinds(infrastructure: Infrastructure, stage: KindStage): KindDefinitions {
   const out = {} as Record<IntentKindName, unknown>;
-  for (const kind of KIND_NAMES) out[kind] = moduleOf(kind).build(stage);
+  for (const kind of KIND_NAMES) {
+    const module = moduleOf(kind);
+    const intents = module.configKey === undefined ? undefined : (infrastructure as Readonly<Record<string, unknown>>)[module.configKey];
+    out[kind] = module.build(intents as KindIntent<typeof kind> | undefined, stage);
+  }
   return out as KindDefinitions;
 }
 

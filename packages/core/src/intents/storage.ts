@@ -1,6 +1,86 @@
-import type { LifecycleRule, UploadNotification } from '../config/intents.js';
+import type { Codec } from '../config/codec.js';
 import { envToken } from '../environment/env-token.js';
-import { fixedValue, outputRef, type IntentKindModule, type KindValue } from './intent-kind.js';
+import { fixedValue, outputRef, type CodecKit, type IntentKindModule, type KindValue } from './intent-kind.js';
+
+/** One lifecycle rule of a bucket. */
+export interface LifecycleRule {
+  /** Only objects under this key prefix. @default - every object */
+  readonly prefix?: string;
+  readonly expireAfterDays?: number;
+  readonly infrequentAccessAfterDays?: number;
+  readonly archiveAfterDays?: number;
+  /** @default 7 (set on every bucket even without rules) */
+  readonly abortIncompleteUploadsAfterDays?: number;
+}
+
+/** Where a bucket announces that an object arrived. */
+export interface UploadNotification {
+  /** Id of a queue intent that receives a message per new object. */
+  readonly queue?: string;
+  /** Id of a standalone function invoked per new object. */
+  readonly function?: string;
+  /** Only keys under this prefix. @default - every key */
+  readonly prefix?: string;
+}
+
+/** An object-storage bucket, optionally behind the CDN. */
+export interface StorageIntent {
+  readonly id: string;
+  /** Serve objects through the CDN (origin access control; the bucket stays private). @default false */
+  readonly cdn?: boolean;
+  /** @default [] */
+  readonly lifecycle?: readonly LifecycleRule[];
+  /** Browser origins allowed to upload and download directly. @default [] */
+  readonly corsOrigins?: readonly string[];
+  /** Largest upload a presigned URL accepts, bytes. @default 10485760 (10 MiB) */
+  readonly maxUploadBytes?: number;
+  /** Content types a presigned upload accepts, e.g. `image/*`. @default - any */
+  readonly allowedContentTypes?: readonly string[];
+  /**
+   * Serve stored types that can run script (HTML, SVG, XML, JavaScript) inline from the bucket's URLs instead of as
+   * attachments. Only for buckets that hold trusted pages. @default false
+   */
+  readonly inlineActiveContent?: boolean;
+  /** Keep every version of every object. @default false */
+  readonly versioned?: boolean;
+  /** @default - none */
+  readonly notifications?: readonly UploadNotification[];
+}
+
+/** The codec of `infrastructure.storage` (built from the kit: this module stays free of io-ts at run time). */
+export function storageCodec({ c, id, functionId }: CodecKit): Codec<readonly StorageIntent[]> {
+  return c.array(
+    c.struct<StorageIntent>('a storage intent { id }', {
+      id: c.required(id),
+      cdn: c.optional(c.boolean),
+      lifecycle: c.optional(
+        c.array(
+          c.struct<LifecycleRule>('a lifecycle rule', {
+            prefix: c.optional(c.text(1024)),
+            expireAfterDays: c.optional(c.integer(1, 36500)),
+            infrequentAccessAfterDays: c.optional(c.integer(30, 36500)),
+            archiveAfterDays: c.optional(c.integer(1, 36500)),
+            abortIncompleteUploadsAfterDays: c.optional(c.integer(1, 365)),
+          }),
+        ),
+      ),
+      corsOrigins: c.optional(c.array(c.pattern('an origin such as "https://app.example.com" or "*"', /^(\*|https?:\/\/[^\s/]+)$/))),
+      maxUploadBytes: c.optional(c.integer(1, 5 * 1024 ** 3)),
+      allowedContentTypes: c.optional(c.array(c.pattern('a content type such as "image/png" or "image/*"', /^[\w.+-]+\/(\*|[\w.+-]+)$/))),
+      inlineActiveContent: c.optional(c.boolean),
+      versioned: c.optional(c.boolean),
+      notifications: c.optional(
+        c.array(
+          c.struct<UploadNotification>('an upload notification { queue } or { function }', {
+            queue: c.optional(id),
+            function: c.optional(functionId),
+            prefix: c.optional(c.text(1024)),
+          }),
+        ),
+      ),
+    }),
+  );
+}
 
 /** Outputs of a storage (bucket) intent that reach functions. */
 export const BUCKET_OUTPUTS = ['bucket', 'publicUrl'] as const;
@@ -37,10 +117,11 @@ export interface BucketDefinition {
 }
 
 /** `infrastructure.storage`: object-storage buckets. */
-export const storageKind: IntentKindModule<readonly BucketDefinition[], (typeof BUCKET_OUTPUTS)[number]> = {
+export const storageKind: IntentKindModule<readonly StorageIntent[], readonly BucketDefinition[], (typeof BUCKET_OUTPUTS)[number]> = {
+  configKey: 'storage',
   outputs: BUCKET_OUTPUTS,
-  build: ({ infrastructure }) =>
-    (infrastructure.storage ?? []).map((b) => ({
+  build: (intents) =>
+    (intents ?? []).map((b) => ({
       id: b.id,
       cdn: b.cdn ?? false,
       lifecycle: b.lifecycle ?? [],
