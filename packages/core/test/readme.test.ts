@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { CONFIG_PROBLEM_CODES, ENV, PRESET_NAMES } from '../src/index.js';
+import { CONFIG_PROBLEM_CODES, ENV, INTENT_KIND_REGISTRY, PRESET_NAMES } from '../src/index.js';
 import { expectCodeTable } from './helpers/code-table.js';
 import { presetRows, readReadme, tableRows } from './helpers/readme.js';
 
@@ -33,5 +33,14 @@ describe('README.md', () => {
   it('names every variable of ENV in the environment table', () => {
     const documented = tableRows(readme, 'variable').flatMap((r) => r[0]!.split(/`?,\s*`?/));
     for (const name of Object.values(ENV)) expect(documented, name).to.include(name);
+  });
+
+  it('documents every kind of the registry: its field of the app model, its intents and its module', () => {
+    const fields = tableRows(readme, 'field').map((r) => r[0]);
+    for (const [name, kind] of Object.entries(INTENT_KIND_REGISTRY)) {
+      expect(fields, `AppDefinition.${name}`).to.include(name);
+      if ('configKey' in kind) expect(readme, `infrastructure.${kind.configKey}`).to.match(new RegExp(`^### \\\`${kind.configKey}\\\``, 'm'));
+      expect(readme, `src/intents/${name}.ts`).to.include(`\`${name}.ts\``);
+    }
   });
 });
