@@ -136,7 +136,7 @@ const packages: WorkspacePackage[] = [
   new WorkspacePackage(project, {
     name: 'cli',
     description: 'framework CLI `fw`: init, dev (local server and engines), g, synth, deploy, diff, destroy, migrate',
-    workspaceDeps: ['core', 'runtime', 'infra', 'data', 'storage'],
+    workspaceDeps: ['core', 'runtime', 'infra', 'data', 'storage', 'auth'],
     deps: {
       'fastify': '^5.6.0',
       'chokidar': '^4.0.3',

@@ -1,13 +1,10 @@
-import { DEV_PATHS, localAppClientId, type AppClientConfig, type AppDefinition } from '@framework/core';
+import { DEV_PATHS, localAppClientId, type AppDefinition } from '@framework/core';
 import type { FastifyPluginAsync } from 'fastify';
 import type { LocalIssuer } from './local-issuer.js';
+import { isMachineClient } from './machine-client.js';
+import { roleTokenRequest } from './role-token-request.js';
 
-const USER_FLOWS = ['authorization_code', 'implicit', 'user_password', 'user_srp'];
-
-/** Whether an app client only gets machine (client-credentials) tokens: no user signs in through it. */
-export function isMachineClient(client: AppClientConfig): boolean {
-  return client.flows.includes('client_credentials') && !client.flows.some((f) => USER_FLOWS.includes(f));
-}
+export { isMachineClient };
 
 /**
  * The scopes of a token request that names none (`curl -X POST .../_dev/token` with no body): every declared scope
@@ -65,7 +62,7 @@ export function tokenScope(app: AppDefinition, scope: string): string {
  * |---|---|
  * | `GET /.well-known/jwks.json` | 200 the JWKS (one RS256 key) |
  * | `GET /.well-known/openid-configuration` | 200 `{ issuer, jwks_uri, token_endpoint, scopes_supported }` |
- * | `POST /_dev/token` `{ scopes?: string[] \| "a b", sub?, client?, groups?, expiresIn? }` | 200 `{ access_token, token_type, expires_in, scope, client, client_id, sub }`; 400 `UNKNOWN_SCOPE` / `UNKNOWN_CLIENT` / `SCOPE_NOT_ALLOWED` / `INVALID_TOKEN_REQUEST` |
+ * | `POST /_dev/token` `{ scopes?: string[] \| "a b", sub?, client?, groups?, roles?, expiresIn? }` | 200 `{ access_token, token_type, expires_in, scope, client, client_id, sub }`; 400 `UNKNOWN_SCOPE` / `UNKNOWN_CLIENT` / `UNKNOWN_ROLE` / `SCOPE_NOT_ALLOWED` / `INVALID_TOKEN_REQUEST` |
  *
  * Scopes must be declared in `config/security.ts`; with a client named, they must also be among that client's scopes.
  * Tokens are Cognito-shaped: scopes prefixed with the resource server (`tasks-api/tasks:read`), `client_id` the
@@ -85,7 +82,7 @@ export function issuerPlugin(issuer: LocalIssuer, currentApp: () => AppDefinitio
     }));
     server.post(DEV_PATHS.token, async (request, reply) => {
       const fail = (code: string, message: string) => reply.code(400).send({ error: { code, message, requestId: request.id } });
-      let input: { scopes?: unknown; sub?: unknown; client?: unknown; groups?: unknown; expiresIn?: unknown };
+      let input: { scopes?: unknown; sub?: unknown; client?: unknown; groups?: unknown; roles?: unknown; expiresIn?: unknown };
       try {
         const text = (request.body as Buffer | undefined)?.toString('utf8') ?? '';
         input = (text ? JSON.parse(text) : {}) as typeof input;
@@ -93,6 +90,11 @@ export function issuerPlugin(issuer: LocalIssuer, currentApp: () => AppDefinitio
         return fail('INVALID_JSON', 'the request body is not JSON; send { "scopes": ["tasks:read"], "sub": "user-1" }');
       }
       const app = currentApp();
+      if (input.roles !== undefined) {
+        const forRoles = roleTokenRequest(app, { roles: input.roles, client: input.client, scopes: input.scopes, groups: input.groups });
+        if (!forRoles.ok) return fail(forRoles.code, forRoles.message);
+        input = { ...input, scopes: forRoles.scopes, client: forRoles.client, groups: forRoles.groups };
+      }
       const declared = app.config.security.scopes;
       const clients = app.config.security.appClients ?? {};
       const scopes = typeof input.scopes === 'string' ? input.scopes.split(' ').filter(Boolean) : input.scopes ?? defaultScopes(app, input.client);

@@ -1,0 +1,77 @@
+import * as fs from 'node:fs';
+import { expect } from 'chai';
+import { decodeJwt } from 'jose';
+import { DevServer } from '../../src/dev/dev-server.js';
+import { smallProject } from './small-project.js';
+
+const security = `{
+  scopes: { 'items:read': 'Read', 'items:write': 'Write', 'items:admin': 'Administer' },
+  appClients: {
+    web: { scopes: ['items:read', 'items:write'], flows: ['authorization_code'] },
+    ops: { scopes: ['items:admin'], flows: ['client_credentials'] },
+  },
+  roles: { admin: { scopes: ['items:read', 'items:write', 'items:admin'] }, member: { scopes: ['items:read'] }, auditor: { scopes: ['items:admin'] } },
+}`;
+
+const route = (scope: string) => `import { handler } from '@framework/runtime';\nexport const main = handler(async () => ({ ok: true }), { scopes: ['${scope}'] });\n`;
+
+describe('POST /_dev/token with roles: the scopes deployed Cognito would give a user holding them', function () {
+  this.timeout(60_000);
+  let dir: string;
+  let server: DevServer;
+  before(async () => {
+    // Given an app with two roles, a user client and a machine client, a read route and a write route
+    dir = smallProject({
+      'fw.config.ts': [
+        `import { defineApp } from '@framework/core';`,
+        `export default defineApp({ base: { name: 'small', region: 'eu-west-1' }, security: ${security}, envs: { dev: { preset: 'free' } }, routesDir: 'src/routes', infrastructure: { auth: {} } });`,
+        '',
+      ].join('\n'),
+      'src/routes/items/get.ts': route('items:read'),
+      'src/routes/items/post.ts': route('items:write'),
+    });
+    server = await DevServer.start({ rootDir: dir, port: 0, log: { info: () => undefined, warn: () => undefined, error: () => undefined }, print: () => undefined, activityLog: false });
+  });
+  after(async () => {
+    await server?.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const token = async (body: unknown) => {
+    const response = await fetch(`${server.url}/_dev/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    return { status: response.status, body: (await response.json()) as { access_token: string; scope: string; client: string; error?: { code: string; message: string } } };
+  };
+
+  it('a member gets the role\'s scopes and its group: GET /items answers 200, POST /items 403 naming the scope in WWW-Authenticate', async () => {
+    const { status, body } = await token({ roles: ['member'], sub: 'mia' });
+    expect(status).to.equal(200);
+    expect(body).to.include({ scope: 'small/items:read', client: 'web' });
+    expect(decodeJwt(body.access_token)).to.deep.include({ 'sub': 'mia', 'cognito:groups': ['member'] });
+    const auth = { authorization: `Bearer ${body.access_token}` };
+    expect((await fetch(`${server.url}/items`, { headers: auth })).status).to.equal(200);
+    const post = await fetch(`${server.url}/items`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{}' });
+    expect(post.status).to.equal(403);
+    // As the HTTP API answers: {"message":"Forbidden"}, the missing scope in WWW-Authenticate
+    expect(post.headers.get('www-authenticate')).to.contain('small/items:write');
+  });
+
+  it('an admin through the web client gets only what the client may request (never items:admin); an auditor gets nothing', async () => {
+    const admin = await token({ roles: ['admin'] });
+    expect(admin.body).to.include({ scope: 'small/items:read small/items:write', client: 'web' });
+    expect(decodeJwt(admin.body.access_token)['cognito:groups']).to.deep.equal(['admin']);
+    const auditor = await token({ roles: ['auditor'], client: 'web' });
+    expect(auditor.body).to.include({ scope: '', client: 'web' });
+  });
+
+  it('refuses an undeclared role, roles with scopes, and a machine client', async () => {
+    const unknown = await token({ roles: ['owner'] });
+    expect(unknown.status).to.equal(400);
+    expect(unknown.body.error).to.include({ code: 'UNKNOWN_ROLE' });
+    expect(unknown.body.error!.message).to.contain('roles: admin, member, auditor');
+    expect((await token({ roles: ['constructor'] })).body.error?.code).to.equal('UNKNOWN_ROLE');
+    expect((await token({ roles: ['member'], scopes: ['items:write'] })).body.error?.code).to.equal('INVALID_TOKEN_REQUEST');
+    const machine = await token({ roles: ['admin'], client: 'ops' });
+    expect(machine.body.error).to.include({ code: 'INVALID_TOKEN_REQUEST' });
+    expect(machine.body.error!.message).to.contain('only client_credentials');
+  });
+});
