@@ -6,7 +6,10 @@
  * (installed project, second launch), resident memory after 10,000 requests and 100 edits; then the example's
  * authenticated GET /tasks (20 rows) on the embedded engine (PGlite) and on native PostgreSQL against plain Fastify +
  * `pg` on the engine's own port, and launch to first 200 of a 2-route app with no intents against plain Fastify and of
- * the example with PGlite. `BENCH_ONLY=database-and-launch` runs only those last figures.
+ * the example with PGlite. `BENCH_ONLY=database-and-launch` runs only those last figures; `BENCH_ONLY=requests` only
+ * the launch and requests-per-second figures.
+ * Beside each req/s ratio it prints the CPU time per request of fw dev's main thread, of all its threads and of plain
+ * Fastify, read from /proc around each round: on a shared machine that moves far less than req/s does.
  * Runs on a copy of examples/tasks-api in a temporary folder (its node_modules linked to the repository's), plus a
  * POST route that echoes its body.
  */
@@ -91,6 +94,18 @@ async function startPlain(getBundle: string, postBundle: string, port: number): 
   const child = spawn(process.execPath, [path.join(__dirname, 'plain-fastify.mjs'), getBundle, postBundle, String(port)], { stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise<void>((resolve) => child.stdout!.on('data', (d: Buffer) => d.toString().includes('ready') && resolve()));
   return child;
+}
+
+/** CPU time (user + system) of a process, ms: all its threads, or only its main thread. */
+function cpuMs(pid: number, mainThreadOnly = false): number {
+  let ticks = 0;
+  for (const task of mainThreadOnly ? [String(pid)] : fs.readdirSync(`/proc/${pid}/task`)) {
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+    const fields = fs.readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    ticks += Number(fields[11]) + Number(fields[12]);
+  }
+  // Linux reports them in clock ticks of 10 ms (USER_HZ 100).
+  return ticks * 10;
 }
 
 function rssMb(pid: number): number {
@@ -363,17 +378,27 @@ async function main(): Promise<void> {
       const devRuns: number[] = [];
       const plainRuns: number[] = [];
       const pairRatios: number[] = [];
+      const cpu = { devMain: [] as number[], devAll: [] as number[], plain: [] as number[] };
       for (let round = 0; round < 5; round++) {
-        plainRuns.push((await load(anchorUrl, { connections: 10, durationMs: seconds * 400, body })).perSecond);
-        devRuns.push((await load(devUrl, { connections: 10, durationMs: seconds * 400, body })).perSecond);
+        const plainBefore = cpuMs(plain.pid!);
+        const plainRound = await load(anchorUrl, { connections: 10, durationMs: seconds * 400, body });
+        cpu.plain.push(((cpuMs(plain.pid!) - plainBefore) * 1000) / plainRound.requests);
+        const [mainBefore, allBefore] = [cpuMs(dev.pid!, true), cpuMs(dev.pid!)];
+        const devRound = await load(devUrl, { connections: 10, durationMs: seconds * 400, body });
+        cpu.devMain.push(((cpuMs(dev.pid!, true) - mainBefore) * 1000) / devRound.requests);
+        cpu.devAll.push(((cpuMs(dev.pid!) - allBefore) * 1000) / devRound.requests);
+        plainRuns.push(plainRound.perSecond);
+        devRuns.push(devRound.perSecond);
         pairRatios.push(devRuns[round]! / plainRuns[round]!);
       }
       const devRps = median(devRuns);
       const plainRps = median(plainRuns);
       if (!plainGetRps) plainGetRps = plainRps;
       console.log(`${what} req/s (freshness check on): fw dev ${devRps.toFixed(0)}, plain Fastify ${plainRps.toFixed(0)} (medians of 5 rounds), ratio ${median(pairRatios).toFixed(2)} (median of the pairs' ratios ${pairRatios.map((r) => r.toFixed(2)).join(', ')}; target >= 0.60)`);
+      console.log(`${what} CPU per request (medians of 5 rounds, from /proc): fw dev main thread ${median(cpu.devMain).toFixed(0)} µs, all its threads ${median(cpu.devAll).toFixed(0)} µs; plain Fastify ${median(cpu.plain).toFixed(0)} µs`);
     }
     await stop(plain);
+    if (process.env.BENCH_ONLY === 'requests') return;
 
     progress('40 edits, each followed by one request');
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
