@@ -1,5 +1,5 @@
-import { createLocalJWKSet, createRemoteJWKSet, jwtVerify, type JSONWebKeySet, type JWTPayload } from 'jose';
-import { AuthNotConfiguredError } from '../errors.js';
+import { createLocalJWKSet, createRemoteJWKSet, errors, jwtVerify, type JSONWebKeySet, type JWTPayload, type JWTVerifyGetKey } from 'jose';
+import { AuthNotConfiguredError, JwksUnavailableError } from '../errors.js';
 import { rejection } from './rejection.js';
 
 /** Options of `verifyJwt`: where the keys are, and what `iss` and `aud` must be. */
@@ -19,7 +19,7 @@ export interface VerifyJwtOptions {
 }
 
 /** Remote key sets by URL: one per issuer for the life of the process (a warm Lambda reuses the keys). */
-const remoteKeySets = new Map<string, ReturnType<typeof createRemoteJWKSet>>();
+const remoteKeySets = new Map<string, JWTVerifyGetKey>();
 
 /**
  * Verifies a JWT of any OpenID issuer (Auth0, Entra ID, Google, a partner's webhook) with jose: signature against the
@@ -45,10 +45,20 @@ export async function verifyJwt(token: string, options: VerifyJwtOptions): Promi
 function keySetOf(options: VerifyJwtOptions) {
   if (options.jwks) return createLocalJWKSet(options.jwks);
   if (!options.jwksUri) throw new AuthNotConfiguredError('verifyJwt needs `jwksUri` or `jwks`');
-  let keys = remoteKeySets.get(options.jwksUri);
+  const uri = options.jwksUri;
+  let keys = remoteKeySets.get(uri);
   if (!keys) {
-    keys = createRemoteJWKSet(new URL(options.jwksUri));
-    remoteKeySets.set(options.jwksUri, keys);
+    const remote = createRemoteJWKSet(new URL(uri));
+    // A JWKS that cannot be fetched (a network error, a non-200 answer, not a key set) is not the token's fault.
+    keys = async (header, token) => {
+      try {
+        return await remote(header, token);
+      } catch (error) {
+        if (error instanceof errors.JWKSNoMatchingKey || error instanceof errors.JWKSMultipleMatchingKeys) throw error;
+        throw new JwksUnavailableError(uri, error instanceof Error ? error.message : String(error), { cause: error });
+      }
+    };
+    remoteKeySets.set(uri, keys);
   }
   return keys;
 }

@@ -41,6 +41,11 @@ describe('verifyJwt (jose) for issuers other than the app\'s pool', () => {
     expect(await codeOf(verifyJwt(await sign({}, { with: await signingKey('partner-key') }), options))).to.equal('FW_ERR_AUTH_INVALID_TOKEN');
   });
 
+  it('says FW_ERR_AUTH_JWKS_UNAVAILABLE (not a token error) when the JWKS URL answers 404 or nothing', async () => {
+    expect(await codeOf(verifyJwt(await sign({}), { jwksUri: `${server.url}/missing`, issuer, audience }))).to.equal('FW_ERR_AUTH_JWKS_UNAVAILABLE');
+    expect(await codeOf(verifyJwt(await sign({}), { jwksUri: 'http://127.0.0.1:1/keys', issuer, audience }))).to.equal('FW_ERR_AUTH_JWKS_UNAVAILABLE');
+  });
+
   it('needs jwksUri or jwks', async () => {
     expect(await codeOf(verifyJwt('a.b.c', { issuer, audience }))).to.equal('FW_ERR_AUTH_NOT_CONFIGURED');
   });
