@@ -29,6 +29,17 @@ describe('POST /_dev/token with roles: the scopes deployed Cognito would give a 
       ].join('\n'),
       'src/routes/items/get.ts': route('items:read'),
       'src/routes/items/post.ts': route('items:write'),
+      // A public route that verifies a token itself (as a WebSocket connect or a webhook would): @framework/auth
+      // against fw dev's issuer, from the variables fw dev sets.
+      'src/routes/whoami/get.ts': [
+        `import { handler } from '@framework/runtime';`,
+        `import { verifyAccessToken } from '@framework/auth';`,
+        `export const main = handler(async (_input, ctx) => {`,
+        `  const token = await verifyAccessToken(String(ctx.headers['x-token']));`,
+        `  return { subject: token.subject, groups: token.groups, scopes: token.scopes };`,
+        `});`,
+        '',
+      ].join('\n'),
     });
     server = await DevServer.start({ rootDir: dir, port: 0, log: { info: () => undefined, warn: () => undefined, error: () => undefined }, print: () => undefined, activityLog: false });
   });
@@ -61,6 +72,13 @@ describe('POST /_dev/token with roles: the scopes deployed Cognito would give a 
     expect(decodeJwt(admin.body.access_token)['cognito:groups']).to.deep.equal(['admin']);
     const auditor = await token({ roles: ['auditor'], client: 'web' });
     expect(auditor.body).to.include({ scope: '', client: 'web' });
+  });
+
+  it('verifyAccessToken in a function under fw dev verifies the dev issuer\'s token (its JWKS, issuer and clients)', async () => {
+    const { body } = await token({ roles: ['member'], sub: 'mia' });
+    const response = await fetch(`${server.url}/whoami`, { headers: { 'x-token': body.access_token } });
+    expect(response.status).to.equal(200);
+    expect(await response.json()).to.deep.equal({ subject: 'mia', groups: ['member'], scopes: ['small/items:read'] });
   });
 
   it('refuses an undeclared role, roles with scopes, and a machine client', async () => {
