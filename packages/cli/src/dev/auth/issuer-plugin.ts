@@ -1,5 +1,7 @@
 import { DEV_PATHS, localAppClientId, type AppDefinition } from '@framework/core';
 import type { FastifyPluginAsync } from 'fastify';
+import type { DevGatewayErrorCode } from '../server/gateway-error-codes.js';
+import { sendError } from '../server/send-response.js';
 import type { LocalIssuer } from './local-issuer.js';
 import { isMachineClient } from './machine-client.js';
 import { roleTokenRequest } from './role-token-request.js';
@@ -81,7 +83,7 @@ export function issuerPlugin(issuer: LocalIssuer, currentApp: () => AppDefinitio
       id_token_signing_alg_values_supported: ['RS256'],
     }));
     server.post(DEV_PATHS.token, async (request, reply) => {
-      const fail = (code: string, message: string) => reply.code(400).send({ error: { code, message, requestId: request.id } });
+      const fail = (code: DevGatewayErrorCode, message: string) => sendError(reply, 400, code, message);
       let input: { scopes?: unknown; sub?: unknown; client?: unknown; groups?: unknown; roles?: unknown; expiresIn?: unknown };
       try {
         const text = (request.body as Buffer | undefined)?.toString('utf8') ?? '';

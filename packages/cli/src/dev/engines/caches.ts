@@ -1,5 +1,6 @@
 import { DEV_PATHS, type AppDefinition, type OutputValues } from '@framework/core';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import { sendError } from '../server/send-response.js';
 import type { DevContext, DevEngine, EngineFactory, EngineStart } from './engine.js';
 
 interface Entry {
@@ -29,21 +30,21 @@ export class EmbeddedCacheEngine implements DevEngine {
       outputs[cache.id] = { endpoint: `${context.baseUrl}${DEV_PATHS.caches}/${cache.id}` };
     }
     const storeOf = (id: string) => this.stores.get(id);
-    const notFound = (id: string, requestId: string) => ({ error: { code: 'CACHE_NOT_FOUND', message: `no cache "${id}" in this app`, requestId } });
+    const notFound = (reply: FastifyReply, id: string) => sendError(reply, 404, 'CACHE_NOT_FOUND', `no cache "${id}" in this app`);
     const plugin: FastifyPluginAsync = async (server) => {
       server.get<{ Params: { id: string; key: string } }>(`${DEV_PATHS.caches}/:id/items/:key`, async (request, reply) => {
         const store = storeOf(request.params.id);
-        if (!store) return reply.code(404).send(notFound(request.params.id, request.id));
+        if (!store) return notFound(reply, request.params.id);
         const entry = store.get(request.params.key);
         if (!entry || entry.expiresAt <= Date.now()) {
           store.delete(request.params.key);
-          return reply.code(404).send({ error: { code: 'CACHE_MISS', message: `no item "${request.params.key}"`, requestId: request.id } });
+          return sendError(reply, 404, 'CACHE_MISS', `no item "${request.params.key}"`);
         }
         return { value: entry.value };
       });
       server.put<{ Params: { id: string; key: string } }>(`${DEV_PATHS.caches}/:id/items/:key`, async (request, reply) => {
         const store = storeOf(request.params.id);
-        if (!store) return reply.code(404).send(notFound(request.params.id, request.id));
+        if (!store) return notFound(reply, request.params.id);
         let input: { value?: unknown; ttlSeconds?: unknown };
         try {
           input = JSON.parse((request.body as Buffer | undefined)?.toString('utf8') ?? '') as typeof input;
@@ -51,14 +52,14 @@ export class EmbeddedCacheEngine implements DevEngine {
           input = {};
         }
         if (typeof input.value !== 'string' || (input.ttlSeconds !== undefined && typeof input.ttlSeconds !== 'number')) {
-          return reply.code(400).send({ error: { code: 'INVALID_ITEM', message: 'expected { "value": "<string>", "ttlSeconds"?: n }', requestId: request.id } });
+          return sendError(reply, 400, 'INVALID_ITEM', 'expected { "value": "<string>", "ttlSeconds"?: n }');
         }
         store.set(request.params.key, { value: input.value, expiresAt: input.ttlSeconds === undefined ? Infinity : Date.now() + input.ttlSeconds * 1000 });
         return reply.code(204).send();
       });
       server.delete<{ Params: { id: string; key: string } }>(`${DEV_PATHS.caches}/:id/items/:key`, async (request, reply) => {
         const store = storeOf(request.params.id);
-        if (!store) return reply.code(404).send(notFound(request.params.id, request.id));
+        if (!store) return notFound(reply, request.params.id);
         store.delete(request.params.key);
         return reply.code(204).send();
       });

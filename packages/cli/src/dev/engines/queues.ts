@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import { DEV_PATHS, type AppDefinition, type OutputValues, type QueueDefinition } from '@framework/core';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { AppendOnlyLog } from '../durable-log/index.js';
 import { buildSqsEvent } from '../events/sqs-event.js';
+import { sendError } from '../server/send-response.js';
 import type { DevContext, DevEngine, EngineFactory, EngineStart } from './engine.js';
 
 /** A message held by the local queue. */
@@ -269,40 +270,39 @@ export class EmbeddedQueueEngine implements DevEngine {
       const definition = context.currentApp().queues.find((q) => q.id === id);
       return queue && definition ? { queue, definition } : undefined;
     };
-    const notFound = (id: string) => ({
-      error: { code: 'QUEUE_NOT_FOUND', message: `no queue "${id}" in this app; queues: ${[...this.queues.keys()].join(', ') || '(none)'}`, requestId: randomUUID() },
-    });
+    const notFound = (reply: FastifyReply, id: string) =>
+      sendError(reply, 404, 'QUEUE_NOT_FOUND', `no queue "${id}" in this app; queues: ${[...this.queues.keys()].join(', ') || '(none)'}`, randomUUID());
     const plugin: FastifyPluginAsync = async (server) => {
       server.post<{ Params: { id: string } }>(`${DEV_PATHS.queues}/:id/messages`, async (request, reply) => {
         const found = queueOf(request.params.id);
-        if (!found) return reply.code(404).send(notFound(request.params.id));
+        if (!found) return notFound(reply, request.params.id);
         let input: { body?: unknown; delaySeconds?: unknown };
         try {
           input = JSON.parse((request.body as Buffer | undefined)?.toString('utf8') || '{}') as typeof input;
         } catch {
-          return reply.code(400).send({ error: { code: 'INVALID_JSON', message: 'the request body is not JSON; send { "body": "<string>", "delaySeconds"?: n }', requestId: request.id } });
+          return sendError(reply, 400, 'INVALID_JSON', 'the request body is not JSON; send { "body": "<string>", "delaySeconds"?: n }');
         }
         const delay = input.delaySeconds ?? 0;
         if (typeof input.body !== 'string' || typeof delay !== 'number' || !Number.isInteger(delay) || delay < 0 || delay > 900) {
-          return reply.code(400).send({ error: { code: 'INVALID_MESSAGE', message: 'expected { "body": "<string>", "delaySeconds"?: 0-900 } (the body of an SQS message is a string: JSON.stringify objects)', requestId: request.id } });
+          return sendError(reply, 400, 'INVALID_MESSAGE', 'expected { "body": "<string>", "delaySeconds"?: 0-900 } (the body of an SQS message is a string: JSON.stringify objects)');
         }
         let message: LocalMessage;
         try {
           message = await found.queue.send(input.body, delay);
         } catch {
           // Logged by the queue; the sender must not take it as accepted.
-          return reply.code(503).send({ error: { code: 'QUEUE_WRITE_FAILED', message: `the message could not be written to .fw/queues/${found.definition.id}.log, so it was not accepted; the fw dev console says why; send it again`, requestId: request.id } });
+          return sendError(reply, 503, 'QUEUE_WRITE_FAILED', `the message could not be written to .fw/queues/${found.definition.id}.log, so it was not accepted; the fw dev console says why; send it again`);
         }
         return reply.code(202).send({ messageId: message.messageId });
       });
       server.get<{ Params: { id: string } }>(`${DEV_PATHS.queues}/:id/dead-letters`, async (request, reply) => {
         const found = queueOf(request.params.id);
-        if (!found) return reply.code(404).send(notFound(request.params.id));
+        if (!found) return notFound(reply, request.params.id);
         return { queue: found.definition.queueName, deadLetterQueue: found.definition.deadLetterQueueName ?? null, messages: found.queue.deadLetters };
       });
       server.get<{ Params: { id: string } }>(`${DEV_PATHS.queues}/:id`, async (request, reply) => {
         const found = queueOf(request.params.id);
-        if (!found) return reply.code(404).send(notFound(request.params.id));
+        if (!found) return notFound(reply, request.params.id);
         return { queue: found.definition.queueName, depth: found.queue.depth, deadLetters: found.queue.deadLetters.length };
       });
     };

@@ -6,6 +6,7 @@ import { buildScheduledEvent } from '../events/scheduled-event.js';
 import { buildSqsEvent } from '../events/sqs-event.js';
 import type { LoadOutcome } from '../functions/function-host.js';
 import { ASYNC_REQUEST_LIMIT_BYTES, SYNC_REQUEST_LIMIT_BYTES, describeBytes, requestTooLargeMessage } from '../limits/payload-limits.js';
+import { sendError } from './send-response.js';
 
 /** What the dev endpoints need from the dev server. */
 export interface DevServices {
@@ -26,12 +27,12 @@ function sendOutcome(reply: FastifyReply, outcome: InvokeOutcome): FastifyReply 
   return reply.code(200).header('x-amz-function-error', 'Unhandled').send(JSON.stringify({ errorType: outcome.errorType, errorMessage: outcome.errorMessage }));
 }
 
-function notFound(reply: FastifyReply, code: string, what: string, name: string, known: readonly string[]): FastifyReply {
+function notFound(reply: FastifyReply, code: 'FUNCTION_NOT_FOUND' | 'QUEUE_NOT_FOUND' | 'CRON_NOT_FOUND', what: string, name: string, known: readonly string[]): FastifyReply {
   const malformed = !NAME.test(name);
   const message = malformed
     ? `${JSON.stringify(name)} is not a ${what} name (letters, digits, "-", "_" and "/" between segments)`
     : `no ${what} ${JSON.stringify(name)} in this app; known: ${known.join(', ') || '(none)'}`;
-  return reply.code(404).send({ error: { code, message, requestId: reply.request.id } });
+  return sendError(reply, 404, code, message);
 }
 
 function parsePayload(body: unknown): { ok: true; value: unknown; text: string } | { ok: false } {
@@ -67,7 +68,7 @@ export function devEndpointsPlugin(services: DevServices): FastifyPluginAsync {
       const queue = app.queues.find((q) => q.id === name || q.queueName === name || q.functionName === name);
       if (!queue) return notFound(reply, 'QUEUE_NOT_FOUND', 'queue', name, app.queues.map((q) => q.id));
       const payload = parsePayload(request.body);
-      if (!payload.ok) return reply.code(400).send({ error: { code: 'INVALID_JSON', message: 'the request body is not JSON; it becomes the body of one queue message', requestId: request.id } });
+      if (!payload.ok) return sendError(reply, 400, 'INVALID_JSON', 'the request body is not JSON; it becomes the body of one queue message');
       const event = buildSqsEvent(app.region, queue.queueName, [{ messageId: randomUUID(), body: payload.text }]);
       return sendOutcome(reply, await services.invoke(queue, event, { requestId: request.id }));
     });
@@ -88,11 +89,11 @@ export function devEndpointsPlugin(services: DevServices): FastifyPluginAsync {
       const unit: FunctionUnit | undefined = app.functions.find((f) => f.id === name || f.functionName === name);
       if (!unit) {
         const route = app.routes.find((r) => r.functionName === name);
-        if (route) return reply.code(404).send({ error: { code: 'FUNCTION_NOT_FOUND', message: `${JSON.stringify(name)} is the function of the route ${route.routeKey}: call ${route.method} ${route.path} instead (its token is checked there); /_dev/invoke takes standalone functions (src/functions/), queues (/_dev/invoke/queue/<id>) and crons (/_dev/invoke/cron/<id>)`, requestId: request.id } });
+        if (route) return sendError(reply, 404, 'FUNCTION_NOT_FOUND', `${JSON.stringify(name)} is the function of the route ${route.routeKey}: call ${route.method} ${route.path} instead (its token is checked there); /_dev/invoke takes standalone functions (src/functions/), queues (/_dev/invoke/queue/<id>) and crons (/_dev/invoke/cron/<id>)`);
         return notFound(reply, 'FUNCTION_NOT_FOUND', 'function', name, app.functions.flatMap((f) => [f.id, f.functionName]));
       }
       const payload = parsePayload(request.body);
-      if (!payload.ok) return reply.code(400).send({ error: { code: 'INVALID_JSON', message: 'the request body is not JSON; it becomes the function payload', requestId: request.id } });
+      if (!payload.ok) return sendError(reply, 400, 'INVALID_JSON', 'the request body is not JSON; it becomes the function payload');
       const asynchronous = String(request.headers['x-amz-invocation-type'] ?? '').toLowerCase() === 'event';
       // Lambda's Invoke API refuses a payload over its quota before running anything, with this answer.
       const limit = asynchronous ? ASYNC_REQUEST_LIMIT_BYTES : SYNC_REQUEST_LIMIT_BYTES;

@@ -19,6 +19,20 @@ export const DEV_GATEWAY_ERROR_CODES = {
   HANDLER_LOAD_FAILED: { status: 500, meaning: "The route's handler threw while it was imported, or does not compile." },
   GATEWAY_TIMEOUT: { status: 504, meaning: "The function ran past its timeout, or its handler's import past the load limit." },
   INTERNAL_ERROR: { status: 500, meaning: 'The function threw or its worker exited, or the dev server itself failed on the request.' },
+  INVALID_JSON: { status: 400, meaning: 'The body of a /_dev/ request (invoke, queue message, token, cache item) is not JSON.' },
+  FUNCTION_NOT_FOUND: { status: 404, meaning: "/_dev/invoke names no standalone function of the app (or names a route's function)." },
+  QUEUE_NOT_FOUND: { status: 404, meaning: 'A /_dev/ queue request names no queue of the app.' },
+  CRON_NOT_FOUND: { status: 404, meaning: '/_dev/invoke/cron names no cron of the app.' },
+  INVALID_MESSAGE: { status: 400, meaning: 'A queue message without a string body, or with delaySeconds outside 0-900.' },
+  QUEUE_WRITE_FAILED: { status: 503, meaning: 'The queue engine could not write the message to disk, so it was not accepted.' },
+  CACHE_NOT_FOUND: { status: 404, meaning: 'A /_dev/caches request names no cache of the app.' },
+  CACHE_MISS: { status: 404, meaning: 'The local cache has no (unexpired) item under the key.' },
+  INVALID_ITEM: { status: 400, meaning: 'A cache item without a string value, or with a ttlSeconds that is not a number.' },
+  INVALID_TOKEN_REQUEST: { status: 400, meaning: 'A /_dev/token field has the wrong type (scopes, sub, client, groups, expiresIn).' },
+  UNKNOWN_SCOPE: { status: 400, meaning: '/_dev/token asks for a scope config/security.ts does not declare.' },
+  UNKNOWN_CLIENT: { status: 400, meaning: '/_dev/token names an app client that does not exist.' },
+  SCOPE_NOT_ALLOWED: { status: 400, meaning: '/_dev/token asks for a scope the client may not request.' },
+  UNKNOWN_ROLE: { status: 400, meaning: '/_dev/token names a role config/security.ts does not declare.' },
 } as const;
 
 export type DevGatewayErrorCode = keyof typeof DEV_GATEWAY_ERROR_CODES;
