@@ -1,13 +1,14 @@
 import * as t from 'io-ts';
 import * as c from './codec.js';
-import { authCodec, type AuthIntent } from '../intents/auth.js';
-import { cachesCodec, type CacheIntent } from '../intents/caches.js';
-import { schedulesCodec, type ScheduleIntent } from '../intents/crons.js';
-import { databasesCodec, type DatabaseIntent } from '../intents/databases.js';
-import { functionsCodec, type FunctionIntent } from '../intents/functions.js';
+import type { AuthIntent } from '../intents/auth.js';
+import type { CacheIntent } from '../intents/caches.js';
+import type { ScheduleIntent } from '../intents/crons.js';
+import type { DatabaseIntent } from '../intents/databases.js';
+import type { FunctionIntent } from '../intents/functions.js';
 import type { CodecKit } from '../intents/intent-kind.js';
-import { queuesCodec, type QueueIntent } from '../intents/queues.js';
-import { storageCodec, type StorageIntent } from '../intents/storage.js';
+import type { QueueIntent } from '../intents/queues.js';
+import { kindCodecs, type KindIntents } from '../intents/registry.js';
+import type { StorageIntent } from '../intents/storage.js';
 
 // Each kind's intent type and codec live in its module (`src/intents/`); they stay importable from here.
 export type { AuthIntent, CacheIntent, DatabaseIntent, FunctionIntent, QueueIntent, ScheduleIntent, StorageIntent };
@@ -27,8 +28,11 @@ const kit: CodecKit = {
   timeout: c.integer(1, 900),
 };
 
-/** Every intent of `defineApp({ infrastructure })`. */
-export interface Infrastructure {
+/**
+ * Every intent of `defineApp({ infrastructure })`: a field per kind of the registry that has intents (`KindIntents`),
+ * the existing ones spelled out here.
+ */
+export interface Infrastructure extends KindIntents {
   readonly databases?: readonly DatabaseIntent[];
   readonly storage?: readonly StorageIntent[];
   readonly auth?: AuthIntent;
@@ -38,12 +42,5 @@ export interface Infrastructure {
   readonly functions?: readonly FunctionIntent[];
 }
 
-export const infrastructureCodec = c.struct<Infrastructure>('an infrastructure object of intents', {
-  functions: c.optional(functionsCodec(kit)),
-  queues: c.optional(queuesCodec(kit)),
-  schedules: c.optional(schedulesCodec(kit)),
-  databases: c.optional(databasesCodec(kit)),
-  storage: c.optional(storageCodec(kit)),
-  auth: c.optional(authCodec(kit)),
-  caches: c.optional(cachesCodec(kit)),
-});
+/** Checks `infrastructure`: each kind's own codec, under its key (`kindCodecs`, in the order of the first release). */
+export const infrastructureCodec = c.struct<Infrastructure>('an infrastructure object of intents', Object.fromEntries(Object.entries(kindCodecs(kit)).map(([key, codec]) => [key, c.optional(codec)])) as unknown as c.Fields<Infrastructure>);

@@ -77,8 +77,9 @@ export interface AuthDefinition extends Required<AuthIntent> {
 }
 
 /** `infrastructure.auth`: the identity provider of the security config's scopes and app clients (present when set). */
-export const authKind: IntentKindModule<AuthIntent, AuthDefinition | undefined, (typeof AUTH_OUTPUTS)[number]> = {
+export const authKind: IntentKindModule<AuthIntent, AuthDefinition | undefined, (typeof AUTH_OUTPUTS)[number], 'auth'> = {
   configKey: 'auth',
+  codec: authCodec,
   outputs: AUTH_OUTPUTS,
   build: (auth, { project, stage, config }) =>
     auth

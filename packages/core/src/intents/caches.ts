@@ -36,8 +36,9 @@ export interface CacheDefinition {
 }
 
 /** `infrastructure.caches`: caches (ElastiCache Serverless deployed), sized by the stage's `caches` settings. */
-export const cachesKind: IntentKindModule<readonly CacheIntent[], readonly CacheDefinition[], (typeof CACHE_OUTPUTS)[number]> = {
+export const cachesKind: IntentKindModule<readonly CacheIntent[], readonly CacheDefinition[], (typeof CACHE_OUTPUTS)[number], 'caches'> = {
   configKey: 'caches',
+  codec: cachesCodec,
   outputs: CACHE_OUTPUTS,
   build: (intents, { project, stage }) =>
     (intents ?? []).map((k) => ({ id: k.id, engine: k.engine ?? 'valkey', cacheName: cacheName(project, stage, k.id), variables: cacheEnv(k.id) })),

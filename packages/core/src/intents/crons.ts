@@ -67,8 +67,9 @@ export interface CronDefinition extends FunctionUnit {
 }
 
 /** `infrastructure.schedules` with `src/crons/<id>.ts`: a function and the schedule that runs it. */
-export const cronsKind: IntentKindModule<readonly ScheduleIntent[], readonly CronDefinition[]> = {
+export const cronsKind: IntentKindModule<readonly ScheduleIntent[], readonly CronDefinition[], never, 'schedules'> = {
   configKey: 'schedules',
+  codec: schedulesCodec,
   outputs: [],
   build: (intents, { project, stage, config, files }) => {
     const defaults = config.settings.functions;

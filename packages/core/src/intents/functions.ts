@@ -43,8 +43,9 @@ export interface StandaloneFunctionDefinition extends FunctionUnit {
 }
 
 /** `src/functions/<id>.ts` (with an optional `infrastructure.functions` intent): functions reachable with `invoke`. */
-export const functionsKind: IntentKindModule<readonly FunctionIntent[], readonly StandaloneFunctionDefinition[]> = {
+export const functionsKind: IntentKindModule<readonly FunctionIntent[], readonly StandaloneFunctionDefinition[], never, 'functions'> = {
   configKey: 'functions',
+  codec: functionsCodec,
   outputs: [],
   build: (intents, { project, stage, config, files }) => {
     const defaults = config.settings.functions;

@@ -48,9 +48,11 @@ export interface CodecKit {
   readonly timeout: codec.Codec<number>;
 }
 
-export interface IntentKindModule<Intent, Definitions, Output extends string = never> {
+export interface IntentKindModule<Intent, Definitions, Output extends string = never, ConfigKey extends string = never> {
   /** Its key under `defineApp({ infrastructure })`, whose value `build` receives; none for a kind without intents. */
-  readonly configKey?: string;
+  readonly configKey?: ConfigKey;
+  /** The codec of its value under `infrastructure` (with `configKey`). */
+  readonly codec?: (kit: CodecKit) => codec.Codec<Intent>;
   /**
    * The outputs of one intent that reach functions through variables (`host`, `url`, ...): each interpreter provides
    * exactly these (the CDK constructs as resource attributes, `fw dev`'s engine as local values). Empty: none.

@@ -63,8 +63,9 @@ export interface QueueDefinition extends FunctionUnit {
 }
 
 /** `infrastructure.queues` with `src/queues/<id>.ts`: a queue, its consumer function and its dead-letter queue. */
-export const queuesKind: IntentKindModule<readonly QueueIntent[], readonly QueueDefinition[], (typeof QUEUE_OUTPUTS)[number]> = {
+export const queuesKind: IntentKindModule<readonly QueueIntent[], readonly QueueDefinition[], (typeof QUEUE_OUTPUTS)[number], 'queues'> = {
   configKey: 'queues',
+  codec: queuesCodec,
   outputs: QUEUE_OUTPUTS,
   build: (intents, { project, stage, config, files }) => {
     const defaults = config.settings.functions;

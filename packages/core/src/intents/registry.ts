@@ -1,6 +1,6 @@
-import type { Infrastructure } from '../config/intents.js';
+import type { Codec } from '../config/codec.js';
 import type { FunctionUnit } from './function-unit.js';
-import type { IntentKindModule, KindStage } from './intent-kind.js';
+import type { CodecKit, IntentKindModule, KindStage } from './intent-kind.js';
 import { authKind } from './auth.js';
 import { cachesKind } from './caches.js';
 import { cronsKind } from './crons.js';
@@ -40,10 +40,16 @@ export const INTENT_KIND_REGISTRY = {
 export type IntentKindName = keyof typeof INTENT_KIND_REGISTRY;
 
 /** What a kind contributes to the app model. */
-export type KindDefinition<K extends IntentKindName> = (typeof INTENT_KIND_REGISTRY)[K] extends IntentKindModule<infer _I, infer D, string> ? D : never;
+export type KindDefinition<K extends IntentKindName> = K extends IntentKindName ? ((typeof INTENT_KIND_REGISTRY)[K] extends IntentKindModule<infer _I, infer D, string, string> ? D : never) : never;
 
 /** The intents of a kind as `defineApp({ infrastructure })` takes them. */
-export type KindIntent<K extends IntentKindName> = (typeof INTENT_KIND_REGISTRY)[K] extends IntentKindModule<infer I, unknown, string> ? I : never;
+export type KindIntent<K extends IntentKindName> = K extends IntentKindName ? ((typeof INTENT_KIND_REGISTRY)[K] extends IntentKindModule<infer I, unknown, string, string> ? I : never) : never;
+
+/** A kind's key under `defineApp({ infrastructure })`, if it has intents. */
+export type KindConfigKey<K extends IntentKindName> = (typeof INTENT_KIND_REGISTRY)[K] extends { readonly configKey?: infer C } ? (C extends string ? C : never) : never;
+
+/** `defineApp({ infrastructure })`'s field of every kind that has intents (all optional). */
+export type KindIntents = { readonly [K in IntentKindName as KindConfigKey<K>]?: KindIntent<K> };
 
 /** The app model's field of every kind (optional for a kind that may be absent, such as `auth`). */
 export type KindDefinitions = { readonly [K in IntentKindName as undefined extends KindDefinition<K> ? never : K]: KindDefinition<K> } & {
@@ -89,7 +95,7 @@ function moduleOf<K extends IntentKindName>(kind: K): IntentKindModule<KindInten
 }
 
 /** Every kind's part of the app model for one stage, each from its intents under `infrastructure`. */
-export function buildKinds(infrastructure: Infrastructure, stage: KindStage): KindDefinitions {
+export function buildKinds(infrastructure: KindIntents, stage: KindStage): KindDefinitions {
   const out = {} as Record<IntentKindName, unknown>;
   for (const kind of KIND_NAMES) {
     const module = moduleOf(kind);
@@ -97,6 +103,20 @@ export function buildKinds(infrastructure: Infrastructure, stage: KindStage): Ki
     out[kind] = module.build(intents as KindIntent<typeof kind> | undefined, stage);
   }
   return out as KindDefinitions;
+}
+
+/**
+ * The order `infrastructure`'s fields are checked and listed in (the order of the first release, so problems read as
+ * they always did); a kind added later comes after these, in registry order.
+ */
+const CONFIG_ORDER: readonly string[] = ['functions', 'queues', 'schedules', 'databases', 'storage', 'auth', 'caches'];
+
+/** The codec of every kind's intents under its `configKey`, in `CONFIG_ORDER`: what `infrastructureCodec` checks. */
+export function kindCodecs(kit: CodecKit): Record<string, Codec<unknown>> {
+  const keyed = KIND_NAMES.map((kind) => INTENT_KIND_REGISTRY[kind] as IntentKindModule<unknown, unknown, string, string>).filter((m) => m.configKey !== undefined && m.codec !== undefined);
+  const rank = (key: string) => (CONFIG_ORDER.includes(key) ? CONFIG_ORDER.indexOf(key) : CONFIG_ORDER.length);
+  const ordered = keyed.map((m, index) => ({ m, index })).sort((a, b) => rank(a.m.configKey!) - rank(b.m.configKey!) || a.index - b.index);
+  return Object.fromEntries(ordered.map(({ m }) => [m.configKey!, m.codec!(kit)]));
 }
 
 /** The variables of every kind, in registry order, each output reference naming its kind. */

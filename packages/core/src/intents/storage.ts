@@ -117,8 +117,9 @@ export interface BucketDefinition {
 }
 
 /** `infrastructure.storage`: object-storage buckets. */
-export const storageKind: IntentKindModule<readonly StorageIntent[], readonly BucketDefinition[], (typeof BUCKET_OUTPUTS)[number]> = {
+export const storageKind: IntentKindModule<readonly StorageIntent[], readonly BucketDefinition[], (typeof BUCKET_OUTPUTS)[number], 'storage'> = {
   configKey: 'storage',
+  codec: storageCodec,
   outputs: BUCKET_OUTPUTS,
   build: (intents) =>
     (intents ?? []).map((b) => ({
