@@ -4,6 +4,7 @@ import type * as t from 'io-ts';
 import * as c from '../config/codec.js';
 import { STAGE_NAME } from '../config/base.js';
 import { INTENT_ID, infrastructureCodec, type Infrastructure } from '../config/intents.js';
+import { intentListKinds } from '../intents/registry.js';
 import { joinPath, reportErrors } from '../config/report.js';
 import { checkLayers } from '../config/resolve.js';
 import { discoverRoutes } from '../discovery/routes.js';
@@ -147,8 +148,8 @@ function normalizeDir(dir: string): string {
   return path.posix.normalize(dir).replace(/\/+$/, '') || '.';
 }
 
-const INTENT_KINDS = ['functions', 'queues', 'schedules', 'databases', 'storage', 'caches'] as const;
-type IntentKind = (typeof INTENT_KINDS)[number];
+/** The kinds whose intents are a list with ids (from the registry): functions, queues, schedules, databases, ... */
+const INTENT_KINDS = intentListKinds();
 
 /** An intent's id and position, all the cross-checks need. */
 interface IntentRef {
@@ -157,19 +158,20 @@ interface IntentRef {
   /** Queues only: whether the queue gets a dead-letter queue. */
   readonly deadLetterQueue?: boolean;
 }
-type IntentIds = Readonly<Record<IntentKind, readonly IntentRef[]>>;
+/** By key under `infrastructure`; the kinds the checks below name are always there. */
+type IntentIds = Readonly<Record<string, readonly IntentRef[]>> & Readonly<Record<'functions' | 'queues' | 'schedules', readonly IntentRef[]>>;
 
 /** Ids of the intents of each kind, read from the raw input: only ids that are valid take part. */
 function idsOf(infrastructure: unknown): IntentIds {
-  const out = {} as Record<IntentKind, IntentRef[]>;
-  for (const kind of INTENT_KINDS) {
-    const list = c.isPlainObject(infrastructure) ? infrastructure[kind] : undefined;
-    out[kind] = [];
+  const out: Record<string, IntentRef[]> & Record<'functions' | 'queues' | 'schedules', IntentRef[]> = { functions: [], queues: [], schedules: [] };
+  for (const { key, ids } of INTENT_KINDS) {
+    const list = c.isPlainObject(infrastructure) ? infrastructure[key] : undefined;
+    const refs: IntentRef[] = (out[key] = []);
     if (!Array.isArray(list)) continue;
     list.forEach((item: unknown, index) => {
-      const valid = (id: unknown): id is string => typeof id === 'string' && (kind === 'functions' ? id.split('/').every((part) => INTENT_ID.test(part)) : INTENT_ID.test(id));
+      const valid = (id: unknown): id is string => typeof id === 'string' && (ids === 'path' ? id.split('/').every((part) => INTENT_ID.test(part)) : INTENT_ID.test(id));
       if (c.isPlainObject(item) && valid(item.id)) {
-        out[kind].push({ id: item.id, index, deadLetterQueue: item.deadLetterQueue !== false });
+        refs.push({ id: item.id, index, deadLetterQueue: item.deadLetterQueue !== false });
       }
     });
   }
@@ -252,10 +254,10 @@ function checkDeadLetterQueueNames(queues: readonly IntentRef[]): ConfigProblem[
 
 function checkIntentIds(infrastructure: IntentIds): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
-  for (const kind of INTENT_KINDS) {
+  for (const { key: kind, tokens: sharesTokens } of INTENT_KINDS) {
     const ids = new Map<string, number>();
     const tokens = new Map<string, string>();
-    infrastructure[kind].forEach((intent) => {
+    (infrastructure[kind] ?? []).forEach((intent) => {
       const index = intent.index;
       const previous = ids.get(intent.id);
       if (previous !== undefined) {
@@ -265,7 +267,7 @@ function checkIntentIds(infrastructure: IntentIds): ConfigProblem[] {
       ids.set(intent.id, index);
       const token = envToken(intent.id);
       const clash = tokens.get(token);
-      if (clash !== undefined && kind !== 'functions' && kind !== 'schedules') {
+      if (clash !== undefined && sharesTokens) {
         problems.push({ code: 'FW_ERR_CONFIG_NAME_CLASH', path: `infrastructure.${kind}[${index}].id`, message: `ids ${JSON.stringify(clash)} and ${JSON.stringify(intent.id)} both become the variable token ${token}; rename one` });
       }
       tokens.set(token, intent.id);

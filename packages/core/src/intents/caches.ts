@@ -38,6 +38,7 @@ export interface CacheDefinition {
 /** `infrastructure.caches`: caches (ElastiCache Serverless deployed), sized by the stage's `caches` settings. */
 export const cachesKind: IntentKindModule<readonly CacheIntent[], readonly CacheDefinition[], (typeof CACHE_OUTPUTS)[number], 'caches'> = {
   configKey: 'caches',
+  ids: 'flat',
   codec: cachesCodec,
   outputs: CACHE_OUTPUTS,
   build: (intents, { project, stage }) =>

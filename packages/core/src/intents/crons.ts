@@ -69,6 +69,7 @@ export interface CronDefinition extends FunctionUnit {
 /** `infrastructure.schedules` with `src/crons/<id>.ts`: a function and the schedule that runs it. */
 export const cronsKind: IntentKindModule<readonly ScheduleIntent[], readonly CronDefinition[], never, 'schedules'> = {
   configKey: 'schedules',
+  ids: 'flat',
   codec: schedulesCodec,
   outputs: [],
   build: (intents, { project, stage, config, files }) => {

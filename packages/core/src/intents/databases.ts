@@ -91,6 +91,7 @@ function migrationFunction(project: string, stage: string, databaseId: string): 
 /** `infrastructure.databases`: PostgreSQL databases, sized by the stage's `databases` settings. */
 export const databasesKind: IntentKindModule<readonly DatabaseIntent[], readonly DatabaseDefinition[], (typeof DATABASE_OUTPUTS)[number], 'databases'> = {
   configKey: 'databases',
+  ids: 'flat',
   codec: databasesCodec,
   outputs: DATABASE_OUTPUTS,
   build: (intents, { project, stage }) =>

@@ -45,6 +45,7 @@ export interface StandaloneFunctionDefinition extends FunctionUnit {
 /** `src/functions/<id>.ts` (with an optional `infrastructure.functions` intent): functions reachable with `invoke`. */
 export const functionsKind: IntentKindModule<readonly FunctionIntent[], readonly StandaloneFunctionDefinition[], never, 'functions'> = {
   configKey: 'functions',
+  ids: 'path',
   codec: functionsCodec,
   outputs: [],
   build: (intents, { project, stage, config, files }) => {

@@ -51,6 +51,12 @@ export interface CodecKit {
 export interface IntentKindModule<Intent, Definitions, Output extends string = never, ConfigKey extends string = never> {
   /** Its key under `defineApp({ infrastructure })`, whose value `build` receives; none for a kind without intents. */
   readonly configKey?: ConfigKey;
+  /**
+   * For a kind whose intents are a list with ids: how the ids read (`flat`: one segment; `path`: `/`-separated
+   * segments, as function ids). `defineApp` then refuses duplicate ids, and ids that share a variable token when the
+   * kind has outputs.
+   */
+  readonly ids?: 'flat' | 'path';
   /** The codec of its value under `infrastructure` (with `configKey`). */
   readonly codec?: (kit: CodecKit) => codec.Codec<Intent>;
   /**

@@ -65,6 +65,7 @@ export interface QueueDefinition extends FunctionUnit {
 /** `infrastructure.queues` with `src/queues/<id>.ts`: a queue, its consumer function and its dead-letter queue. */
 export const queuesKind: IntentKindModule<readonly QueueIntent[], readonly QueueDefinition[], (typeof QUEUE_OUTPUTS)[number], 'queues'> = {
   configKey: 'queues',
+  ids: 'flat',
   codec: queuesCodec,
   outputs: QUEUE_OUTPUTS,
   build: (intents, { project, stage, config, files }) => {

@@ -111,12 +111,30 @@ export function buildKinds(infrastructure: KindIntents, stage: KindStage): KindD
  */
 const CONFIG_ORDER: readonly string[] = ['functions', 'queues', 'schedules', 'databases', 'storage', 'auth', 'caches'];
 
+/** The kinds that have intents, in `CONFIG_ORDER`. */
+function kindsInConfigOrder(): Array<IntentKindModule<unknown, unknown, string, string> & { readonly configKey: string }> {
+  const keyed = KIND_NAMES.map((kind) => INTENT_KIND_REGISTRY[kind] as IntentKindModule<unknown, unknown, string, string>).filter((m): m is IntentKindModule<unknown, unknown, string, string> & { readonly configKey: string } => m.configKey !== undefined);
+  const rank = (key: string) => (CONFIG_ORDER.includes(key) ? CONFIG_ORDER.indexOf(key) : CONFIG_ORDER.length);
+  return keyed.map((m, index) => ({ m, index })).sort((a, b) => rank(a.m.configKey) - rank(b.m.configKey) || a.index - b.index).map(({ m }) => m);
+}
+
 /** The codec of every kind's intents under its `configKey`, in `CONFIG_ORDER`: what `infrastructureCodec` checks. */
 export function kindCodecs(kit: CodecKit): Record<string, Codec<unknown>> {
-  const keyed = KIND_NAMES.map((kind) => INTENT_KIND_REGISTRY[kind] as IntentKindModule<unknown, unknown, string, string>).filter((m) => m.configKey !== undefined && m.codec !== undefined);
-  const rank = (key: string) => (CONFIG_ORDER.includes(key) ? CONFIG_ORDER.indexOf(key) : CONFIG_ORDER.length);
-  const ordered = keyed.map((m, index) => ({ m, index })).sort((a, b) => rank(a.m.configKey!) - rank(b.m.configKey!) || a.index - b.index);
-  return Object.fromEntries(ordered.map(({ m }) => [m.configKey!, m.codec!(kit)]));
+  return Object.fromEntries(kindsInConfigOrder().flatMap((m) => (m.codec ? [[m.configKey, m.codec(kit)]] : [])));
+}
+
+/** A kind whose intents are a list with ids, as `defineApp`'s cross-checks see it. */
+export interface IntentListKind {
+  /** Its key under `infrastructure`. */
+  readonly key: string;
+  readonly ids: 'flat' | 'path';
+  /** Its ids become variable tokens (it has outputs), so two ids must not share one. */
+  readonly tokens: boolean;
+}
+
+/** The kinds whose intents are a list with ids, in `CONFIG_ORDER`. */
+export function intentListKinds(): IntentListKind[] {
+  return kindsInConfigOrder().flatMap((m) => (m.ids ? [{ key: m.configKey, ids: m.ids, tokens: m.outputs.length > 0 }] : []));
 }
 
 /** The variables of every kind, in registry order, each output reference naming its kind. */

@@ -119,6 +119,7 @@ export interface BucketDefinition {
 /** `infrastructure.storage`: object-storage buckets. */
 export const storageKind: IntentKindModule<readonly StorageIntent[], readonly BucketDefinition[], (typeof BUCKET_OUTPUTS)[number], 'storage'> = {
   configKey: 'storage',
+  ids: 'flat',
   codec: storageCodec,
   outputs: BUCKET_OUTPUTS,
   build: (intents) =>
