@@ -64,7 +64,7 @@ export function isFrameworkError(error: unknown): error is FrameworkError {
  * problems reports all five, each with its path.
  */
 export class ConfigError extends FrameworkError {
-  public static readonly CODE = 'FW_ERR_CONFIG';
+  public static readonly CODE = 'FW_ERR_CONFIG' satisfies keyof typeof CORE_ERROR_CODES;
   public readonly problems: readonly ConfigProblem[];
 
   constructor(problems: readonly ConfigProblem[]) {
@@ -77,9 +77,18 @@ export class ConfigError extends FrameworkError {
   }
 }
 
+/**
+ * Every code a `@framework/core` error carries, with its cause: the README's error table lists the same, and a test
+ * keeps both in step. The problems inside a `ConfigError` have their own catalog, `CONFIG_PROBLEM_CODES`.
+ */
+export const CORE_ERROR_CODES = {
+  FW_ERR_CONFIG: 'The configuration or the handler files have problems; `problems` lists each (code, path, message).',
+  FW_ERR_NAMING: 'A naming function got a project, stage or id that can never be a deployed name.',
+} as const;
+
 /** Raised by the naming module for an input that can never become a deployed name (empty, or bad characters). */
 export class NamingError extends FrameworkError {
-  public static readonly CODE = 'FW_ERR_NAMING';
+  public static readonly CODE = 'FW_ERR_NAMING' satisfies keyof typeof CORE_ERROR_CODES;
   constructor(message: string) {
     super(NamingError.CODE, message);
   }

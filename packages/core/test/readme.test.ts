@@ -1,20 +1,22 @@
 import { expect } from 'chai';
-import { CONFIG_PROBLEM_CODES, ENV, INTENT_KIND_REGISTRY, PRESET_NAMES } from '../src/index.js';
-import { expectCodeTable } from './helpers/code-table.js';
+import { CONFIG_PROBLEM_CODES, CORE_ERROR_CODES, ENV, INTENT_KIND_REGISTRY, PRESET_NAMES } from '../src/index.js';
+import { expectCodeTable, readmeCodeRows } from './helpers/code-table.js';
 import { presetRows, readReadme, tableRows } from './helpers/readme.js';
 
 // The README's tables are documentation users read instead of the source: these tests keep them true.
 describe('README.md', () => {
   const readme = readReadme();
 
-  it('lists every ConfigError problem code, and no other, in the codes table', () => {
+  it('lists every ConfigError problem code, and no other, in the codes table, each with cause and fix', () => {
     expectCodeTable(readme, '`ConfigError` problem codes', CONFIG_PROBLEM_CODES);
-    const rows = tableRows(readme, 'code');
-    for (const row of rows) {
-      expect(row, row[0]).to.have.length(3);
-      expect(row[1], `cause of ${row[0]}`).not.to.equal('');
-      expect(row[2], `fix of ${row[0]}`).not.to.equal('');
+    for (const row of readmeCodeRows(readme, '`ConfigError` problem codes')) {
+      expect(row.cells.cause, `cause of ${row.code}`).not.to.equal('');
+      expect(row.cells.fix, `fix of ${row.code}`).not.to.equal('');
     }
+  });
+
+  it('lists the codes of the error classes, and no other', () => {
+    expectCodeTable(readme, 'Errors', CORE_ERROR_CODES);
   });
 
   it('shows every preset field with the values of PRESETS', () => {

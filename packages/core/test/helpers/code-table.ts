@@ -12,12 +12,11 @@ export interface CodeRow {
   readonly cells: Readonly<Record<string, string>>;
 }
 
-/** The rows of the tables headed `| code |` in the README section `heading` (up to the next heading of its level). */
+/** The rows of the tables headed `| code |` in the README section `heading`, up to the next heading (its subsections are their own). */
 export function readmeCodeRows(readme: string, heading: string): CodeRow[] {
   const lines = readme.split('\n');
   const start = lines.findIndex((line) => /^#+ /.test(line) && line.replace(/^#+ /, '').trim() === heading);
   if (start < 0) throw new Error(`README has no section headed "${heading}"`);
-  const level = /^#+/.exec(lines[start]!)![0].length;
   const rows: CodeRow[] = [];
   let columns: string[] | undefined;
   const cellsOf = (line: string) => line.split(/(?<!\\)\|/).slice(1, -1).map((cell) => cell.trim());
@@ -27,7 +26,7 @@ export function readmeCodeRows(readme: string, heading: string): CodeRow[] {
     if (line.startsWith('```')) inCode = !inCode;
     if (inCode) continue;
     const headingLevel = /^(#+) /.exec(line)?.[1]?.length;
-    if (headingLevel !== undefined && headingLevel <= level) break;
+    if (headingLevel !== undefined) break;
     if (!line.startsWith('|')) {
       columns = undefined;
       continue;
