@@ -46,6 +46,7 @@ export const RUNTIME_ERROR_CODES = {
   FW_ERR_QUEUE_SEND_FAILED: 'Sending a message to a queue failed.',
   FW_ERR_RETRYABLE: 'Thrown by user code (`RetryableError`) to mark a failure as transient, so `taskHandler` retries it.',
   FW_ERR_SERVICE_EXTENSION: 'Two packages registered the same service property, or an extension factory threw.',
+  FW_ERR_SERVICE_LEFT_OUT: "`service.queues` or `service.invoke` was used in a deployed function whose own code names no queue / no function, so its bundle left the client out.",
 } as const;
 
 export type RuntimeErrorCode = keyof typeof RUNTIME_ERROR_CODES;

@@ -5,7 +5,9 @@ import * as path from 'node:path';
 import { LAMBDA_HANDLER, type AppDefinition, type FunctionUnit } from '@framework/core';
 import { buildSync, type BuildFailure, type Metafile } from 'esbuild';
 import { InfraError } from '../errors.js';
+import { referencesOf } from './bundle-references.js';
 import { packageNameOf, packagesOfOutput } from './bundle-usage.js';
+import { serviceBundleDefines } from './service-defines.js';
 
 /** Options of `bundleApp`. */
 export interface BundleOptions {
@@ -132,6 +134,13 @@ const REQUIRE_BANNER = "import { createRequire as __fwCreateRequire } from 'node
 const NAVIGATOR_BANNER = "const __fwNavigator = globalThis.navigator ?? { userAgent: `Node.js/${process.versions.node.split('.')[0]}`, platform: process.platform, language: 'en-US' };";
 const NAVIGATOR_DEFINE: Readonly<Record<string, string>> = { navigator: '__fwNavigator' };
 
+/** A failed esbuild build as the error the user acts on: the first errors with their file and line. */
+function bundleFailure(error: unknown): InfraError {
+  const failure = error as Partial<BuildFailure>;
+  const lines = (failure.errors ?? []).slice(0, 10).map((e) => `  - ${e.location ? `${e.location.file}:${e.location.line}: ` : ''}${e.text}`);
+  return new InfraError('FW_ERR_INFRA_BUNDLE', `Bundling the app's functions failed:\n${lines.join('\n') || String(error)}\nFix the files above (they must build with esbuild as ESM for Node.js), then synthesize again.`, { cause: error });
+}
+
 /**
  * The project's own code of each function: a second, in-memory esbuild build of the same entry points with every
  * package external (so the framework's generic code is left out), tree-shaken (a helper the function never calls is
@@ -160,7 +169,8 @@ function projectCodeOf(app: AppDefinition, units: readonly FunctionUnit[]): Map<
       write: false,
     });
   } catch (error) {
-    throw new InfraError('FW_ERR_INFRA_BUNDLE', `Reading the project's own code of each function failed: ${(error as Error).message}`, { cause: error });
+    // The first build of the sources: a syntax error in a function surfaces here.
+    throw bundleFailure(error);
   }
   const byPath = new Map((result.outputFiles ?? []).map((f) => [path.resolve(f.path), f.text]));
   for (const [outputPath, output] of Object.entries(result.metafile.outputs)) {
@@ -194,38 +204,51 @@ export function bundleApp(app: AppDefinition, options: BundleOptions = {}): AppB
   const authTriggerName = app.auth && Object.keys(app.auth.roles).length ? app.auth.preTokenGenerationFunctionName : undefined;
   if (authTriggerName) entryPoints[`${authTriggerName}/index`] = resolveAuthTrigger(app.rootDir);
   if (Object.keys(entryPoints).length === 0) return { outDir, functions: new Map(), migrations: new Map() };
-  let metafile: Metafile;
+  // Read first: which service clients each function names decides its defines (`serviceBundleDefines`). Functions
+  // with the same defines share one esbuild build (most apps need one or two); the framework's own entries
+  // (migrations, the auth trigger) keep every client.
+  const project = projectCodeOf(app, units);
+  const groups = new Map<string, { define: Record<string, string>; entryPoints: Record<string, string> }>();
+  for (const [entry, file] of Object.entries(entryPoints)) {
+    const own = project.get(entry.slice(0, -'/index'.length));
+    const define = own ? serviceBundleDefines(referencesOf(own.code, own.packages)) : {};
+    const key = Object.keys(define).sort().join(',');
+    let group = groups.get(key);
+    if (!group) groups.set(key, (group = { define, entryPoints: {} }));
+    group.entryPoints[entry] = file;
+  }
+  const metafile: Metafile = { inputs: {}, outputs: {} };
   try {
-    const result = buildSync({
-      entryPoints,
-      outdir: outDir,
-      absWorkingDir: app.rootDir,
-      bundle: true,
-      splitting: false,
-      platform: 'node',
-      target: app.config.settings.functions.runtime === 'nodejs20.x' ? 'node20' : 'node22',
-      format: 'esm',
-      outExtension: { '.js': '.mjs' },
-      mainFields: ['module', 'main'],
-      banner: { js: `${REQUIRE_BANNER} ${NAVIGATOR_BANNER}` },
-      define: { ...NAVIGATOR_DEFINE },
-      minify: options.minify ?? true,
-      sourcemap: (options.sourcemap ?? true) ? 'linked' : false,
-      sourcesContent: false,
-      legalComments: 'none',
-      external: [...(options.external ?? DEFAULT_EXTERNALS)],
-      metafile: true,
-      logLevel: 'silent',
-      write: true,
-    });
-    metafile = result.metafile!;
+    for (const group of groups.values()) {
+      const result = buildSync({
+        entryPoints: group.entryPoints,
+        outdir: outDir,
+        absWorkingDir: app.rootDir,
+        bundle: true,
+        splitting: false,
+        platform: 'node',
+        target: app.config.settings.functions.runtime === 'nodejs20.x' ? 'node20' : 'node22',
+        format: 'esm',
+        outExtension: { '.js': '.mjs' },
+        mainFields: ['module', 'main'],
+        banner: { js: `${REQUIRE_BANNER} ${NAVIGATOR_BANNER}` },
+        define: { ...NAVIGATOR_DEFINE, ...group.define },
+        minify: options.minify ?? true,
+        sourcemap: (options.sourcemap ?? true) ? 'linked' : false,
+        sourcesContent: false,
+        legalComments: 'none',
+        external: [...(options.external ?? DEFAULT_EXTERNALS)],
+        metafile: true,
+        logLevel: 'silent',
+        write: true,
+      });
+      Object.assign(metafile.inputs, result.metafile!.inputs);
+      Object.assign(metafile.outputs, result.metafile!.outputs);
+    }
   } catch (error) {
-    const failure = error as Partial<BuildFailure>;
-    const lines = (failure.errors ?? []).slice(0, 10).map((e) => `  - ${e.location ? `${e.location.file}:${e.location.line}: ` : ''}${e.text}`);
-    throw new InfraError('FW_ERR_INFRA_BUNDLE', `Bundling the app's functions failed:\n${lines.join('\n') || String(error)}\nFix the files above (they must build with esbuild as ESM for Node.js), then synthesize again.`, { cause: error });
+    throw bundleFailure(error);
   }
 
-  const project = projectCodeOf(app, units);
   const functions = new Map<string, FunctionBundle>();
   for (const unit of units) {
     const directory = path.join(outDir, unit.functionName);

@@ -3,3 +3,4 @@ export * from './bundle-usage.js';
 export * from './handler-info.js';
 export * from './bundle-references.js';
 export * from './sdk-preload.js';
+export * from './service-defines.js';

@@ -107,9 +107,10 @@ export function serviceExtensionNames(): string[] {
   return [...factories.keys()];
 }
 
-function createService(): Service {
+/** `service.queues`: a client per queue id, created on first access. */
+function queuesProxy(): Queues {
   const queues = new Map<string, QueueClient>();
-  const queuesProxy = new Proxy({} as Queues, {
+  return new Proxy({} as Queues, {
     get(_target, id) {
       if (typeof id !== 'string') return undefined;
       let client = queues.get(id);
@@ -117,6 +118,9 @@ function createService(): Service {
       return client;
     },
   });
+}
+
+function createService(): Service {
   const service = Object.create(serviceProto) as Service;
   // Identity is read from the environment at access time, so tests and the dev server may change it between calls.
   Object.defineProperties(service, {
@@ -124,10 +128,30 @@ function createService(): Service {
     stage: { enumerable: true, get: () => process.env[ENV.stage] ?? '' },
     region: { enumerable: true, get: () => process.env[ENV.region] ?? process.env['AWS_REGION'] },
     env: { enumerable: true, get: () => process.env },
-    invoke: { enumerable: true, value: invoke },
-    queues: { enumerable: true, value: queuesProxy },
+    invoke: { enumerable: true, value: globalThis.__fwOmitServiceInvoke ? () => leftOut('invoke') : invoke },
+    queues: { enumerable: true, value: globalThis.__fwOmitServiceQueues ? new Proxy({}, { get: (_t, id) => (typeof id === 'string' ? leftOut('queues') : undefined) }) : queuesProxy() },
   });
   return service;
+}
+
+/**
+ * Bundles built by `@framework/infra` replace these two expressions (esbuild `define`, see `serviceBundleDefines` there)
+ * with `true` for a function whose own code names no queue / invokes no function, so dead-code elimination leaves the
+ * clients (and what they import) out of its bundle. Unbundled code (`fw dev`, tests) never sets them: the full service.
+ */
+declare global {
+  // eslint-disable-next-line no-var
+  var __fwOmitServiceQueues: boolean | undefined;
+  // eslint-disable-next-line no-var
+  var __fwOmitServiceInvoke: boolean | undefined;
+}
+
+/** What a left-out client answers: an error naming why it is missing and the fix, not `undefined is not a function`. */
+function leftOut(name: 'queues' | 'invoke'): never {
+  throw new RuntimeError(
+    'FW_ERR_SERVICE_LEFT_OUT',
+    `service.${name} is not in this function's bundle: its code names no ${name === 'queues' ? "queue (service.queues['id'])" : "function (invoke({ function: 'id' }))"}. Name the ${name === 'queues' ? 'queue' : 'function'} in the function's own code (a literal id, or a bracket expression for an id computed at run time), then deploy again.`,
+  );
 }
 
 let currentService: Service | undefined;
