@@ -1,8 +1,10 @@
 /**
- * `@framework/core/names`: unit names, environment-variable names, the dev server's paths and the handler-info
- * reader only. Free of io-ts and of the file system, so the runtime can import it into a Lambda bundle.
+ * `@framework/core/names`: unit names, environment-variable names (each kind's, from its module), the dev server's
+ * paths and the handler-info reader only. Free of io-ts and of the file system, so the runtime can import it into a
+ * Lambda bundle.
  */
 export * from './naming/index.js';
 export * from './environment/index.js';
+export * from './intents/index.js';
 export * from './handlers/index.js';
 export { FrameworkError, NamingError, isFrameworkError } from './errors.js';

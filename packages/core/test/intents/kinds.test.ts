@@ -1,3 +1,6 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import fixture from '../fixtures/acme/fw.config.js';
 import {
@@ -108,5 +111,30 @@ describe('resolveEnvironment (the one resolver of fw dev and the CDK constructs)
       { variable: 'FW_DB_CONSTRUCTOR_HOST', intent: 'databases', id: 'constructor', output: 'host' },
       { variable: 'FW_QUEUE_JOBS_URL', intent: 'queues', id: 'jobs', output: 'url' },
     ]);
+  });
+});
+
+describe('the kind modules in @framework/core/names', () => {
+  /** Every module `from` loads at run time (type-only imports and re-exports left out), by path under src/. */
+  function runtimeGraph(from: string): Map<string, string[]> {
+    const graph = new Map<string, string[]>();
+    const visit = (file: string) => {
+      if (graph.has(file)) return;
+      const source = fs.readFileSync(file, 'utf8');
+      const specifiers = [...source.matchAll(/^(?:import|export)\s+(?!type\b)(?:[^'";]*?\sfrom\s+)?['"]([^'"]+)['"]/gm)].map((m) => m[1]!);
+      graph.set(file, specifiers);
+      for (const specifier of specifiers) if (specifier.startsWith('.')) visit(path.resolve(path.dirname(file), specifier.replace(/\.js$/, '.ts')));
+    };
+    visit(from);
+    return graph;
+  }
+
+  it('export every kind (its variable names for the runtime) and load no io-ts', async () => {
+    const names = await import('../../src/names.js');
+    for (const exported of ['databaseEnv', 'bucketEnv', 'queueEnv', 'cacheEnv', 'INTENT_KIND_REGISTRY', 'INTENT_OUTPUTS', 'resolveEnvironment']) expect(names, exported).to.have.property(exported);
+    const graph = runtimeGraph(fileURLToPath(new URL('../../src/names.ts', import.meta.url)));
+    const packages = [...graph.values()].flat().filter((s) => !s.startsWith('.') && !s.startsWith('node:'));
+    expect(packages).to.deep.equal([]);
+    expect([...graph.keys()].filter((f) => f.includes(`${path.sep}intents${path.sep}`)).length).to.be.greaterThan(8);
   });
 });
