@@ -54,7 +54,7 @@ export function buildStage(app: CheckedApp, stage: string): AppDefinition {
     environment: {},
   }));
 
-  const kinds = buildKinds(app.infrastructure, { project, stage, config, files: { functions: app.functionFiles, queues: app.queueFiles, crons: app.cronFiles } });
+  const kinds = buildKinds(app.infrastructure, { project, stage, rootDir: app.rootDir, config, files: { functions: app.functionFiles, queues: app.queueFiles, crons: app.cronFiles } });
   const units: FunctionUnit[] = [...routes, ...kindsUnits(kinds)];
   const definition: AppDefinition = {
     project,

@@ -24,7 +24,19 @@ export const DEV_PATHS = {
   caches: `${DEV_PATH_ROOT}/caches`,
   /** `<storage>/<bucketId>`: the embedded storage engine (a bucket's `FW_STORAGE_<ID>_URL`). */
   storage: `${DEV_PATH_ROOT}/storage`,
+  /**
+   * `<ws>/@connections/<connectionId>`: the WebSocket API's management API (`POST` sends, `GET` describes, `DELETE`
+   * closes), the value of `FW_WS_MANAGEMENT_URL`, so the AWS SDK's client works locally unchanged.
+   */
+  ws: `${DEV_PATH_ROOT}/ws`,
 } as const;
+
+/**
+ * `fw dev` only: where clients open the app's WebSocket connections (`ws://localhost:3000/_ws`, the value of
+ * `FW_WS_URL`). Not under `/_dev`: the app's own clients (a browser page of any origin) connect here, as they would
+ * to the deployed API.
+ */
+export const DEV_WS_PATH = '/_ws';
 
 /** `POST`: sends a message to queue `id` of the embedded queue engine. */
 export function devQueueMessagesPath(id: string): string {

@@ -27,6 +27,10 @@ export const ENV = {
    * runtime's scope check accepts that prefix and no other (the project name unless the stack names another).
    */
   authResourceServer: 'FW_AUTH_RESOURCE_SERVER',
+  /** The WebSocket API's URL clients connect to (`wss://...`; in `fw dev` `ws://<host>:<port>/_ws`), when `src/ws/` has handlers. */
+  wsUrl: 'FW_WS_URL',
+  /** The WebSocket API's `@connections` endpoint that `service.ws` sends through (in `fw dev` the dev server's). */
+  wsManagementUrl: 'FW_WS_MANAGEMENT_URL',
   /**
    * Local development only: base URL of the dev server, used by `invoke` and the queue client instead of the cloud.
    * Never set in a deployed function.

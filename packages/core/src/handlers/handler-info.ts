@@ -4,7 +4,7 @@
  * locally, the infra package to configure the gateway's authorizer and the idempotency table.
  */
 export interface HandlerInfo {
-  readonly kind: 'http' | 'task';
+  readonly kind: 'http' | 'task' | 'ws';
   /** Required scopes; empty means public. */
   readonly scopes: readonly string[];
   /** Names of the middlewares, in order. */
@@ -27,7 +27,7 @@ export function handlerInfoOf(main: unknown): HandlerInfo | undefined {
   if (typeof info !== 'object' || info === null) return undefined;
   const { kind, scopes, middleware, retries, idempotent } = info as Record<string, unknown>;
   return {
-    kind: kind === 'task' ? 'task' : 'http',
+    kind: kind === 'task' || kind === 'ws' ? kind : 'http',
     scopes: strings(scopes),
     middleware: strings(middleware),
     ...(typeof retries === 'number' ? { retries } : {}),

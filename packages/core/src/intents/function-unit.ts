@@ -1,9 +1,9 @@
-export type UnitKind = 'route' | 'function' | 'queue' | 'cron';
+export type UnitKind = 'route' | 'function' | 'queue' | 'cron' | 'ws';
 
 /** What every deployed function has. */
 export interface FunctionUnit {
   readonly kind: UnitKind;
-  /** Route key for routes (`PUT /tasks/{id}`), id for the others (`reports/daily`, `emails`, `cleanup`). */
+  /** Route key for routes (`PUT /tasks/{id}`) and WebSocket routes (`$connect`), id for the others (`reports/daily`, `emails`, `cleanup`). */
   readonly id: string;
   /** Project-relative handler file, `/`-separated. */
   readonly file: string;

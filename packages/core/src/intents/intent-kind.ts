@@ -13,6 +13,8 @@ export interface HandlerFile {
 export interface KindStage {
   readonly project: string;
   readonly stage: string;
+  /** Absolute project folder, for a kind that discovers its own handler files (`src/ws/`). */
+  readonly rootDir: string;
   /** Base + security + the stage's environment, resolved. */
   readonly config: ResolvedConfig;
   /** The handler files discovered in each folder (`src/functions`, `src/queues`, `src/crons`). */

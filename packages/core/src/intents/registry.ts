@@ -9,6 +9,7 @@ import { functionsKind } from './functions.js';
 import { idempotencyKind } from './idempotency.js';
 import { queuesKind } from './queues.js';
 import { storageKind } from './storage.js';
+import { wsKind } from './ws.js';
 
 export * from './auth.js';
 export * from './caches.js';
@@ -18,6 +19,7 @@ export * from './functions.js';
 export * from './idempotency.js';
 export * from './queues.js';
 export * from './storage.js';
+export * from './ws.js';
 
 /**
  * Every intent kind of the app model, by its field in `AppDefinition`: the one list `buildStage` reads and every type
@@ -34,6 +36,7 @@ export const INTENT_KIND_REGISTRY = {
   crons: cronsKind,
   caches: cachesKind,
   auth: authKind,
+  ws: wsKind,
 } as const;
 
 /** The name of a kind: its field in `AppDefinition`. */

@@ -12,6 +12,7 @@ import { NAME_LIMITS } from './limits.js';
  * | `src/queues/<id>.ts`        | queue `{project}-{stage}-<id>`, function `{project}-{stage}-queue-<id>`, DLQ `{project}-{stage}-<id>-dlq` |
  * | `src/crons/<id>.ts`         | function and rule `{project}-{stage}-cron-<id>` |
  * | `src/routes/<p>/<m>.ts`     | function `{project}-{stage}-route-<m>-<p with / as ->` |
+ * | `src/ws/<route>.ts`         | function `{project}-{stage}-ws-<route without $>`, API `{project}-{stage}-ws` |
  */
 
 const NAME_CHARS = /^[A-Za-z0-9_-]+$/;
@@ -50,6 +51,18 @@ export function deadLetterQueueName(project: string, stage: string, id: string):
 export function queueFunctionName(project: string, stage: string, id: string): string {
   checkId('queue', id);
   return fitName(`${prefix(project, stage)}-queue-${id}`, NAME_LIMITS.lambdaFunction);
+}
+
+/** WebSocket route function `{project}-{stage}-ws-<route>`: `$connect` → `acme-dev-ws-connect`, `chat` → `acme-dev-ws-chat`. */
+export function wsFunctionName(project: string, stage: string, routeKey: string): string {
+  const route = routeKey.startsWith('$') ? routeKey.slice(1) : routeKey;
+  checkId('WebSocket route', route);
+  return fitName(`${prefix(project, stage)}-ws-${route}`, NAME_LIMITS.lambdaFunction);
+}
+
+/** The WebSocket API of a stage: `{project}-{stage}-ws`. */
+export function wsApiName(project: string, stage: string): string {
+  return fitName(`${prefix(project, stage)}-ws`, NAME_LIMITS.lambdaFunction);
 }
 
 /** Cron function `{project}-{stage}-cron-<id>`. */

@@ -1,0 +1,116 @@
+import { listHandlerFiles, stripExtension } from '../discovery/source-files.js';
+import { ENV } from '../environment/variables.js';
+import { ConfigError, type ConfigProblem } from '../errors.js';
+import { wsApiName, wsFunctionName } from '../naming/unit-names.js';
+import type { FunctionUnit } from './function-unit.js';
+import { outputRef, type IntentKindModule, type KindValue } from './intent-kind.js';
+
+/** Outputs of the WebSocket API that reach functions: the URL clients connect to, the `@connections` endpoint. */
+export const WS_OUTPUTS = ['url', 'managementUrl'] as const;
+
+/** The app has one WebSocket API; its outputs are those of id `default`. */
+export const WS_ID = 'default';
+
+/** Where the handlers of the WebSocket API live, one file per route key. */
+export const WS_DIR = 'src/ws';
+
+/** API Gateway's route keys that are not message actions. */
+export const WS_SPECIAL_ROUTES = ['$connect', '$disconnect', '$default'] as const;
+
+/** The route selection the WebSocket API uses unless told otherwise: the `action` field of a JSON message. */
+export const DEFAULT_ROUTE_SELECTION = '$request.body.action';
+
+/** A custom route key (`<action>.ts`): what a function name can carry. */
+const ACTION = /^[A-Za-z0-9][A-Za-z0-9_-]{0,47}$/;
+
+export interface WsRouteDefinition extends FunctionUnit {
+  readonly kind: 'ws';
+  /** `$connect`, `$disconnect`, `$default` or the action, e.g. `sendMessage`. */
+  readonly routeKey: string;
+}
+
+export interface WsDefinition {
+  /** `{project}-{stage}-ws`. */
+  readonly apiName: string;
+  /** `$request.body.<field>`: the field of a JSON message that names its route. */
+  readonly routeSelectionExpression: string;
+  /** One per file of `src/ws/`, `$connect` first, then `$disconnect`, `$default` and the actions by name. */
+  readonly routes: readonly WsRouteDefinition[];
+}
+
+/**
+ * The field path a route selection expression reads (`$request.body.action` → `['action']`), or undefined when it
+ * is not of the form `$request.body.<field>[.<field>...]` (the only form this framework serves).
+ */
+export function routeSelectionPath(expression: string): string[] | undefined {
+  const match = /^\$request\.body\.([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)$/.exec(expression);
+  return match ? match[1]!.split('.') : undefined;
+}
+
+/** `src/ws/$connect.ts`, `$disconnect.ts`, `$default.ts` and `<action>.ts` → route keys (flat folder). */
+function discoverWsRoutes(rootDir: string): { routes: { routeKey: string; file: string }[]; problems: ConfigProblem[] } {
+  const routes: { routeKey: string; file: string }[] = [];
+  const problems: ConfigProblem[] = [];
+  for (const relative of listHandlerFiles(`${rootDir}/${WS_DIR}`)) {
+    const file = `${WS_DIR}/${relative}`;
+    const routeKey = stripExtension(relative);
+    if (routeKey.includes('/')) {
+      problems.push({ code: 'FW_ERR_BAD_FILE_NAME', path: file, message: `WebSocket handlers live directly in ${WS_DIR}/ (no sub-folders); move it to ${WS_DIR}/${routeKey.split('/').pop()}.ts` });
+    } else if (routeKey.startsWith('$') ? !(WS_SPECIAL_ROUTES as readonly string[]).includes(routeKey) : !ACTION.test(routeKey)) {
+      problems.push({
+        code: 'FW_ERR_BAD_FILE_NAME',
+        path: file,
+        message: `a WebSocket handler is $connect.ts, $disconnect.ts, $default.ts or <action>.ts with an action of letters, digits, "-" or "_" (at most 48, starting with a letter or digit)`,
+      });
+    } else if (['connect', 'disconnect', 'default'].includes(routeKey)) {
+      // Their function names would be those of `$connect`... (`-ws-connect`): one name, two functions.
+      problems.push({ code: 'FW_ERR_BAD_FILE_NAME', path: file, message: `the action "${routeKey}" would share its function name with $${routeKey}.ts; name the action otherwise (e.g. ${routeKey}Room)` });
+    } else {
+      routes.push({ routeKey, file });
+    }
+  }
+  const order = (key: string) => {
+    const special = (WS_SPECIAL_ROUTES as readonly string[]).indexOf(key);
+    return special === -1 ? WS_SPECIAL_ROUTES.length : special;
+  };
+  routes.sort((a, b) => order(a.routeKey) - order(b.routeKey) || (a.routeKey < b.routeKey ? -1 : a.routeKey > b.routeKey ? 1 : 0));
+  return { routes, problems };
+}
+
+/**
+ * `src/ws/`: the WebSocket API (present when the folder holds a handler), one function per route key. Its outputs,
+ * `url` (`wss://...`, what clients connect to) and `managementUrl` (the `@connections` endpoint functions send
+ * through), reach every function as `FW_WS_URL` and `FW_WS_MANAGEMENT_URL`.
+ */
+export const wsKind: IntentKindModule<never, WsDefinition | undefined, (typeof WS_OUTPUTS)[number]> = {
+  outputs: WS_OUTPUTS,
+  build: (_intent, { project, stage, config, rootDir }) => {
+    const { routes, problems } = discoverWsRoutes(rootDir);
+    if (problems.length) throw new ConfigError(problems);
+    if (routes.length === 0) return undefined;
+    const defaults = config.settings.functions;
+    return {
+      apiName: wsApiName(project, stage),
+      routeSelectionExpression: DEFAULT_ROUTE_SELECTION,
+      routes: routes.map(({ routeKey, file }) => ({
+        kind: 'ws',
+        id: routeKey,
+        file,
+        routeKey,
+        functionName: wsFunctionName(project, stage, routeKey),
+        memorySize: defaults.memorySize,
+        // The WebSocket API, as the HTTP API, gives up on an integration after 29 seconds.
+        timeout: Math.min(defaults.timeout, 29),
+        environment: {},
+      })),
+    };
+  },
+  environment: (ws) => {
+    const env: Record<string, KindValue<(typeof WS_OUTPUTS)[number]>> = {};
+    if (!ws) return env;
+    env[ENV.wsUrl] = outputRef(WS_ID, 'url');
+    env[ENV.wsManagementUrl] = outputRef(WS_ID, 'managementUrl');
+    return env;
+  },
+  units: (ws) => ws?.routes ?? [],
+};
