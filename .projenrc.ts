@@ -78,6 +78,7 @@ const packages: WorkspacePackage[] = [
       '@aws-sdk/client-dynamodb': AWS_SDK,
       '@aws-sdk/client-lambda': AWS_SDK,
       '@aws-sdk/client-sqs': AWS_SDK,
+      '@aws-sdk/client-apigatewaymanagementapi': AWS_SDK,
       '@types/aws-lambda': '^8.10.164',
     },
     devDeps: {
@@ -148,9 +149,11 @@ const packages: WorkspacePackage[] = [
       'pg': '^8.16.0',
       // `fw init`'s template prompt (arrow keys); supports Node 18+.
       '@inquirer/select': '^4.4.2',
+      // fw dev's WebSocket server, on the HTTP server's upgrade event.
+      'ws': '^8.18.0',
     },
     // The event shapes fw dev produces are checked against Powertools' schemas of AWS's events (zod schemas).
-    devDeps: { '@types/pg': '^8.15.0', '@aws-lambda-powertools/parser': '^2.35.0', 'zod': '^4.1.0' },
+    devDeps: { '@types/ws': '^8.18.0', '@types/pg': '^8.15.0', '@aws-lambda-powertools/parser': '^2.35.0', 'zod': '^4.1.0' },
     // A committed launcher of lib/bin/fw.js: linked by `npm ci` before anything is built.
     bin: { fw: 'bin/fw.js' },
     sideEffectFree: false,

@@ -45,6 +45,8 @@ export const RUNTIME_ERROR_CODES = {
   FW_ERR_MISSING_ENV: 'A variable the runtime needs (`FW_PROJECT`, `FW_STAGE`, a queue URL) is not set in the function environment.',
   FW_ERR_QUEUE_SEND_FAILED: 'Sending a message to a queue failed.',
   FW_ERR_RETRYABLE: 'Thrown by user code (`RetryableError`) to mark a failure as transient, so `taskHandler` retries it.',
+  FW_ERR_WS_GONE: '`service.ws.send` to a WebSocket connection that no longer exists (410 Gone); `broadcast` reports these in `gone` instead.',
+  FW_ERR_WS_SEND_FAILED: 'Sending to or closing a WebSocket connection failed for another reason than 410 Gone.',
   FW_ERR_SERVICE_EXTENSION: 'Two packages registered the same service property, or an extension factory threw.',
   FW_ERR_SERVICE_LEFT_OUT: "`service.queues` or `service.invoke` was used in a deployed function whose own code names no queue / no function, so its bundle left the client out.",
 } as const;

@@ -12,6 +12,7 @@ export * from './service/index.js';
 export * from './task/index.js';
 export * from './invoke/index.js';
 export * from './queues/index.js';
+export * from './ws/index.js';
 export * from './idempotency/index.js';
 export * from './saga/index.js';
 export type { SQSEvent, SQSRecord, ScheduledEvent, APIGatewayProxyEventV2 } from 'aws-lambda';

@@ -2,6 +2,7 @@ import { ENV } from '@framework/core/names';
 import { RuntimeError } from '../errors.js';
 import { invoke } from '../invoke/invoke.js';
 import { queueClient, type QueueClient } from '../queues/queue-client.js';
+import { wsClient, type WsClient } from '../ws/ws-client.js';
 
 /**
  * The queues of the app by id: `service.queues['email-outbox'].send({ to })`. Any id works at run time (the URL comes
@@ -35,10 +36,12 @@ export interface Service {
   readonly invoke: typeof invoke;
   /** Queue clients by queue id. */
   readonly queues: Queues;
+  /** Sends to the WebSocket API's connections (`src/ws/`): `send`, `broadcast`, `disconnect`. */
+  readonly ws: WsClient;
 }
 
 /** The properties the runtime itself provides; extensions may not replace them. */
-const BUILT_IN = ['project', 'stage', 'region', 'env', 'invoke', 'queues'] as const;
+const BUILT_IN = ['project', 'stage', 'region', 'env', 'invoke', 'queues', 'ws'] as const;
 type BuiltInKey = (typeof BUILT_IN)[number];
 
 /** A property other packages add to the service. */
@@ -130,6 +133,7 @@ function createService(): Service {
     env: { enumerable: true, get: () => process.env },
     invoke: { enumerable: true, value: globalThis.__fwOmitServiceInvoke ? () => leftOut('invoke') : invoke },
     queues: { enumerable: true, value: globalThis.__fwOmitServiceQueues ? new Proxy({}, { get: (_t, id) => (typeof id === 'string' ? leftOut('queues') : undefined) }) : queuesProxy() },
+    ws: { enumerable: true, value: wsClient() },
   });
   return service;
 }

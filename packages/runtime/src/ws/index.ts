@@ -1,0 +1,2 @@
+export * from './ws-handler.js';
+export * from './ws-client.js';
