@@ -7,11 +7,13 @@ import { persistentIdempotency } from './idempotency.js';
 import { embeddedQueues } from './queues.js';
 import { embeddedSchedules } from './schedules.js';
 import { embeddedStorage } from './storage.js';
+import { embeddedWs } from './ws.js';
 
 export * from './engine.js';
 export { EmbeddedQueueEngine, LocalQueue } from './queues.js';
 export { EmbeddedScheduler } from './schedules.js';
 export { PostgresEngine } from './databases.js';
+export { EmbeddedWsEngine } from './ws.js';
 export { freePort } from './ports.js';
 
 /**
@@ -26,6 +28,7 @@ export const ENGINES_BY_INTENT: { readonly [I in Exclude<EngineIntent, 'auth'>]:
   caches: [embeddedCaches],
   idempotency: [persistentIdempotency],
   storage: [embeddedStorage],
+  ws: [embeddedWs],
 };
 
 /** Every engine `fw dev` knows, any order (selection sorts them). */

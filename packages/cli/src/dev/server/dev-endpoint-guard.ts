@@ -12,6 +12,11 @@ export const DEV_PATH_PREFIX = `${DEV_PATH_ROOT}/`;
  * `corsOrigins`, so only the Host rule applies there.
  */
 const STORAGE_PATH_PREFIX = `${DEV_PATHS.storage}/`;
+/**
+ * The WebSocket API's `@connections` endpoint: the AWS SDK posts the message as `application/octet-stream`, as to
+ * API Gateway. The Host and Origin rules still apply, so no web page reaches it.
+ */
+const WS_MANAGEMENT_PREFIX = `${DEV_PATHS.ws}/`;
 /** Methods that change state: their bodies must be JSON, which a web page cannot send cross-origin without a preflight. */
 const READ_ONLY_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const HOST_HEADER = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/;
@@ -105,6 +110,7 @@ export function devEndpointGuard(options: DevEndpointGuardOptions): (request: Fa
     if (origin !== undefined && !isSameOrigin(origin, hostHeader!)) {
       return refuse(reply, 403, 'CROSS_ORIGIN_REQUEST', `the /_dev endpoints do not answer web pages of other origins (Origin ${JSON.stringify(origin)}); call them from a terminal, a script or a function, not from a browser page`);
     }
+    if (routeUrl?.startsWith(WS_MANAGEMENT_PREFIX)) return undefined;
     if (!READ_ONLY_METHODS.has(request.method)) {
       const contentType = request.headers['content-type'];
       const hasBody = contentType !== undefined || request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length'] ?? 0) > 0;

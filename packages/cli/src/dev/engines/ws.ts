@@ -1,0 +1,104 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { DEV_PATHS, DEV_WS_PATH, type AppDefinition, type OutputValues } from '@framework/core';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import { localAudiences } from '../auth/issuer-plugin.js';
+import { LocalIssuer, TokenRejected } from '../auth/local-issuer.js';
+import { ConnectRefused, LocalWebSocketApi, type WsLimits } from '../ws/local-websocket-api.js';
+import type { DevContext, DevEngine, EngineFactory, EngineStart } from './engine.js';
+
+/** The management API's error, as API Gateway answers it (the SDK reads the type from `x-amzn-errortype`). */
+function managementError(reply: FastifyReply, statusCode: number, type: string, message: string): FastifyReply {
+  return reply.code(statusCode).header('x-amzn-errortype', type).header('content-type', 'application/json').send(JSON.stringify({ message }));
+}
+
+/**
+ * The embedded WebSocket API: connections on the dev server's own port at `ws://<host>:<port>/_ws` (output `url`,
+ * `FW_WS_URL`), and its `@connections` management API under `/_dev/ws` (output `managementUrl`,
+ * `FW_WS_MANAGEMENT_URL`), so `service.ws` (the AWS SDK's client) works unchanged:
+ *
+ * | route | answer |
+ * |---|---|
+ * | `POST /_dev/ws/@connections/<id>` (the message as the body) | 200; 410 `GoneException`; 413 `PayloadTooLargeException` |
+ * | `GET /_dev/ws/@connections/<id>` | 200 `{ connectedAt, identity: { sourceIp, userAgent }, lastActiveAt }`; 410 |
+ * | `DELETE /_dev/ws/@connections/<id>` | 204 (the connection closes, `$disconnect` runs); 410 |
+ *
+ * Plain `ws` on the server's `upgrade` event rather than `@fastify/websocket`: the upgrade must be answered with a
+ * status (401, 403) after `$connect` ran asynchronously, and Fastify's request pipeline (body parsing, the `/_dev`
+ * guard, the route table) has nothing to add to an upgrade.
+ */
+export class EmbeddedWsEngine implements DevEngine {
+  readonly intent = 'ws' as const;
+  readonly kind = 'embedded' as const;
+  api?: LocalWebSocketApi;
+
+  constructor(private readonly limits?: Partial<WsLimits>) {}
+
+  async start(app: AppDefinition, context: DevContext): Promise<EngineStart<'ws'>> {
+    // The dev server's issuer: the same key file, so its tokens verify here as on the routes.
+    const issuer = await LocalIssuer.open(context.dataDir, context.baseUrl, localAudiences(app));
+    const base = new URL(context.baseUrl);
+    const url = `ws://${base.host}${DEV_WS_PATH}`;
+    const managementUrl = `${context.baseUrl}${DEV_PATHS.ws}`;
+    const api = (this.api = new LocalWebSocketApi({
+      api: { domainName: base.host, stage: app.stage, apiId: 'local' },
+      definition: () => context.currentApp().ws,
+      invoke: (unit, event) => context.invoke(unit, event),
+      authorize: async (token) => {
+        try {
+          const { claims } = await issuer.verify(token);
+          // What the `$connect` authorizer returns: the claims as a flat context, the subject as principal.
+          return { ...claims, principalId: claims.sub ?? claims.client_id ?? '' };
+        } catch (error) {
+          if (error instanceof TokenRejected) throw new ConnectRefused(401, `the token was rejected: ${error.message}`);
+          throw error;
+        }
+      },
+      log: context.log,
+      ...(this.limits ? { limits: this.limits } : {}),
+    }));
+    const outputs: Record<string, OutputValues<'ws'>> = { default: { url, managementUrl } };
+    const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+      const path = (request.url ?? '/').split('?')[0];
+      if (path === DEV_WS_PATH || path === `${DEV_WS_PATH}/`) return void api.upgrade(request, socket, head);
+      socket.on('error', () => undefined);
+      socket.end(`HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\nconnection: close\r\n\r\n`);
+    };
+    const plugin: FastifyPluginAsync = async (server) => {
+      server.server.on('upgrade', onUpgrade);
+      server.addHook('onClose', async () => void server.server.off('upgrade', onUpgrade));
+      const connections = `${DEV_PATHS.ws}/@connections/:id`;
+      server.post<{ Params: { id: string } }>(connections, async (request, reply) => {
+        const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+        const result = api.send(request.params.id, body);
+        if (result === 'gone') return managementError(reply, 410, 'GoneException', `connection ${request.params.id} does not exist (it closed, or never opened)`);
+        if (result === 'too-large') return managementError(reply, 413, 'PayloadTooLargeException', `the message is ${body.length} bytes; API Gateway sends at most 128 KB`);
+        return reply.code(200).send();
+      });
+      server.get<{ Params: { id: string } }>(connections, async (request, reply) => {
+        const description = api.describe(request.params.id);
+        if (!description) return managementError(reply, 410, 'GoneException', `connection ${request.params.id} does not exist`);
+        return reply.code(200).header('content-type', 'application/json').send(JSON.stringify(description));
+      });
+      server.delete<{ Params: { id: string } }>(connections, async (request, reply) => {
+        if (!api.disconnect(request.params.id)) return managementError(reply, 410, 'GoneException', `connection ${request.params.id} does not exist`);
+        return reply.code(204).send();
+      });
+    };
+    const routes = app.ws?.routes.map((r) => r.routeKey).join(', ') ?? '';
+    return { outputs, plugin, summary: [`${url} (routes ${routes}; selection ${app.ws?.routeSelectionExpression}; @connections at ${managementUrl})`] };
+  }
+
+  async stop(): Promise<void> {
+    await this.api?.stop();
+  }
+}
+
+export const embeddedWs: EngineFactory = {
+  intent: 'ws',
+  kind: 'embedded',
+  label: 'WebSocket API on the dev server port',
+  isAvailable: async () => true,
+  isNeeded: (app) => app.ws !== undefined,
+  create: () => new EmbeddedWsEngine(),
+};
