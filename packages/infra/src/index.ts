@@ -14,5 +14,6 @@ export * from './caches/index.js';
 export * from './idempotency/index.js';
 export * from './functions/index.js';
 export * from './http-api/index.js';
+export * from './ws-api/index.js';
 export * from './checks/index.js';
 export * from './synth/index.js';

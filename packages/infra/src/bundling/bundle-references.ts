@@ -14,6 +14,8 @@ export interface FunctionReferences {
   readonly buckets: ReferencedIds;
   /** Whether it writes to those buckets (calls a `BUCKET_WRITE_METHODS` method); otherwise read-only. */
   readonly bucketWrites: boolean;
+  /** Whether it sends to the WebSocket API's connections: `service.ws.send(`, `.broadcast(`, `.disconnect(`. */
+  readonly wsSends: boolean;
 }
 
 /** Methods of `BucketClient` that create, replace or delete objects (a presigned upload is signed with write rights). */
@@ -40,6 +42,10 @@ const INVOKE_CALL = /\binvoke\s*(?:<[^()]*>)?\s*\(\s*/g;
 const INVOKE_TARGET = new RegExp(String.raw`^\{\s*function\s*:\s*${STRING}\s*[,}]`);
 /** `storage.bucket(<x>)`, `storage[<x>]` or `storage.<x>`. */
 const BUCKET_REFERENCE = new RegExp(String.raw`\bstorage${OPT}bucket\s*\(\s*(?:${STRING}\s*\)|([^)\s]))|\bstorage\s*(?:\?\.\s*)?(?:\[\s*(?:${STRING}\s*\]|([^\]\s]))|\.\s*${IDENT})`, 'g');
+/** `ws.send(`, `ws.broadcast(`, `ws.disconnect(` (`service.ws`, or `ws` destructured from it). */
+const WS_SEND = new RegExp(String.raw`\bws${OPT}(?:send|broadcast|disconnect)\s*\(`);
+/** The WebSocket API's management client, imported directly by a project file. */
+const WS_DIRECT_CLIENT = '@aws-sdk/client-apigatewaymanagementapi';
 const BUCKET_WRITE = new RegExp(String.raw`\.\s*(?:${BUCKET_WRITE_METHODS.join('|')})\s*\(`);
 
 /** The literal of a match's string groups, if any. */
@@ -91,6 +97,7 @@ export function referencesOf(projectCode: string, projectPackages: ReadonlySet<s
     functions: allFunctions ? ALL : [...functions].sort(),
     buckets: allBuckets ? ALL : [...buckets].sort(),
     bucketWrites: hasBuckets && bucketWrites,
+    wsSends: projectPackages.has(WS_DIRECT_CLIENT) || WS_SEND.test(projectCode),
   };
 }
 

@@ -1,4 +1,4 @@
-import { Aws, CfnOutput, CfnResource, type CfnElement, NestedStack, Stack, Tags, TimeZone, type StackProps } from 'aws-cdk-lib';
+import { Aws, CfnOutput, CfnResource, type CfnElement, NestedStack, Stack, Tags, TimeZone, Token, type StackProps } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
@@ -8,7 +8,7 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as s3n from 'aws-cdk-lib/aws-s3-notifications';
 import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
-import { AUTH_ID, IDEMPOTENCY_ID, schedulerEvent, shortHash, stackName, type AppDefinition, type FunctionUnit, type OutputIntent, type OutputValues, type RouteDefinition } from '@framework/core';
+import { AUTH_ID, IDEMPOTENCY_ID, WS_ID, schedulerEvent, shortHash, stackName, type AppDefinition, type FunctionUnit, type OutputIntent, type OutputValues, type RouteDefinition } from '@framework/core';
 import { Construct, type IConstruct } from 'constructs';
 import { AppAuth } from '../auth/app-auth.js';
 import { acknowledgeNag, acknowledgeNagFindings, nagResourceRef } from '../checks/nag-suppressions.js';
@@ -28,6 +28,7 @@ import { AppNetwork } from '../network/app-network.js';
 import { GATEWAY_SERVICES, servicesOf, type ServiceUse } from '../network/service-reachability.js';
 import { AppQueue } from '../queues/app-queue.js';
 import { AppBucket } from '../storage/app-bucket.js';
+import { AppWebSocketApi } from '../ws-api/app-ws-api.js';
 import { IntentOutputs } from './intent-outputs.js';
 import { DEFAULT_ROUTE_SHARDS, MAX_RESOURCES_PER_STACK, routeShardOf } from './route-shards.js';
 
@@ -101,6 +102,10 @@ export class FrameworkStack extends Stack {
   public readonly auth?: AppAuth;
   public readonly idempotencyTable?: IdempotencyTable;
   public readonly httpApi?: AppHttpApi;
+  /** The WebSocket API of `src/ws/`, when it has handlers. */
+  public readonly wsApi?: AppWebSocketApi;
+  /** WebSocket routes by route key (`$connect`, `sendMessage`). */
+  public readonly wsRoutes = new Map<string, apigw.WebSocketRoute>();
   /** Every function, by function name. */
   public readonly functions = new Map<string, AppFunction>();
   /** Route shards (nested stacks) by shard number; only non-empty shards exist. */
@@ -150,11 +155,13 @@ export class FrameworkStack extends Stack {
     const caches = this.addCaches();
     this.auth = this.addAuth(props.resourceServerIdentifier);
     this.idempotencyTable = this.addIdempotencyTable(props.idempotencyTable);
-    const outputs: ProvidedOutputs = { databases, storage, queues, caches, auth: this.authOutputs(), idempotency: this.idempotencyOutputs() };
+    this.wsApi = this.addWebSocketApi();
+    const outputs: ProvidedOutputs = { databases, storage, queues, caches, auth: this.authOutputs(), idempotency: this.idempotencyOutputs(), ws: this.wsApi ? { [WS_ID]: this.wsApi.outputs } : {} };
     const environment = this.resolveEnvironment(outputs);
     this.addMigrations(environment);
     this.addFunctions(environment);
     this.httpApi = this.addRoutes(environment, shardCount);
+    this.connectWebSocketRoutes();
 
     this.grantNeeds();
     this.orderAfterMigrations();
@@ -313,6 +320,39 @@ export class FrameworkStack extends Stack {
     return httpApi;
   }
 
+  /** The WebSocket API (its routes come once their functions exist: `connectWebSocketRoutes`). */
+  private addWebSocketApi(): AppWebSocketApi | undefined {
+    const { ws } = this.app;
+    if (!ws) return undefined;
+    const connect = ws.routes.find((r) => r.routeKey === '$connect');
+    const scopes = connect ? this.handlerInfo.get(connect.functionName)?.scopes ?? [] : [];
+    if (scopes.length) {
+      throw new InfraError('FW_ERR_INFRA_WS_CONNECT_AUTH', `${connect!.file} requires scopes ${scopes.join(', ')}, but the deployed WebSocket API has no $connect authorizer yet (fw dev checks tokens at connect; the deployed check is not built). Remove the scopes from $connect to deploy a public WebSocket API, or keep it local until the authorizer exists.`);
+    }
+    return new AppWebSocketApi(this, 'WebSocket', { definition: ws, stageName: this.app.stage, settings: this.app.config.settings.api, logs: this.app.config.settings.logs });
+  }
+
+  /** One route per handler file of `src/ws/`, integrated with its function. */
+  private connectWebSocketRoutes(): void {
+    const { wsApi } = this;
+    if (!wsApi) return;
+    for (const route of this.app.ws!.routes) {
+      const wsRoute = wsApi.addRoute(route, this.functionOf(route));
+      // Messages are authorized at `$connect`, the only route API Gateway runs an authorizer on.
+      acknowledgeNag(wsRoute, 'publicWebSocketRoute');
+      this.wsRoutes.set(route.routeKey, wsRoute);
+    }
+  }
+
+  /** How cdk-nag prints the ManageConnections resource in a policy of `role`'s stack (see `grantManageConnections`). */
+  private manageConnectionsFinding(role: iam.IRole): string {
+    const api = this.wsApi!.api.node.defaultChild as CfnElement;
+    const apiRef = Stack.of(role) === api.stack ? `<${api.stack.resolve(api.logicalId)}>` : nagResourceRef(role, api, 'Ref');
+    const region = Token.isUnresolved(this.region) ? '<AWS::Region>' : this.region;
+    const account = Token.isUnresolved(this.account) ? '<AWS::AccountId>' : this.account;
+    return `Resource::arn:<AWS::Partition>:execute-api:${region}:${account}:${apiRef}/${this.app.stage}/*/@connections/*`;
+  }
+
   /** Each queue's consumer reads it, reporting partial batch failures. */
   private connectQueues(): void {
     for (const queue of this.queues.values()) {
@@ -427,6 +467,7 @@ export class FrameworkStack extends Stack {
       bucketWrites: buckets.length > 0 && refs.bucketWrites,
       queues: selectReferenced(new Map(this.app.queues.map((q) => [q.id, q])), refs.queues).map(([id]) => id),
       invokes: this.invokeTargetsOf(functionName).map((t) => t.functionName),
+      wsSends: refs.wsSends && this.app.ws !== undefined,
       idempotency: need.idempotency,
     });
   }
@@ -515,6 +556,10 @@ export class FrameworkStack extends Stack {
       for (const target of targets) target.grantInvoke(role);
       if (targets.length) acknowledgeNagFindings(role.role!, 'invokeGrants', targets.map((t) => `Resource::${nagResourceRef(fn.function.role!, t.node.defaultChild as CfnElement)}:*`));
       if (need.idempotency && this.idempotencyTable) this.idempotencyTable.grantReadWriteData(role);
+      if (refs.wsSends && this.wsApi) {
+        this.wsApi.grantManageConnections(role);
+        acknowledgeNagFindings(fn.function.role!, 'wsManageConnections', [this.manageConnectionsFinding(fn.function.role!)]);
+      }
     }
   }
 
@@ -539,6 +584,10 @@ export class FrameworkStack extends Stack {
   private addOutputs(): void {
     const out = (id: string, value: string, description: string) => new CfnOutput(this, id.replace(/[^A-Za-z0-9]/g, ''), { value, description });
     if (this.httpApi) out('ApiUrl', this.httpApi.url, 'Base URL of the HTTP API');
+    if (this.wsApi) {
+      out('WebSocketUrl', this.wsApi.stage.url, 'URL clients connect to (FW_WS_URL)');
+      out('WebSocketManagementUrl', this.wsApi.stage.callbackUrl, 'The @connections endpoint of the WebSocket API (FW_WS_MANAGEMENT_URL)');
+    }
     if (this.auth) {
       out('UserPoolId', this.auth.userPool.userPoolId, 'Cognito user pool id');
       out('AuthIssuer', this.auth.issuer, 'JWT issuer');
