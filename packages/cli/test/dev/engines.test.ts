@@ -204,7 +204,7 @@ describe('embedded scheduler', () => {
   it('retries a failing cron retryAttempts times with exponential backoff, with scheduled events', async () => {
     const { app, cleanup } = appWith({}, 2);
     const calls: { at: number; event: { 'detail-type': string; source: string; resources: string[] } }[] = [];
-    const scheduler = new EmbeddedScheduler({ retryBaseMs: 20 });
+    const scheduler = new EmbeddedScheduler({ retryBaseMs: 100 });
     try {
       await scheduler.start(app, {
         rootDir: app.rootDir, dataDir: path.join(app.rootDir, '.fw'), baseUrl: '', host: '127.0.0.1', log: quiet, currentApp: () => app, freePort: async () => 0,
@@ -213,7 +213,10 @@ describe('embedded scheduler', () => {
       const ok = await scheduler.fire(app.crons[0]!);
       expect(ok).to.equal(false);
       expect(calls).to.have.length(3);
-      expect(calls[2]!.at - calls[1]!.at).to.be.at.least(calls[1]!.at - calls[0]!.at);
+      // Each retry waits at least its delay (100 ms, then 200 ms). Lower bounds only: a busy machine makes gaps longer,
+      // never shorter (2 ms for timer rounding).
+      expect(calls[1]!.at - calls[0]!.at).to.be.at.least(100 - 2);
+      expect(calls[2]!.at - calls[1]!.at).to.be.at.least(200 - 2);
       expect(calls[0]!.event['detail-type']).to.equal('Scheduled Event');
       // EventBridge Scheduler's event, as the deployed schedule (default group, named after the cron) sends it.
       expect(calls[0]!.event.source).to.equal('aws.scheduler');
