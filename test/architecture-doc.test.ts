@@ -1,0 +1,66 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { expect } from 'chai';
+
+/*
+ * docs/architecture.md stays true: every file it names exists, every constant it names is defined in the code, every
+ * workspace package is in its table, and every package README links to it. A move or a rename that leaves the page
+ * behind fails here.
+ */
+
+const root = path.resolve(__dirname, '..');
+const doc = fs.readFileSync(path.join(root, 'docs', 'architecture.md'), 'utf8');
+const packageNames = fs.readdirSync(path.join(root, 'packages'), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+
+/** Every file of the repository's sources and tests, as paths relative to the root (`/` separators). */
+function repositoryFiles(): string[] {
+  const out: string[] = [];
+  const walk = (dir: string): void => {
+    for (const entry of fs.readdirSync(path.join(root, dir), { withFileTypes: true })) {
+      if (['node_modules', 'lib', '.fw', 'cdk.out', '.git'].includes(entry.name)) continue;
+      const rel = dir ? `${dir}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) walk(rel);
+      else out.push(rel);
+    }
+  };
+  for (const top of ['src', 'test', ...packageNames.flatMap((p) => [`packages/${p}/src`, `packages/${p}/test`])]) {
+    if (fs.existsSync(path.join(root, top))) walk(top);
+  }
+  return out;
+}
+
+/** The code spans of the page (text between backticks). */
+const spans = [...doc.matchAll(/`([^`\n]+)`/g)].map((m) => m[1]!);
+
+describe('docs/architecture.md', () => {
+  const files = repositoryFiles();
+
+  it('names only files that exist (a full path from the root, or the end of one)', () => {
+    const named = spans.filter((s) => /^[\w./-]+\.ts$/.test(s));
+    expect(named.length, 'the page names files').to.be.greaterThan(10);
+    const missing = named.filter((name) => !fs.existsSync(path.join(root, name)) && !files.some((f) => f.endsWith(`/${name}`)));
+    expect(missing).to.deep.equal([]);
+  });
+
+  it('names only folders that exist', () => {
+    const folders = spans.filter((s) => /^[\w.-]+(\/[\w.-]+)*\/$/.test(s) || /^packages\/[\w-]+\/src\/[\w/-]+$/.test(s));
+    const missing = folders.filter((name) => !fs.existsSync(path.join(root, name)) && !files.some((f) => f.includes(`/${name.replace(/\/$/, '')}/`)));
+    expect(missing).to.deep.equal([]);
+  });
+
+  it('names only constants the code defines', () => {
+    const constants = [...new Set(spans.filter((s) => /^[A-Z][A-Z0-9]*(_[A-Z0-9]+)+$/.test(s) && !s.startsWith('FW_')))];
+    expect(constants.length, 'the page names constants').to.be.greaterThan(2);
+    const sources = files.filter((f) => f.endsWith('.ts') && /(^src\/|\/src\/)/.test(f)).map((f) => fs.readFileSync(path.join(root, f), 'utf8'));
+    const undefinedOnes = constants.filter((name) => !sources.some((text) => new RegExp(`\\b(const|let|class|function|type|interface)\\s+${name}\\b`).test(text)));
+    expect(undefinedOnes).to.deep.equal([]);
+  });
+
+  it('lists every workspace package, and every package README links to it', () => {
+    for (const name of packageNames) {
+      expect(doc, `packages/${name} in the table`).to.include(`packages/${name}`);
+      const readme = fs.readFileSync(path.join(root, 'packages', name, 'README.md'), 'utf8');
+      expect(readme, `packages/${name}/README.md links to the page`).to.include('(../../docs/architecture.md)');
+    }
+  });
+});
