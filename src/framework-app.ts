@@ -18,6 +18,7 @@ import {
   Scope,
   Stage,
   StorageIntent,
+  WebSocketIntent,
 } from './intents';
 import { FrameworkTemplate } from './templates';
 import { TEMPLATES, templateFiles } from './templates/catalog';
@@ -78,6 +79,8 @@ export interface FrameworkAppOptions {
   readonly storage?: StorageIntent[];
   /** Caches. @default - none */
   readonly caches?: CacheIntent[];
+  /** Settings of the WebSocket API of `src/ws/` (its files alone make the API). @default - none */
+  readonly ws?: WebSocketIntent;
 
   /**
    * Version of the `@framework/*` packages the app depends on (exact, so every package comes from one release).
@@ -255,6 +258,7 @@ export class FrameworkApp extends typescript.TypeScriptProject {
     for (const schedule of options.schedules ?? []) this.addSchedule(schedule);
     for (const fn of options.functions ?? []) this.addFunction(fn);
     for (const cache of options.caches ?? []) this.addCache(cache);
+    if (options.ws) this.intents.ws = options.ws;
 
     // The app is type-checked, never emitted (esbuild bundles each handler), and its TypeScript lives outside src/
     // too (fw.config.ts, config/, tests/), so no rootDir/outDir.

@@ -50,8 +50,10 @@ describe('FrameworkApp', () => {
       functions: [{ id: 'reports/daily', timeout: 60, environment: [{ name: 'REPORT_FORMAT', value: 'pdf' }] }],
       caches: [{ id: 'sessions' }],
       storage: [{ id: 'pages', inlineActiveContent: true }],
+      ws: { routeSelectionExpression: '$request.body.type' },
     });
     const config = synth(app)['fw.config.ts'] as string;
+    expect(config).to.contain("ws: { routeSelectionExpression: '$request.body.type' }");
     expect(config).to.contain("schedules: [{ id: 'cleanup', schedule: { cron: '0 3 * * ? *' } }]");
     expect(config).to.contain("functions: [{ id: 'reports/daily', timeout: 60, environment: { REPORT_FORMAT: 'pdf' } }]");
     expect(config).to.contain("caches: [{ id: 'sessions' }]");

@@ -28,6 +28,7 @@ function renderFwConfig(intents: AppIntents): string {
       })),
     ),
     caches: nonEmpty(intents.caches.map((c) => toLiteral(c))),
+    ws: intents.ws ? toLiteral(intents.ws) : undefined,
   };
   return [
     `import { defineApp } from '@framework/core';`,

@@ -155,6 +155,15 @@ export enum CacheEngine {
   REDIS = 'redis',
 }
 
+/** Settings of the WebSocket API of `src/ws/` (its files alone make the API). */
+export interface WebSocketIntent {
+  /**
+   * The field of a JSON message that names its route (`$request.body.<field>`, dots for nested fields).
+   * @default '$request.body.action'
+   */
+  readonly routeSelectionExpression?: string;
+}
+
 /** A cache (managed deployed, in-memory locally). */
 export interface CacheIntent {
   readonly id: string;

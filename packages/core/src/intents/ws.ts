@@ -1,9 +1,10 @@
+import type { Codec } from '../config/codec.js';
 import { listHandlerFiles, stripExtension } from '../discovery/source-files.js';
 import { ENV } from '../environment/variables.js';
 import { ConfigError, type ConfigProblem } from '../errors.js';
 import { wsApiName, wsFunctionName } from '../naming/unit-names.js';
 import type { FunctionUnit } from './function-unit.js';
-import { outputRef, type IntentKindModule, type KindValue } from './intent-kind.js';
+import { outputRef, type CodecKit, type IntentKindModule, type KindValue } from './intent-kind.js';
 
 /** Outputs of the WebSocket API that reach functions: the URL clients connect to, the `@connections` endpoint. */
 export const WS_OUTPUTS = ['url', 'managementUrl'] as const;
@@ -19,6 +20,26 @@ export const WS_SPECIAL_ROUTES = ['$connect', '$disconnect', '$default'] as cons
 
 /** The route selection the WebSocket API uses unless told otherwise: the `action` field of a JSON message. */
 export const DEFAULT_ROUTE_SELECTION = '$request.body.action';
+
+/** `$request.body.<field>[.<field>...]`: the only form of route selection expression this framework serves. */
+const ROUTE_SELECTION = /^\$request\.body\.([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)$/;
+
+/** Settings of the WebSocket API of `src/ws/` (optional: the files alone make the API). */
+export interface WebSocketIntent {
+  /**
+   * The field of a JSON message that names its route: a message whose field names an action file goes there, any
+   * other to `$default`.
+   * @default '$request.body.action'
+   */
+  readonly routeSelectionExpression?: string;
+}
+
+/** The codec of `infrastructure.ws` (built from the kit: this module stays free of io-ts at run time). */
+export function wsCodec({ c }: CodecKit): Codec<WebSocketIntent> {
+  return c.struct<WebSocketIntent>('a WebSocket API intent', {
+    routeSelectionExpression: c.optional(c.pattern('a route selection expression "$request.body.<field>" such as "$request.body.action" (a field of the JSON message, dots for nested fields)', ROUTE_SELECTION)),
+  });
+}
 
 /** A custom route key (`<action>.ts`): what a function name can carry. */
 const ACTION = /^[A-Za-z0-9][A-Za-z0-9_-]{0,47}$/;
@@ -43,7 +64,7 @@ export interface WsDefinition {
  * is not of the form `$request.body.<field>[.<field>...]` (the only form this framework serves).
  */
 export function routeSelectionPath(expression: string): string[] | undefined {
-  const match = /^\$request\.body\.([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)$/.exec(expression);
+  const match = ROUTE_SELECTION.exec(expression);
   return match ? match[1]!.split('.') : undefined;
 }
 
@@ -82,16 +103,21 @@ function discoverWsRoutes(rootDir: string): { routes: { routeKey: string; file: 
  * `url` (`wss://...`, what clients connect to) and `managementUrl` (the `@connections` endpoint functions send
  * through), reach every function as `FW_WS_URL` and `FW_WS_MANAGEMENT_URL`.
  */
-export const wsKind: IntentKindModule<never, WsDefinition | undefined, (typeof WS_OUTPUTS)[number]> = {
+export const wsKind: IntentKindModule<WebSocketIntent, WsDefinition | undefined, (typeof WS_OUTPUTS)[number], 'ws'> = {
+  configKey: 'ws',
+  codec: wsCodec,
   outputs: WS_OUTPUTS,
-  build: (_intent, { project, stage, config, rootDir }) => {
+  build: (intent, { project, stage, config, rootDir }) => {
     const { routes, problems } = discoverWsRoutes(rootDir);
+    if (intent && routes.length === 0 && problems.length === 0) {
+      problems.push({ code: 'FW_ERR_CONFIG_INVALID_VALUE', path: 'infrastructure.ws', message: `configures the WebSocket API, but ${WS_DIR}/ holds no handler; add ${WS_DIR}/$default.ts (or $connect.ts, <action>.ts) or remove infrastructure.ws` });
+    }
     if (problems.length) throw new ConfigError(problems);
     if (routes.length === 0) return undefined;
     const defaults = config.settings.functions;
     return {
       apiName: wsApiName(project, stage),
-      routeSelectionExpression: DEFAULT_ROUTE_SELECTION,
+      routeSelectionExpression: intent?.routeSelectionExpression ?? DEFAULT_ROUTE_SELECTION,
       routes: routes.map(({ routeKey, file }) => ({
         kind: 'ws',
         id: routeKey,

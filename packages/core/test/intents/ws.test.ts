@@ -50,6 +50,21 @@ describe('the WebSocket API kind (src/ws/)', () => {
     expect(problems.find((p) => p.includes('src/ws/has space.ts'))).to.contain('letters, digits');
   });
 
+  it('takes the route selection expression from infrastructure.ws, and refuses one it cannot serve or an intent without files', () => {
+    project = new TempProject(['src/ws/$default.ts']);
+    const app = defineApp(validOptions(project.rootDir, { infrastructure: { ws: { routeSelectionExpression: '$request.body.meta.type' } } }));
+    expect(app.ws!.routeSelectionExpression).to.equal('$request.body.meta.type');
+    const bad = thrownBy(() => defineApp(validOptions(project!.rootDir, { infrastructure: { ws: { routeSelectionExpression: '$request.header.x' } } }))) as ConfigError;
+    expect(bad.problems.map((p) => `${p.path}: ${p.message}`).join('\n')).to.contain('infrastructure.ws.routeSelectionExpression').and.to.contain('$request.body.<field>');
+    const empty = new TempProject(['src/routes/health/get.ts']);
+    try {
+      const error = thrownBy(() => defineApp(validOptions(empty.rootDir, { infrastructure: { ws: {} } }))) as ConfigError;
+      expect(error.problems.map((p) => `${p.path}: ${p.message}`)).to.deep.equal(['infrastructure.ws: configures the WebSocket API, but src/ws/ holds no handler; add src/ws/$default.ts (or $connect.ts, <action>.ts) or remove infrastructure.ws']);
+    } finally {
+      empty.remove();
+    }
+  });
+
   it('reads the route selection expression as a field path of the JSON message', () => {
     expect(routeSelectionPath(DEFAULT_ROUTE_SELECTION)).to.deep.equal(['action']);
     expect(routeSelectionPath('$request.body.meta.type')).to.deep.equal(['meta', 'type']);
