@@ -2,7 +2,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { expect } from 'chai';
 import WebSocket from 'ws';
+import type { WsDefinition } from '@framework/core';
 import { DevServer } from '../../src/dev/dev-server.js';
+import { selectRoute } from '../../src/dev/ws/local-websocket-api.js';
 import { eventually, json, token } from './helpers.js';
 import { smallProject } from './small-project.js';
 
@@ -204,5 +206,18 @@ describe('fw dev WebSocket API (src/ws/, ws://<host>:<port>/_ws)', function () {
     const third = Math.ceil(text.length / 4);
     for (let i = 0; i < 4; i++) within.send(text.slice(i * third, (i + 1) * third), { fin: i === 3 });
     expect((await reply).text).to.have.length(100 * 1024);
+  });
+});
+
+describe('route selection of fw dev\'s WebSocket API (selectRoute)', () => {
+  const definition = (expression: string, keys: string[]) => ({ apiName: 'a-dev-ws', routeSelectionExpression: expression, routes: keys.map((routeKey) => ({ routeKey })) }) as unknown as WsDefinition;
+
+  it('follows the configured expression into nested fields, and falls back to $default (or nothing without it)', () => {
+    const nested = definition('$request.body.meta.type', ['$default', 'join']);
+    expect(selectRoute(nested, Buffer.from('{"meta":{"type":"join"}}'), false)).to.equal('join');
+    expect(selectRoute(nested, Buffer.from('{"action":"join"}'), false)).to.equal('$default');
+    expect(selectRoute(nested, Buffer.from('{"meta":{"type":"join"}}'), true)).to.equal('$default');
+    expect(selectRoute(definition('$request.body.action', ['join']), Buffer.from('{"action":"leave"}'), false)).to.equal(undefined);
+    expect(selectRoute(definition('$request.body.action', ['join', '$default']), Buffer.from('{"action":"__proto__"}'), false)).to.equal('$default');
   });
 });
