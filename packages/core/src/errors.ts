@@ -10,6 +10,7 @@ export const CONFIG_PROBLEM_CODES = {
   FW_ERR_CONFIG_UNKNOWN_FIELD: 'A field that the config does not define (often a typo).',
   FW_ERR_CONFIG_DUPLICATE_ID: 'Two intents of the same kind share an id.',
   FW_ERR_CONFIG_UNDECLARED_SCOPE: 'An app client or a role names a scope that security.scopes does not declare.',
+  FW_ERR_CONFIG_UNDECLARED_ROLE: 'A seeded user (envs.<stage>.auth.users) names a role that security.roles does not declare.',
   FW_ERR_CONFIG_UNKNOWN_STAGE: 'The requested stage has no entry in envs.',
   FW_ERR_CONFIG_RESERVED_WORD: 'A Cognito domain prefix contains "aws", "amazon" or "cognito", which Cognito refuses.',
   FW_ERR_CONFIG_NAME_CLASH: 'Two units map to the same deployed name or environment variable.',

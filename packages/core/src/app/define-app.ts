@@ -6,6 +6,7 @@ import { STAGE_NAME } from '../config/base.js';
 import { INTENT_ID, infrastructureCodec, type Infrastructure } from '../config/intents.js';
 import { intentListKinds } from '../intents/registry.js';
 import { joinPath, reportErrors } from '../config/report.js';
+import { checkSeededUsers } from '../config/environment.js';
 import { checkLayers } from '../config/resolve.js';
 import { discoverRoutes } from '../discovery/routes.js';
 import { discoverFlat, discoverFunctions } from '../discovery/units.js';
@@ -66,6 +67,8 @@ export function defineApp(options: AppOptions): AppDefinition {
         if (!STAGE_NAME.test(stage)) problems.push({ code: 'FW_ERR_CONFIG_INVALID_VALUE', path: joinPath('envs', stage), message: `stage name ${JSON.stringify(stage)}: expected ${stageName.name}` });
         stages.push(stage);
         problems.push(...checkLayers({ name: 'ok', region: 'us-east-1' }, { scopes: {} }, env, { base: '-', security: '-', env: joinPath('envs', stage) }));
+        const roles = (input.security as { roles?: unknown } | undefined)?.roles;
+        problems.push(...checkSeededUsers(env, c.isPlainObject(roles) ? roles : {}, joinPath('envs', stage)));
       }
     }
   }

@@ -2,7 +2,7 @@ import { ConfigError, type ConfigProblem } from '../errors.js';
 import { PRESETS, type PresetName } from '../presets/presets.js';
 import type { EnvironmentSettings } from '../presets/settings.js';
 import { baseConfigCodec, type BaseConfig } from './base.js';
-import { environmentConfigCodec, type EnvironmentConfig } from './environment.js';
+import { environmentConfigCodec, type EnvironmentAuthConfig, type EnvironmentConfig } from './environment.js';
 import { closestName } from './codec.js';
 import { joinPath, reportErrors } from './report.js';
 import { securityConfigCodec, type SecurityConfig } from './security.js';
@@ -27,6 +27,8 @@ export interface ResolvedConfig {
   readonly security: Required<SecurityConfig>;
   readonly preset: PresetName;
   readonly settings: EnvironmentSettings;
+  /** The stage's local sign-in (seeded users for `fw dev`); absent when the stage declares none. */
+  readonly auth?: EnvironmentAuthConfig;
   /** Every field with its source, in a stable order. */
   readonly fields: readonly ResolvedField[];
 }
@@ -118,6 +120,7 @@ export function layer(base: BaseConfig, security: SecurityConfig, env: Environme
     security: { scopes: security.scopes, appClients: security.appClients ?? {}, roles: security.roles ?? {} },
     preset: env.preset,
     settings: settings as unknown as EnvironmentSettings,
+    ...(env.auth ? { auth: env.auth } : {}),
     fields,
   };
 }

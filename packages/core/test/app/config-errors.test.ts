@@ -139,6 +139,34 @@ describe('ConfigError cases of defineApp', () => {
     );
   });
 
+  it('FW_ERR_CONFIG_UNDECLARED_ROLE: a seeded dev user names a role security.roles lacks, with a did-you-mean', () => {
+    const security = { scopes: { 'tasks:read': 'Read' }, roles: { member: { scopes: ['tasks:read'] } } };
+    const envs = { dev: { preset: 'free', auth: { users: [{ username: 'mia', password: 'correct horse', roles: ['membr'] }] } } };
+    expectProblem(
+      () => defineApp(validOptions(project.rootDir, { security, envs, infrastructure: infra() })),
+      'FW_ERR_CONFIG_UNDECLARED_ROLE',
+      'envs.dev.auth.users[0].roles[0]',
+      'role "membr" is not declared in security.roles (declared: "member"); did you mean "member"? Otherwise add it there or remove it here',
+    );
+  });
+
+  it('a seeded dev user needs a password of at least 8 characters, and a username once', () => {
+    const security = { scopes: { 'tasks:read': 'Read' }, roles: { member: { scopes: ['tasks:read'] } } };
+    const envs = { dev: { preset: 'free', auth: { users: [{ username: 'mia', password: 'short' }, { username: 'mia', password: 'long enough' }] } } };
+    const error = thrownBy(() => defineApp(validOptions(project.rootDir, { security, envs, infrastructure: infra() }))) as ConfigError;
+    expect(error.problems.map((p) => [p.code, p.path])).to.deep.include.members([
+      ['FW_ERR_CONFIG_INVALID_VALUE', 'envs.dev.auth.users[0].password'],
+      ['FW_ERR_CONFIG_INVALID_VALUE', 'envs.dev.auth.users[1].username'],
+    ]);
+  });
+
+  it('seeded dev users reach the resolved config of their stage', () => {
+    const security = { scopes: { 'tasks:read': 'Read' }, roles: { member: { scopes: ['tasks:read'] } } };
+    const envs = { dev: { preset: 'free', auth: { users: [{ username: 'mia', password: 'correct horse', roles: ['member'] }] } } };
+    const app = defineApp(validOptions(project.rootDir, { security, envs, infrastructure: infra() }));
+    expect(app.config.auth?.users).to.deep.equal([{ username: 'mia', password: 'correct horse', roles: ['member'] }]);
+  });
+
   it('FW_ERR_CONFIG_UNDECLARED_SCOPE: a role cannot grant an inherited property name as a scope', () => {
     const security = { scopes: { 'tasks:read': 'Read' }, roles: { admin: { scopes: ['constructor'] } } };
     expectProblem(() => defineApp(validOptions(project.rootDir, { security, infrastructure: infra() })), 'FW_ERR_CONFIG_UNDECLARED_SCOPE', 'security.roles.admin.scopes[0]', /^scope "constructor" is not declared/);
