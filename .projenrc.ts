@@ -153,7 +153,9 @@ const packages: WorkspacePackage[] = [
       'ws': '^8.18.0',
     },
     // The event shapes fw dev produces are checked against Powertools' schemas of AWS's events (zod schemas).
-    devDeps: { '@types/ws': '^8.18.0', '@types/pg': '^8.15.0', '@aws-lambda-powertools/parser': '^2.35.0', 'zod': '^4.1.0' },
+    // The dev issuer's login is tested as a front end uses it: oauth4webapi as the OAuth client, and playwright-core
+    // driving the machine's Chromium (no browser download).
+    devDeps: { '@types/ws': '^8.18.0', '@types/pg': '^8.15.0', '@aws-lambda-powertools/parser': '^2.35.0', 'zod': '^4.1.0', 'oauth4webapi': '^3.8.8', 'playwright-core': '^1.65.1' },
     // A committed launcher of lib/bin/fw.js: linked by `npm ci` before anything is built.
     bin: { fw: 'bin/fw.js' },
     sideEffectFree: false,
