@@ -9,6 +9,7 @@ import { loadAppWithInputs } from '../app-loader/index.js';
 import { localAudiences, localResourceServer } from './auth/issuer-plugin.js';
 import { checkJwt } from './auth/jwt-check.js';
 import { LocalIssuer } from './auth/local-issuer.js';
+import { UserStore } from './auth/user-store.js';
 import { EngineStartup } from './engines/engine-startup.js';
 import type { EnginePreferences } from './engines/index.js';
 import type { DevContext, DevEngine, DevLogger } from './engines/engine.js';
@@ -201,6 +202,8 @@ export class DevServer {
     try {
       await startup.start(app, context, host, options.engines);
       const issuer = await LocalIssuer.open(dataDir, url, localAudiences(app));
+      const users = UserStore.open(dataDir);
+      await users.seed(app.config.auth?.users ?? []);
       // The resource server is named as the deployed stack names it by default (the project), so a prefixed scope
       // means the same locally and deployed; the audience is the app clients' ids, as deployed (local ids).
       const auth = { [AUTH_ID]: { issuer: url, audience: localAudiences(app).join(','), userPoolId: 'local', resourceServer: localResourceServer(app) } satisfies OutputValues<'auth'> };
@@ -215,6 +218,7 @@ export class DevServer {
         log,
         ...(activity ? { activity } : {}),
         issuer,
+        users,
         host,
         enginePlugins: startup.plugins,
         notReady: startup.notReady,

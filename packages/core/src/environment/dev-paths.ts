@@ -42,3 +42,19 @@ export const DEV_WS_PATH = '/_ws';
 export function devQueueMessagesPath(id: string): string {
   return `${DEV_PATHS.queues}/${encodeURIComponent(id)}/messages`;
 }
+
+/**
+ * `fw dev` only: the dev issuer's OAuth 2.0 / OIDC endpoints, at the paths Cognito's user pool domain serves them, so a
+ * front end configured with the issuer's base URL works against both. Not under `/_dev`: a browser page (the app's
+ * front end, at a `callbackUrls` origin) navigates to them.
+ */
+export const DEV_OAUTH_PATHS = {
+  openidConfiguration: '/.well-known/openid-configuration',
+  jwks: '/.well-known/jwks.json',
+  authorize: '/oauth2/authorize',
+  /** `POST`: the login page's form. */
+  login: '/oauth2/login',
+  token: '/oauth2/token',
+  userInfo: '/oauth2/userInfo',
+  logout: '/logout',
+} as const;

@@ -1,4 +1,4 @@
-import { DEV_PATHS, localAppClientId, type AppDefinition } from '@framework/core';
+import { DEV_OAUTH_PATHS, DEV_PATHS, localAppClientId, type AppDefinition } from '@framework/core';
 import type { FastifyPluginAsync } from 'fastify';
 import type { DevGatewayErrorCode } from '../server/gateway-error-codes.js';
 import { sendError } from '../server/send-response.js';
@@ -63,7 +63,7 @@ export function tokenScope(app: AppDefinition, scope: string): string {
  * | route | answer |
  * |---|---|
  * | `GET /.well-known/jwks.json` | 200 the JWKS (one RS256 key) |
- * | `GET /.well-known/openid-configuration` | 200 `{ issuer, jwks_uri, token_endpoint, scopes_supported }` |
+ * | `GET /.well-known/openid-configuration` | 200 Cognito's discovery document (`issuer`, `jwks_uri`, the `oauthPlugin` endpoints, ...) |
  * | `POST /_dev/token` `{ scopes?: string[] \| "a b", sub?, client?, groups?, roles?, expiresIn? }` | 200 `{ access_token, token_type, expires_in, scope, client, client_id, sub }`; 400 `UNKNOWN_SCOPE` / `UNKNOWN_CLIENT` / `UNKNOWN_ROLE` / `SCOPE_NOT_ALLOWED` / `INVALID_TOKEN_REQUEST` |
  *
  * Scopes must be declared in `config/security.ts`; with a client named, they must also be among that client's scopes.
@@ -75,11 +75,20 @@ export function tokenScope(app: AppDefinition, scope: string): string {
 export function issuerPlugin(issuer: LocalIssuer, currentApp: () => AppDefinition): FastifyPluginAsync {
   return async (server) => {
     server.get('/.well-known/jwks.json', async () => issuer.jwks());
-    server.get('/.well-known/openid-configuration', async () => ({
+    // Cognito's discovery document, with the endpoints of `oauthPlugin`.
+    server.get(DEV_OAUTH_PATHS.openidConfiguration, async () => ({
       issuer: issuer.issuer,
-      jwks_uri: `${issuer.issuer}/.well-known/jwks.json`,
-      token_endpoint: `${issuer.issuer}${DEV_PATHS.token}`,
-      scopes_supported: Object.keys(currentApp().config.security.scopes),
+      jwks_uri: `${issuer.issuer}${DEV_OAUTH_PATHS.jwks}`,
+      authorization_endpoint: `${issuer.issuer}${DEV_OAUTH_PATHS.authorize}`,
+      token_endpoint: `${issuer.issuer}${DEV_OAUTH_PATHS.token}`,
+      userinfo_endpoint: `${issuer.issuer}${DEV_OAUTH_PATHS.userInfo}`,
+      end_session_endpoint: `${issuer.issuer}${DEV_OAUTH_PATHS.logout}`,
+      scopes_supported: ['openid', 'email', 'profile', ...Object.keys(currentApp().config.security.scopes).map((s) => tokenScope(currentApp(), s))],
+      response_types_supported: ['code'],
+      grant_types_supported: ['authorization_code', 'refresh_token'],
+      code_challenge_methods_supported: ['S256'],
+      subject_types_supported: ['public'],
+      token_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post'],
       id_token_signing_alg_values_supported: ['RS256'],
     }));
     server.post(DEV_PATHS.token, async (request, reply) => {

@@ -21,6 +21,8 @@ export class TokenRejected extends Error {}
 export interface MintOptions {
   /** The user id; absent for a machine (client-credentials) token, whose `sub` is the client id. */
   readonly sub?: string;
+  /** The user's name (`username`) when it is not the `sub` (a signed-in user's `sub` is a UUID). @default sub */
+  readonly username?: string;
   /** Scopes as the token carries them (custom scopes prefixed with the resource server: `tasks-api/tasks:read`). */
   readonly scopes: readonly string[];
   /** The app client's id (`client_id`). */
@@ -93,7 +95,7 @@ export class LocalIssuer {
           'token_use': 'access',
           'scope': options.scopes.join(' '),
           'auth_time': now,
-          'username': options.sub,
+          'username': options.username ?? options.sub,
         };
     const token = await new SignJWT(claims)
       .setProtectedHeader({ alg: 'RS256', kid: this.publicJwk.kid! })
@@ -103,6 +105,18 @@ export class LocalIssuer {
       .setJti(randomUUID())
       .sign(this.privateKey);
     return { token, expiresAt };
+  }
+
+  /** Signs an ID token (the claims are the caller's: `aud`, `token_use: id`, ...) with this issuer's key. */
+  async signIdToken(claims: JWTPayload, expiresIn: number): Promise<string> {
+    const now = Math.floor(Date.now() / 1000);
+    return new SignJWT(claims)
+      .setProtectedHeader({ alg: 'RS256', kid: this.publicJwk.kid! })
+      .setIssuer(this.issuer)
+      .setIssuedAt(now)
+      .setExpirationTime(now + expiresIn)
+      .setJti(randomUUID())
+      .sign(this.privateKey);
   }
 
   /**

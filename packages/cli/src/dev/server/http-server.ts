@@ -5,6 +5,8 @@ import { DevServerError } from '../../errors.js';
 import type { ActivityLog } from '../activity/index.js';
 import { issuerPlugin } from '../auth/issuer-plugin.js';
 import type { LocalIssuer } from '../auth/local-issuer.js';
+import { oauthPlugin } from '../auth/oauth/oauth-plugin.js';
+import type { UserStore } from '../auth/user-store.js';
 import type { DevLogger, InvokeOptions, InvokeOutcome } from '../engines/engine.js';
 import type { Freshness } from '../freshness/index.js';
 import type { FunctionHost } from '../functions/function-host.js';
@@ -31,6 +33,8 @@ export interface HttpWiring {
   /** @default - no activity lines */
   readonly activity?: ActivityLog;
   readonly issuer: LocalIssuer;
+  /** The dev issuer's users (`.fw/dev/auth/users.json`), who sign in on its login page. */
+  readonly users: UserStore;
   readonly host: FunctionHost;
   /** The engines' own routes. */
   readonly enginePlugins: readonly FastifyPluginAsync[];
@@ -121,6 +125,7 @@ export async function wireHttpServer(fastify: FastifyInstance, wiring: HttpWirin
     pending.then(() => done(), done);
   });
   await fastify.register(issuerPlugin(wiring.issuer, () => wiring.currentApp()));
+  await fastify.register(oauthPlugin(wiring.issuer, wiring.users, () => wiring.currentApp()));
   await fastify.register(
     devEndpointsPlugin({
       currentApp: () => wiring.currentApp(),

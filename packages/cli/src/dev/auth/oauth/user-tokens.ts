@@ -1,0 +1,65 @@
+import { randomUUID } from 'node:crypto';
+import { roleScopes, scopeRulesOf } from '@framework/auth';
+import type { AppDefinition } from '@framework/core';
+import { localClientId, tokenScope } from '../issuer-plugin.js';
+import type { LocalIssuer } from '../local-issuer.js';
+import type { StoredUser } from '../user-store.js';
+
+/** OIDC scopes a user client may always ask for (Cognito's built-in ones); they grant nothing on the API's routes. */
+export const OIDC_SCOPES = ['openid', 'email', 'profile'];
+
+/** Seconds an access or ID token lives: Cognito's default. */
+export const TOKEN_SECONDS = 3600;
+
+/** What an authorization code or refresh token stands for: a user signed in through a client. */
+export interface UserGrant {
+  readonly sub: string;
+  readonly clientName: string;
+  /** The scopes asked for (`scope` of the authorize request), as sent. */
+  readonly requestedScopes: readonly string[];
+  readonly nonce?: string;
+  /** Seconds since the epoch when the user typed the password. */
+  readonly authTime: number;
+}
+
+/** The token endpoint's answer for a user. */
+export interface UserTokens {
+  readonly access_token: string;
+  readonly id_token: string;
+  readonly token_type: 'Bearer';
+  readonly expires_in: number;
+}
+
+/**
+ * The access token's scopes: those of the user's roles that the client may request (the rule the deployed
+ * pre-token-generation trigger applies, from @framework/auth), narrowed to the custom scopes asked for when the request
+ * names any, prefixed as Cognito prefixes them; plus the OIDC scopes asked for.
+ */
+export function userScopes(app: AppDefinition, user: StoredUser, grant: UserGrant): string[] {
+  const granted = roleScopes(scopeRulesOf(app.config.security), user.roles, grant.clientName);
+  const asked = grant.requestedScopes.filter((s) => !OIDC_SCOPES.includes(s));
+  const narrowed = asked.length ? granted.filter((s) => asked.includes(s) || asked.includes(tokenScope(app, s))) : granted;
+  return [...OIDC_SCOPES.filter((s) => grant.requestedScopes.includes(s)), ...narrowed.map((s) => tokenScope(app, s))];
+}
+
+/** The access token (Cognito-shaped, see `LocalIssuer.mint`) and the ID token with Cognito's claims. */
+export async function mintUserTokens(issuer: LocalIssuer, app: AppDefinition, user: StoredUser, grant: UserGrant): Promise<UserTokens> {
+  const clientId = localClientId(app, grant.clientName);
+  const { token: accessToken } = await issuer.mint({ sub: user.sub, username: user.username, groups: user.roles, scopes: userScopes(app, user, grant), clientId, expiresIn: TOKEN_SECONDS });
+  const idToken = await issuer.signIdToken(
+    {
+      'sub': user.sub,
+      ...(user.roles.length ? { 'cognito:groups': [...user.roles] } : {}),
+      ...(user.email ? { email: user.email, email_verified: true } : {}),
+      'cognito:username': user.username,
+      'origin_jti': randomUUID(),
+      'aud': clientId,
+      'event_id': randomUUID(),
+      'token_use': 'id',
+      'auth_time': grant.authTime,
+      ...(grant.nonce !== undefined ? { nonce: grant.nonce } : {}),
+    },
+    TOKEN_SECONDS,
+  );
+  return { access_token: accessToken, id_token: idToken, token_type: 'Bearer', expires_in: TOKEN_SECONDS };
+}

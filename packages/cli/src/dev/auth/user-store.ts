@@ -1,0 +1,124 @@
+import { randomBytes, randomUUID, scrypt, timingSafeEqual } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { promisify } from 'node:util';
+import type { SeededUser } from '@framework/core';
+
+const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, keyLength: number, options: { N: number; r: number; p: number; maxmem: number }) => Promise<Buffer>;
+
+/** Where the dev issuer's users live: `<project>/.fw/dev/auth/users.json` (never commit `.fw/`). */
+export function usersFilePath(dataDir: string): string {
+  return path.join(dataDir, 'dev', 'auth', 'users.json');
+}
+
+/** A user of the dev issuer, as stored (the password only as an scrypt hash). */
+export interface StoredUser {
+  /** A UUID, as Cognito's `sub`; stays the same when the user's password or roles change. */
+  readonly sub: string;
+  readonly username: string;
+  readonly email?: string;
+  readonly roles: readonly string[];
+  /** `scrypt$<N>$<r>$<p>$<salt base64url>$<hash base64url>`. */
+  readonly passwordHash: string;
+  /** Created from the stage config's `auth.users`: its password and roles follow the config on every start. */
+  readonly seeded: boolean;
+}
+
+interface UsersFile {
+  readonly version: 1;
+  readonly users: StoredUser[];
+}
+
+// OWASP's scrypt minimum (N=2^17, r=8, p=1) costs ~128 MiB and a third of a second per login; a dev store of dev
+// passwords takes N=2^14 (16 MiB, ~40 ms), the value Node documents as its default.
+const SCRYPT = { N: 2 ** 14, r: 8, p: 1, keyLength: 32 };
+
+/** Hashes a password with scrypt and a random salt, parameters kept in the text so they can change later. */
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const hash = await scryptAsync(password.normalize('NFKC'), salt, SCRYPT.keyLength, { N: SCRYPT.N, r: SCRYPT.r, p: SCRYPT.p, maxmem: 64 * 1024 * 1024 });
+  return ['scrypt', SCRYPT.N, SCRYPT.r, SCRYPT.p, salt.toString('base64url'), hash.toString('base64url')].join('$');
+}
+
+/** Whether `password` matches `passwordHash` (constant-time comparison of the hashes). */
+export async function verifyPassword(password: string, passwordHash: string): Promise<boolean> {
+  const [scheme, n, r, p, salt, hash] = passwordHash.split('$');
+  if (scheme !== 'scrypt' || !salt || !hash) return false;
+  const expected = Buffer.from(hash, 'base64url');
+  const actual = await scryptAsync(password.normalize('NFKC'), Buffer.from(salt, 'base64url'), expected.length, { N: Number(n), r: Number(r), p: Number(p), maxmem: 64 * 1024 * 1024 });
+  return actual.length === expected.length && timingSafeEqual(actual, expected);
+}
+
+/**
+ * The dev issuer's users: a small JSON file under `.fw/`, read once and written whole and atomically (a temporary file
+ * renamed over the old one), so a crash mid-write never leaves half a file. Only the dev server's process writes it.
+ */
+export class UserStore {
+  private constructor(
+    private readonly file: string,
+    private users: StoredUser[],
+  ) {}
+
+  static open(dataDir: string): UserStore {
+    const file = usersFilePath(dataDir);
+    let users: StoredUser[] = [];
+    if (fs.existsSync(file)) {
+      const parsed = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<UsersFile>;
+      users = Array.isArray(parsed.users) ? parsed.users : [];
+    }
+    return new UserStore(file, users);
+  }
+
+  /**
+   * Makes the stage config's users exist as declared: a seeded user's password and roles follow the config (edit the
+   * config, restart, and the change applies), its `sub` stays; users not created by seeding are left alone.
+   */
+  async seed(users: readonly SeededUser[]): Promise<void> {
+    let changed = false;
+    for (const declared of users) {
+      const existing = this.users.find((u) => u.username === declared.username);
+      if (existing && !existing.seeded) continue;
+      const samePassword = existing ? await verifyPassword(declared.password, existing.passwordHash) : false;
+      const roles = [...(declared.roles ?? [])];
+      if (existing && samePassword && existing.email === declared.email && existing.roles.join(',') === roles.join(',')) continue;
+      const user: StoredUser = {
+        sub: existing?.sub ?? randomUUID(),
+        username: declared.username,
+        ...(declared.email ? { email: declared.email } : {}),
+        roles,
+        passwordHash: samePassword ? existing!.passwordHash : await hashPassword(declared.password),
+        seeded: true,
+      };
+      this.users = existing ? this.users.map((u) => (u === existing ? user : u)) : [...this.users, user];
+      changed = true;
+    }
+    if (changed || !fs.existsSync(this.file)) this.save();
+  }
+
+  /** The user whose username and password match, else undefined (the same answer for an unknown user and a wrong password). */
+  async authenticate(username: string, password: string): Promise<StoredUser | undefined> {
+    const user = this.users.find((u) => u.username === username);
+    // An unknown user costs a hash too, so the answer's timing does not tell which usernames exist.
+    const matches = await verifyPassword(password, user?.passwordHash ?? UNKNOWN_USER_HASH);
+    return user && matches ? user : undefined;
+  }
+
+  bySub(sub: string): StoredUser | undefined {
+    return this.users.find((u) => u.sub === sub);
+  }
+
+  list(): readonly StoredUser[] {
+    return this.users;
+  }
+
+  private save(): void {
+    fs.mkdirSync(path.dirname(this.file), { recursive: true });
+    const temporary = `${this.file}.${process.pid}.${randomUUID()}.tmp`;
+    const file: UsersFile = { version: 1, users: this.users };
+    fs.writeFileSync(temporary, `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600 });
+    fs.renameSync(temporary, this.file);
+  }
+}
+
+/** A well-formed hash no password matches (its salt and hash are random per process). */
+const UNKNOWN_USER_HASH = ['scrypt', SCRYPT.N, SCRYPT.r, SCRYPT.p, randomBytes(16).toString('base64url'), randomBytes(32).toString('base64url')].join('$');
