@@ -1,0 +1,36 @@
+import { smallProject } from './small-project.js';
+
+/** The front end's callback and sign-out pages (never served: the tests read the redirect, or intercept it). */
+export const CALLBACK_URL = 'http://localhost:5173/callback';
+export const SIGNED_OUT_URL = 'http://localhost:5173/signed-out';
+
+/** The seeded users of the login tests: a member (reads) and an admin (reads and writes). */
+export const MEMBER = { username: 'mia', password: 'member-password-1' };
+export const ADMIN = { username: 'ada', password: 'admin-password-1' };
+
+const route = (scope: string) => `import { handler } from '@framework/runtime';\nexport const main = handler(async (_input, ctx) => ({ subject: ctx.auth?.subject ?? null }), { scopes: ['${scope}'] });\n`;
+
+/**
+ * An app shaped as the example's: roles `admin` and `member`, a web client with the authorization code flow, users
+ * seeded in `envs.dev.auth.users`, `GET /items` for readers and `DELETE /items` for admins only.
+ */
+export function loginProject(): string {
+  const security = `{
+    scopes: { 'items:read': 'Read', 'items:write': 'Write' },
+    appClients: {
+      web: { scopes: ['items:read', 'items:write'], flows: ['authorization_code', 'refresh_token'], callbackUrls: ['${CALLBACK_URL}'], logoutUrls: ['${SIGNED_OUT_URL}'] },
+      reporting: { scopes: ['items:read'], flows: ['client_credentials'] },
+    },
+    roles: { admin: { scopes: ['items:read', 'items:write'] }, member: { scopes: ['items:read'] } },
+  }`;
+  const users = `[{ username: '${MEMBER.username}', password: '${MEMBER.password}', roles: ['member'], email: 'mia@example.com' }, { username: '${ADMIN.username}', password: '${ADMIN.password}', roles: ['admin'] }]`;
+  return smallProject({
+    'fw.config.ts': [
+      `import { defineApp } from '@framework/core';`,
+      `export default defineApp({ base: { name: 'small', region: 'eu-west-1' }, security: ${security}, envs: { dev: { preset: 'free', auth: { users: ${users} } } }, routesDir: 'src/routes', infrastructure: { auth: {} } });`,
+      '',
+    ].join('\n'),
+    'src/routes/items/get.ts': route('items:read'),
+    'src/routes/items/delete.ts': route('items:write'),
+  });
+}
