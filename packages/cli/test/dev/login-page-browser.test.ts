@@ -1,0 +1,99 @@
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import { localAppClientId } from '@framework/core';
+import { expect } from 'chai';
+import { decodeJwt } from 'jose';
+import * as oauth from 'oauth4webapi';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { DevServer } from '../../src/dev/dev-server.js';
+import { CALLBACK_URL, loginProject, MEMBER } from './login-project.js';
+
+/** The machine's Chromium (Debian's `chromium` package; `.ci/prepare-machine` installs it): playwright-core downloads none. */
+function findChromium(): string | undefined {
+  for (const name of ['chromium', 'chromium-browser', 'google-chrome']) {
+    try {
+      const found = execFileSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).trim();
+      if (found) return found;
+    } catch {
+      // not on PATH
+    }
+  }
+  return undefined;
+}
+
+const insecure = { [oauth.allowInsecureRequests]: true } as const;
+
+describe('the dev issuer\'s login page in a real browser (Chromium via playwright-core)', function () {
+  this.timeout(120_000);
+  const executablePath = findChromium();
+  let dir: string;
+  let server: DevServer;
+  let browser: Browser;
+  let as: oauth.AuthorizationServer;
+  const client: oauth.Client = { client_id: localAppClientId('small', 'dev', 'web') };
+
+  before(async function () {
+    if (!executablePath) {
+      console.log('    skipped: no Chromium on PATH (chromium, chromium-browser or google-chrome); .ci/prepare-machine installs Debian\'s chromium');
+      this.skip();
+    }
+    dir = loginProject();
+    server = await DevServer.start({ rootDir: dir, port: 0, log: { info: () => undefined, warn: () => undefined, error: () => undefined }, print: () => undefined, activityLog: false });
+    const issuer = new URL(server.url);
+    as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { ...insecure, algorithm: 'oidc' }));
+    browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** A fresh page whose front end at the callback URL is stood in for (the dev issuer redirects there). */
+  const openLogin = async () => {
+    const verifier = oauth.generateRandomCodeVerifier();
+    const state = oauth.generateRandomState();
+    const url = new URL(as.authorization_endpoint!);
+    for (const [name, value] of Object.entries({ client_id: client.client_id, redirect_uri: CALLBACK_URL, response_type: 'code', scope: 'openid', state, code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256' })) {
+      url.searchParams.set(name, value);
+    }
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.route(`${CALLBACK_URL}**`, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<p>front end callback</p>' }));
+    await page.goto(url.toString());
+    return { page, verifier, state };
+  };
+
+  const submit = async (page: Page, username: string, password: string) => {
+    await page.getByLabel('Username').fill(username);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+  };
+
+  it('a seeded member signs in, lands on the callback with a code, exchanges it; GET /items 200, the admin-only DELETE /items 403 naming the scope', async () => {
+    const { page, verifier, state } = await openLogin();
+    await submit(page, MEMBER.username, MEMBER.password);
+    await page.waitForURL(`${CALLBACK_URL}**`);
+    const callback = new URL(page.url());
+    const params = oauth.validateAuthResponse(as, client, callback, state);
+    expect(params.get('code')).to.be.a('string');
+    await page.context().close();
+
+    const tokens = await oauth.processAuthorizationCodeResponse(as, client, await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, CALLBACK_URL, verifier, insecure));
+    expect(decodeJwt(tokens.access_token)).to.deep.include({ 'scope': 'openid small/items:read', 'cognito:groups': ['member'] });
+    const auth = { authorization: `Bearer ${tokens.access_token}` };
+    expect((await fetch(`${server.url}/items`, { headers: auth })).status).to.equal(200);
+    const remove = await fetch(`${server.url}/items`, { method: 'DELETE', headers: auth });
+    expect(remove.status).to.equal(403);
+    expect(remove.headers.get('www-authenticate')).to.contain('scope="small/items:write"');
+  });
+
+  it('a wrong password shows an error on the page and stays there', async () => {
+    const { page } = await openLogin();
+    await submit(page, MEMBER.username, 'not-the-password');
+    expect((await page.getByRole('alert').textContent())?.trim()).to.equal('Incorrect username or password.');
+    expect(page.url()).to.not.contain(CALLBACK_URL);
+    expect(await page.getByLabel('Username').inputValue()).to.equal(MEMBER.username);
+    await page.context().close();
+  });
+});
