@@ -4,7 +4,7 @@ import { DEV_PATHS, DEV_WS_PATH, type AppDefinition, type OutputValues } from '@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { localAudiences } from '../auth/issuer-plugin.js';
 import { LocalIssuer, TokenRejected } from '../auth/local-issuer.js';
-import { ConnectRefused, LocalWebSocketApi, type WsLimits } from '../ws/local-websocket-api.js';
+import { ConnectRefused, LocalWebSocketApi } from '../ws/local-websocket-api.js';
 import type { DevContext, DevEngine, EngineFactory, EngineStart } from './engine.js';
 
 /** The management API's error, as API Gateway answers it (the SDK reads the type from `x-amzn-errortype`). */
@@ -32,8 +32,6 @@ export class EmbeddedWsEngine implements DevEngine {
   readonly kind = 'embedded' as const;
   api?: LocalWebSocketApi;
 
-  constructor(private readonly limits?: Partial<WsLimits>) {}
-
   async start(app: AppDefinition, context: DevContext): Promise<EngineStart<'ws'>> {
     // The dev server's issuer: the same key file, so its tokens verify here as on the routes.
     const issuer = await LocalIssuer.open(context.dataDir, context.baseUrl, localAudiences(app));
@@ -55,7 +53,6 @@ export class EmbeddedWsEngine implements DevEngine {
         }
       },
       log: context.log,
-      ...(this.limits ? { limits: this.limits } : {}),
     }));
     const outputs: Record<string, OutputValues<'ws'>> = { default: { url, managementUrl } };
     const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
