@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import type { SeededUser } from '@framework/core';
+import { DevServerError } from '../../errors.js';
 
 const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, keyLength: number, options: { N: number; r: number; p: number; maxmem: number }) => Promise<Buffer>;
 
@@ -45,8 +46,13 @@ export async function verifyPassword(password: string, passwordHash: string): Pr
   const [scheme, n, r, p, salt, hash] = passwordHash.split('$');
   if (scheme !== 'scrypt' || !salt || !hash) return false;
   const expected = Buffer.from(hash, 'base64url');
-  const actual = await scryptAsync(password.normalize('NFKC'), Buffer.from(salt, 'base64url'), expected.length, { N: Number(n), r: Number(r), p: Number(p), maxmem: 64 * 1024 * 1024 });
-  return actual.length === expected.length && timingSafeEqual(actual, expected);
+  try {
+    const actual = await scryptAsync(password.normalize('NFKC'), Buffer.from(salt, 'base64url'), expected.length, { N: Number(n), r: Number(r), p: Number(p), maxmem: 64 * 1024 * 1024 });
+    return actual.length === expected.length && timingSafeEqual(actual, expected);
+  } catch {
+    // A hand-edited hash with parameters scrypt refuses matches no password (a login answers 401, not 500).
+    return false;
+  }
 }
 
 /**
@@ -63,8 +69,13 @@ export class UserStore {
     const file = usersFilePath(dataDir);
     let users: StoredUser[] = [];
     if (fs.existsSync(file)) {
-      const parsed = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<UsersFile>;
-      users = Array.isArray(parsed.users) ? parsed.users : [];
+      try {
+        const parsed = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<UsersFile> | null;
+        if (!Array.isArray(parsed?.users)) throw new Error('no "users" list');
+        users = parsed.users;
+      } catch (error) {
+        throw new DevServerError('FW_ERR_DEV_ENGINE_START', `the dev issuer's users file ${file} cannot be read (${(error as Error).message}); delete it and start again: fw dev seeds the users of the stage config's auth.users anew`, { cause: error });
+      }
     }
     return new UserStore(file, users);
   }
