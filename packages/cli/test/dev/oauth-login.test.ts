@@ -148,6 +148,17 @@ describe('the dev issuer\'s OAuth 2.0 / OIDC surface, with oauth4webapi as the c
     expect(await password.json()).to.include({ error: 'unsupported_grant_type' });
   });
 
+  it('client_credentials: the machine client gets its own token (sub = client id, its scopes); a scope it may not request is invalid_scope', async () => {
+    const machine: oauth.Client = { client_id: localAppClientId('small', 'dev', 'reporting') };
+    const tokens = await oauth.processClientCredentialsResponse(as, machine, await oauth.clientCredentialsGrantRequest(as, machine, oauth.None(), new URLSearchParams({ scope: 'items:read' }), insecure));
+    expect(decodeJwt(tokens.access_token)).to.deep.include({ sub: machine.client_id, client_id: machine.client_id, scope: 'small/items:read', token_use: 'access' });
+    expect((await fetch(`${server.url}/items`, { headers: { authorization: `Bearer ${tokens.access_token}` } })).status).to.equal(200);
+    const tooMuch = await oauth.clientCredentialsGrantRequest(as, machine, oauth.None(), new URLSearchParams({ scope: 'items:write' }), insecure);
+    await expectOAuthError(oauth.processClientCredentialsResponse(as, machine, tooMuch), 'invalid_scope', /may not request items:write/);
+    const userClient = await oauth.clientCredentialsGrantRequest(as, client, oauth.None(), new URLSearchParams(), insecure);
+    await expectOAuthError(oauth.processClientCredentialsResponse(as, client, userClient), 'unauthorized_client', /client_credentials/);
+  });
+
   it('a wrong password shows the login page again with an error (401); no code is issued', async () => {
     const { url } = await authorizeUrl();
     const answer = await signIn(url, { username: MEMBER.username, password: 'not-the-password' });

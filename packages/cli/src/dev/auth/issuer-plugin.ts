@@ -85,7 +85,7 @@ export function issuerPlugin(issuer: LocalIssuer, currentApp: () => AppDefinitio
       end_session_endpoint: `${issuer.issuer}${DEV_OAUTH_PATHS.logout}`,
       scopes_supported: ['openid', 'email', 'profile', ...Object.keys(currentApp().config.security.scopes).map((s) => tokenScope(currentApp(), s))],
       response_types_supported: ['code'],
-      grant_types_supported: ['authorization_code', 'refresh_token'],
+      grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials'],
       code_challenge_methods_supported: ['S256'],
       subject_types_supported: ['public'],
       token_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post'],

@@ -7,7 +7,7 @@ import type { UserStore } from '../user-store.js';
 import { ExpiringStore } from './expiring-store.js';
 import { PAGE_HEADERS, renderLoginPage } from './login-page.js';
 import { pkceMatches, S256_CHALLENGE } from './pkce.js';
-import { mintUserTokens, OIDC_SCOPES, type UserGrant } from './user-tokens.js';
+import { mintUserTokens, OIDC_SCOPES, TOKEN_SECONDS, type UserGrant } from './user-tokens.js';
 
 /** An authorize request that passed its checks, waiting for the user to sign in on the login page. */
 interface LoginTransaction {
@@ -95,7 +95,7 @@ function clientById(app: AppDefinition, clientId: string | undefined): [string, 
  * |---|---|
  * | `GET /oauth2/authorize` | the login page; authorization code flow only, PKCE S256 required, `redirect_uri` one of the client's `callbackUrls` |
  * | `POST /oauth2/login` | the login form: 302 to `redirect_uri?code&state`; a wrong password shows the page again (401) |
- * | `POST /oauth2/token` | `authorization_code` (code single use, bound to client, redirect_uri and verifier; 5 minutes), `refresh_token` |
+ * | `POST /oauth2/token` | `authorization_code` (code single use, bound to client, redirect_uri and verifier; 5 minutes), `refresh_token`, `client_credentials` |
  * | `GET /oauth2/userInfo` | the signed-in user's claims, for an access token with `openid` |
  * | `GET /logout` | 302 to `logout_uri` when it is one of the client's `logoutUrls` |
  */
@@ -207,7 +207,17 @@ export function oauthPlugin(issuer: LocalIssuer, users: UserStore, currentApp: (
         if (!user) return fail('invalid_grant', 'the user no longer exists');
         return mintUserTokens(issuer, app, user, { ...grant, authTime: grant.authTime });
       }
-      return fail('unsupported_grant_type', `grant_type ${JSON.stringify(grantType ?? '')} is not supported here: use authorization_code or refresh_token (machine tokens: POST /_dev/token)`);
+      if (grantType === 'client_credentials') {
+        if (!config.flows.includes('client_credentials')) return fail('unauthorized_client', `app client "${clientName}" does not have the client_credentials flow in config/security.ts`);
+        // Bare or prefixed names (`tasks:read`, `tasks-api/tasks:read`); none asked for: every scope of the client.
+        const asked = (form.get('scope') ?? '').split(' ').filter(Boolean);
+        const scopes = asked.length ? config.scopes.filter((s) => asked.includes(s) || asked.includes(tokenScope(app, s))) : [...config.scopes];
+        const notAllowed = asked.filter((a) => !config.scopes.some((s) => a === s || a === tokenScope(app, s)));
+        if (notAllowed.length) return reply.code(400).send({ error: 'invalid_scope', error_description: `app client "${clientName}" may not request ${notAllowed.join(', ')}; its scopes: ${config.scopes.join(', ')}` });
+        const { token } = await issuer.mint({ scopes: scopes.map((s) => tokenScope(app, s)), clientId: localClientId(app, clientName), expiresIn: TOKEN_SECONDS });
+        return { access_token: token, token_type: 'Bearer', expires_in: TOKEN_SECONDS };
+      }
+      return fail('unsupported_grant_type', `grant_type ${JSON.stringify(grantType ?? '')} is not supported: use authorization_code, refresh_token or client_credentials`);
     });
 
     server.get(DEV_OAUTH_PATHS.userInfo, async (request, reply) => {
