@@ -10,10 +10,10 @@ const repoNodeModules = path.resolve(path.dirname(fileURLToPath(import.meta.url)
 
 describe('serviceBundleDefines: service clients a function does not name stay out of its bundle', () => {
   it('leaves out queues and invoke when the code names neither, and keeps what it names or cannot resolve', () => {
-    const none = { queues: [], functions: [], buckets: [], bucketWrites: false };
-    expect(serviceBundleDefines(none)).to.deep.equal({ 'globalThis.__fwOmitServiceQueues': 'true', 'globalThis.__fwOmitServiceInvoke': 'true' });
-    expect(serviceBundleDefines({ ...none, queues: ['events'] })).to.deep.equal({ 'globalThis.__fwOmitServiceInvoke': 'true' });
-    expect(serviceBundleDefines({ ...none, queues: 'all', functions: 'all' })).to.deep.equal({});
+    const none = { queues: [], functions: [], buckets: [], bucketWrites: false, wsSends: false };
+    expect(serviceBundleDefines(none)).to.deep.equal({ 'globalThis.__fwOmitServiceQueues': 'true', 'globalThis.__fwOmitServiceInvoke': 'true', 'globalThis.__fwOmitServiceWs': 'true' });
+    expect(serviceBundleDefines({ ...none, queues: ['events'] })).to.deep.equal({ 'globalThis.__fwOmitServiceInvoke': 'true', 'globalThis.__fwOmitServiceWs': 'true' });
+    expect(serviceBundleDefines({ ...none, queues: 'all', functions: 'all', wsSends: true })).to.deep.equal({});
   });
 
   describe('bundleApp with the real runtime', () => {
@@ -25,6 +25,7 @@ describe('serviceBundleDefines: service clients a function does not name stay ou
       project = tempProject({
         'src/routes/plain/get.ts': "import { handler } from '@framework/runtime';\nexport const main = handler(async () => ({ ok: true }));\n",
         'src/routes/send/post.ts': "import { getService } from '@framework/runtime';\nexport const main = async () => { await getService().queues['events'].send({ a: 1 }); return 'sent'; };\n",
+        'src/routes/push/post.ts': "import { getService } from '@framework/runtime';\nexport const main = async () => { await getService().ws.send('c1', 'hi'); return 'sent'; };\n",
         'src/routes/call/post.ts': "import { getService } from '@framework/runtime';\nexport const main = async () => getService().invoke({ function: 'report' }, {});\n",
         // Reaches the client by a spelling the analysis does not read (so the function has no grant either).
         'src/routes/hidden/get.ts': "import { getService } from '@framework/runtime';\nexport const main = async () => { try { getService()['queues' as 'queues']['events']; return 'kept'; } catch (error) { return (error as { code?: string }).code; } };\n",
@@ -38,6 +39,12 @@ describe('serviceBundleDefines: service clients a function does not name stay ou
       const plain = code('shop-dev-route-get-plain');
       expect(plain).to.not.include('@aws-sdk/client-sqs');
       expect(plain).to.not.include('@aws-sdk/client-lambda');
+      expect(plain).to.not.include('@aws-sdk/client-apigatewaymanagementapi');
+    });
+
+    it('keeps the WebSocket client only in a function that calls service.ws', () => {
+      expect(code('shop-dev-route-post-push')).to.include('@aws-sdk/client-apigatewaymanagementapi');
+      expect(code('shop-dev-route-post-send')).to.not.include('@aws-sdk/client-apigatewaymanagementapi');
     });
 
     it('keeps the client a function names, and only that one', () => {

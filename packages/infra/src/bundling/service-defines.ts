@@ -3,8 +3,8 @@ import { referencesAny, type FunctionReferences } from './bundle-references.js';
 /**
  * esbuild `define`s that leave the runtime's built-in service clients out of a function's bundle when its own code
  * does not name them: `@framework/runtime`'s service object reads `globalThis.__fwOmitServiceQueues` /
- * `__fwOmitServiceInvoke`, and with the literal `true` in their place dead-code elimination drops the queue client
- * and `invoke` (and the naming code they import). The references are the ones the function's IAM grants come from
+ * `__fwOmitServiceInvoke` / `__fwOmitServiceWs`, and with the literal `true` in their place dead-code elimination drops
+ * the queue client, `invoke` and the WebSocket client (and the naming code they import). The references are the ones the function's IAM grants come from
  * (`referencesOf`), so a client left out is one the function could not have used deployed; using it anyway throws
  * `FW_ERR_SERVICE_LEFT_OUT`. A reference the analysis cannot resolve (`all`) keeps the client.
  */
@@ -12,5 +12,6 @@ export function serviceBundleDefines(references: FunctionReferences): Record<str
   const defines: Record<string, string> = {};
   if (!referencesAny(references.queues)) defines['globalThis.__fwOmitServiceQueues'] = 'true';
   if (!referencesAny(references.functions)) defines['globalThis.__fwOmitServiceInvoke'] = 'true';
+  if (!references.wsSends) defines['globalThis.__fwOmitServiceWs'] = 'true';
   return defines;
 }

@@ -133,7 +133,7 @@ function createService(): Service {
     env: { enumerable: true, get: () => process.env },
     invoke: { enumerable: true, value: globalThis.__fwOmitServiceInvoke ? () => leftOut('invoke') : invoke },
     queues: { enumerable: true, value: globalThis.__fwOmitServiceQueues ? new Proxy({}, { get: (_t, id) => (typeof id === 'string' ? leftOut('queues') : undefined) }) : queuesProxy() },
-    ws: { enumerable: true, value: wsClient() },
+    ws: { enumerable: true, value: globalThis.__fwOmitServiceWs ? leftOutWs() : wsClient() },
   });
   return service;
 }
@@ -148,6 +148,19 @@ declare global {
   var __fwOmitServiceQueues: boolean | undefined;
   // eslint-disable-next-line no-var
   var __fwOmitServiceInvoke: boolean | undefined;
+  // eslint-disable-next-line no-var
+  var __fwOmitServiceWs: boolean | undefined;
+}
+
+/** `service.ws` left out of a bundle whose code sends to no WebSocket connection: each call says why. */
+function leftOutWs(): WsClient {
+  const fail = (): never => {
+    throw new RuntimeError(
+      'FW_ERR_SERVICE_LEFT_OUT',
+      "service.ws is not in this function's bundle: its code calls no ws.send(, ws.broadcast( or ws.disconnect( (and so has no execute-api:ManageConnections grant either). Call them on service.ws in the function's own code, then deploy again.",
+    );
+  };
+  return { send: fail, broadcast: fail, disconnect: fail };
 }
 
 /** What a left-out client answers: an error naming why it is missing and the fix, not `undefined is not a function`. */
