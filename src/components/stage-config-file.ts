@@ -2,7 +2,7 @@ import { Project } from 'projen';
 import { ManagedTsFile, renderLiteral, toLiteral } from '../files';
 import { Stage } from '../intents';
 
-/** `config/<stage>.ts`: a stage's preset and overrides. */
+/** `config/<stage>.ts`: a stage's preset, overrides and seeded dev users. */
 export class StageConfigFile extends ManagedTsFile {
   constructor(project: Project, stage: Stage) {
     super(project, `config/${stage.name}.ts`, () => renderStage(stage));
@@ -15,7 +15,7 @@ export function stageVariable(stage: string): string {
 }
 
 function renderStage(stage: Stage): string {
-  const env = { preset: stage.preset as string, overrides: stage.overrides ? toLiteral(stage.overrides) : undefined };
+  const env = { preset: stage.preset as string, overrides: stage.overrides ? toLiteral(stage.overrides) : undefined, auth: stage.auth ? toLiteral(stage.auth) : undefined };
   return [
     `import type { EnvironmentConfig } from '@framework/core';`,
     '',

@@ -104,4 +104,23 @@ export interface Stage {
   readonly preset: Preset;
   /** @default - none */
   readonly overrides?: StageOverrides;
+  /** Local sign-in (`fw dev` only; deployed, users live in the Cognito user pool). @default - none */
+  readonly auth?: StageAuth;
+}
+
+/** A stage's local sign-in (core's `envs.<stage>.auth`). */
+export interface StageAuth {
+  /** Users `fw dev` seeds into its user store (`.fw/dev/auth/users.json`) for its login page. @default - none */
+  readonly users?: SeededUser[];
+}
+
+/** A user `fw dev` seeds for its login page; the password is hashed before it is stored. */
+export interface SeededUser {
+  readonly username: string;
+  /** A dev password (at least 8 characters), never a real one: it is written into `config/<stage>.ts`. */
+  readonly password: string;
+  /** Role names; each must be declared in `roles`. @default - none */
+  readonly roles?: string[];
+  /** @default - none */
+  readonly email?: string;
 }

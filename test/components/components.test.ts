@@ -55,11 +55,13 @@ describe('components (one per generated file)', () => {
     new BaseConfigFile(project, { name: 'bare', region: 'eu-west-1' });
     new SecurityConfigFile(project, intents);
     new StageConfigFile(project, { name: 'prod-eu', preset: Preset.LARGE, overrides: { logs: { level: 'warn' } } });
+    new StageConfigFile(project, { name: 'dev', preset: Preset.FREE, auth: { users: [{ username: 'mia', password: 'dev-password', roles: ['member'] }] } });
     const files = Testing.synth(project);
     expect(files['config/base.ts']).to.contain("const base: BaseConfig = { name: 'bare', region: 'eu-west-1' };");
     // An app client without flows gets client_credentials, as core's default machine client.
     expect(files['config/security.ts']).to.contain(`worker: { scopes: ['tasks:read'], flows: ['${OAuthFlow.CLIENT_CREDENTIALS}'] }`);
     expect(files['config/prod-eu.ts']).to.contain("const prodEu: EnvironmentConfig = { preset: 'large', overrides: { logs: { level: 'warn' } } };");
+    expect(files['config/dev.ts']).to.contain("auth: { users: [{ username: 'mia', password: 'dev-password', roles: ['member'] }] }");
   });
 
   it("FrameworkTasks and MochaConfig give the app fw's tasks and its test runner", () => {
