@@ -1,4 +1,4 @@
-import { DEV_PATHS, type AppDefinition } from '@framework/core';
+import { DEV_OAUTH_PATHS, DEV_PATHS, localAppClientId, type AppDefinition } from '@framework/core';
 
 function table(rows: readonly (readonly string[])[]): string[] {
   const widths: number[] = [];
@@ -8,7 +8,7 @@ function table(rows: readonly (readonly string[])[]): string[] {
 
 /**
  * What `fw dev` prints once it serves: the URL, routes (method, path, scopes), functions, queues, crons, engines,
- * and how to get a token.
+ * how to get a token, and who can sign in on the login page.
  */
 export function startupTable(app: AppDefinition, url: string, scopes: ReadonlyMap<string, readonly string[] | undefined>, engines: readonly string[]): string {
   const lines: string[] = ['', `fw dev: ${app.project} (stage ${app.stage}) at ${url}`, ''];
@@ -42,6 +42,15 @@ export function startupTable(app: AppDefinition, url: string, scopes: ReadonlyMa
   lines.push('', 'Token (for scoped routes)');
   lines.push(`  curl -s -X POST ${url}${DEV_PATHS.token} -H 'content-type: application/json' -d '${JSON.stringify({ scopes: declared, sub: 'user-1' })}'`);
   lines.push(`  curl -H "Authorization: Bearer <access_token>" ${url}${app.routes.find((r) => (scopes.get(r.functionName) ?? []).length && r.pathParams.length === 0)?.path ?? '/'}`);
+  // Who can sign in on the login page, and with which client: the seeded users (never their passwords) and the
+  // clients a front end can send to /oauth2/authorize.
+  const users = app.config.auth?.users ?? [];
+  const loginClients = Object.entries(app.config.security.appClients ?? {}).filter(([, c]) => c.flows.includes('authorization_code') && (c.callbackUrls ?? []).length > 0);
+  if (users.length && loginClients.length) {
+    lines.push('', `Sign in (login page at ${DEV_OAUTH_PATHS.authorize}, PKCE; discovery ${url}${DEV_OAUTH_PATHS.openidConfiguration})`);
+    lines.push(...table(loginClients.map(([name, c]) => [`client ${name}`, localAppClientId(app.project, app.stage, name), (c.callbackUrls ?? []).join(' ')])));
+    lines.push(...table(users.map((u) => [`user ${u.username}`, (u.roles ?? []).join(' ') || '(no roles)'])));
+  }
   lines.push('', `Dev endpoints: GET ${url}${DEV_PATHS.functions}, JWKS ${url}/.well-known/jwks.json`, '');
   return `${lines.join('\n')}\n`;
 }

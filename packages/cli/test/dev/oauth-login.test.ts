@@ -5,6 +5,7 @@ import { expect } from 'chai';
 import { decodeJwt } from 'jose';
 import * as oauth from 'oauth4webapi';
 import { DevServer } from '../../src/dev/dev-server.js';
+import { eventually } from './helpers.js';
 import { ADMIN, CALLBACK_URL, loginProject, MEMBER, SIGNED_OUT_URL } from './login-project.js';
 
 const insecure = { [oauth.allowInsecureRequests]: true } as const;
@@ -14,11 +15,12 @@ describe('the dev issuer\'s OAuth 2.0 / OIDC surface, with oauth4webapi as the c
   let dir: string;
   let server: DevServer;
   let as: oauth.AuthorizationServer;
+  let printed = '';
   const client: oauth.Client = { client_id: localAppClientId('small', 'dev', 'web') };
 
   before(async () => {
     dir = loginProject();
-    server = await DevServer.start({ rootDir: dir, port: 0, log: { info: () => undefined, warn: () => undefined, error: () => undefined }, print: () => undefined, activityLog: false });
+    server = await DevServer.start({ rootDir: dir, port: 0, log: { info: () => undefined, warn: () => undefined, error: () => undefined }, print: (text) => (printed += text), activityLog: false });
     const issuer = new URL(server.url);
     as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { ...insecure, algorithm: 'oidc' }));
   });
@@ -157,6 +159,15 @@ describe('the dev issuer\'s OAuth 2.0 / OIDC surface, with oauth4webapi as the c
     await expectOAuthError(oauth.processClientCredentialsResponse(as, machine, tooMuch), 'invalid_scope', /may not request items:write/);
     const userClient = await oauth.clientCredentialsGrantRequest(as, client, oauth.None(), new URLSearchParams(), insecure);
     await expectOAuthError(oauth.processClientCredentialsResponse(as, client, userClient), 'unauthorized_client', /client_credentials/);
+  });
+
+  it('fw dev prints who can sign in: the login client\'s id and callback, the seeded users with their roles, never a password', async () => {
+    // The table is printed once every route has loaded (after start resolves).
+    await eventually(async () => (printed.includes('Sign in') ? true : undefined), 30_000, 'the start-up table');
+    expect(printed).to.contain(`Sign in (login page at /oauth2/authorize, PKCE; discovery ${server.url}/.well-known/openid-configuration)`);
+    expect(printed).to.match(new RegExp(`client web\\s+${client.client_id}\\s+${CALLBACK_URL}`));
+    expect(printed).to.match(/user mia\s+member/).and.match(/user ada\s+admin/);
+    expect(printed).to.not.contain(MEMBER.password).and.not.contain(ADMIN.password);
   });
 
   it('a wrong password shows the login page again with an error (401); no code is issued', async () => {
