@@ -90,6 +90,11 @@ const packages: WorkspacePackage[] = [
       '@middy/core': '~6.4.5',
       '@middy/http-json-body-parser': '~6.4.5',
       '@middy/http-error-handler': '~6.4.5',
+      // Route schemas are tested with two Standard Schema libraries; the runtime itself depends on neither.
+      'zod': '^4.1.0',
+      'valibot': '^1.1.0',
+      // Type-level tests compile fixture files with the TypeScript API.
+      'typescript': '~6.0.3',
     },
     testTimeout: 30000,
   }),

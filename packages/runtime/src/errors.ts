@@ -17,6 +17,7 @@ import { FrameworkError } from '@framework/core/names';
 export const HTTP_ERROR_CODES = {
   BAD_REQUEST: { status: 400, meaning: 'The request is invalid (thrown as `BadRequest`).' },
   INVALID_JSON: { status: 400, meaning: 'The body is declared JSON (`Content-Type: application/json` or `+json`) but does not parse.' },
+  VALIDATION_FAILED: { status: 400, meaning: "The body, query, path parameters or headers fail the route's schemas; `details.issues` lists every issue (`in`, `path`, `message`)." },
   UNAUTHORIZED: { status: 401, meaning: 'The route has scopes and the request carries no verified token claims. Sent with `WWW-Authenticate: Bearer`.' },
   FORBIDDEN: { status: 403, meaning: 'The caller may not do this (thrown as `Forbidden`).' },
   INSUFFICIENT_SCOPE: { status: 403, meaning: 'The token lacks one or more of the scopes the route requires; the message names them.' },
@@ -28,6 +29,7 @@ export const HTTP_ERROR_CODES = {
   UNSUPPORTED_MEDIA_TYPE: { status: 415, meaning: 'The body has a content type the route does not accept (thrown as `UnsupportedMediaType`).' },
   UNPROCESSABLE_ENTITY: { status: 422, meaning: 'The body parsed but failed validation (thrown as `UnprocessableEntity`, details carry the problems).' },
   TOO_MANY_REQUESTS: { status: 429, meaning: 'Rate limited (thrown as `TooManyRequests`); `retryAfter` becomes a `Retry-After` header.' },
+  RESPONSE_VALIDATION_FAILED: { status: 500, meaning: "The route's return value fails its `response` schema (checked when `FW_VALIDATE_RESPONSES` is on). The body never carries the message; the log line names the fields." },
   INTERNAL_ERROR: { status: 500, meaning: 'Anything thrown that is not an `HttpError`. The body never carries the message or stack; the log line does, with the request id.' },
   NOT_IMPLEMENTED: { status: 501, meaning: 'Not implemented yet (thrown as `NotImplemented`).' },
   BAD_GATEWAY: { status: 502, meaning: 'An upstream service answered badly (thrown as `BadGateway`).' },
@@ -161,6 +163,39 @@ export class UnsupportedMediaType extends HttpError {
 export class UnprocessableEntity extends HttpError {
   constructor(message = 'Unprocessable entity', options: HttpErrorOptions = {}) {
     super(422, options.code ?? 'UNPROCESSABLE_ENTITY', message, options.details, options);
+  }
+}
+
+/** One problem a schema found in the request: where (`body`, `query`, `params`, `headers`), the path inside it, why. */
+export interface ValidationIssue {
+  readonly in: 'body' | 'query' | 'params' | 'headers' | 'response';
+  /** Keys from the top of that part to the offending value (`[]` for the part itself), e.g. `['items', 0, 'title']`. */
+  readonly path: readonly (string | number)[];
+  readonly message: string;
+}
+
+function describeIssue(issue: ValidationIssue): string {
+  return `${[issue.in, ...issue.path].join('.')}: ${issue.message}`;
+}
+
+/** 400 `VALIDATION_FAILED`: the request fails the route's schemas; `details.issues` lists every issue. */
+export class ValidationFailed extends HttpError {
+  constructor(issues: readonly ValidationIssue[] = [], options: Omit<HttpErrorOptions, 'details'> = {}) {
+    const first = issues[0];
+    const message = first
+      ? `Invalid request: ${describeIssue(first)}${issues.length > 1 ? ` (and ${issues.length - 1} more issue${issues.length > 2 ? 's' : ''} in details.issues)` : ''}`
+      : 'Invalid request';
+    super(400, options.code ?? 'VALIDATION_FAILED', message, { issues }, options);
+  }
+}
+
+/**
+ * 500 `RESPONSE_VALIDATION_FAILED`: the route returned a value its `response` schema rejects. The message (logged, never
+ * sent) names every field.
+ */
+export class ResponseValidationFailed extends HttpError {
+  constructor(issues: readonly ValidationIssue[] = [], options: Omit<HttpErrorOptions, 'details'> = {}) {
+    super(500, options.code ?? 'RESPONSE_VALIDATION_FAILED', `The response fails the route's response schema: ${issues.map(describeIssue).join('; ') || 'no issue given'}`, { issues }, options);
   }
 }
 

@@ -367,7 +367,7 @@ export class DevServer {
 
 /**
  * Every variable of the app model with its local value (core's one resolver, fed the engines' outputs by intent), plus
- * FW_DEV_ENDPOINT; an output no engine serves is an error.
+ * FW_DEV_ENDPOINT and FW_VALIDATE_RESPONSES; an output no engine serves is an error.
  */
 export function fillEnvironment(app: AppDefinition, outputs: ReadonlyMap<string, Readonly<Record<string, Readonly<Record<string, string>>>>>, url: string): Record<string, string> {
   const { values, missing } = resolveEnvironment(app.environment, Object.fromEntries(outputs) as IntentOutputValues);
@@ -375,6 +375,8 @@ export function fillEnvironment(app: AppDefinition, outputs: ReadonlyMap<string,
     throw new DevServerError('FW_ERR_DEV_NO_ENGINE', `no local engine gives a value for ${missing.map((m) => `${m.variable} (${m.intent} "${m.id}" ${m.output})`).join(', ')}: this version of fw dev has no engine for that intent; remove the intent or add its engine under dev/engines/`);
   }
   values[ENV.devEndpoint] = url;
+  // Response schemas are checked while developing (a mismatch is a 500 naming the field); deployed, only on opt-in.
+  values[ENV.validateResponses] ??= '1';
   return values;
 }
 

@@ -32,6 +32,11 @@ export const ENV = {
   /** The WebSocket API's `@connections` endpoint that `service.ws` sends through (in `fw dev` the dev server's). */
   wsManagementUrl: 'FW_WS_MANAGEMENT_URL',
   /**
+   * `1`: routes check their return values against their `response` schemas (a mismatch answers 500 and logs the
+   * fields). `fw dev` sets it; deployed functions do not get it unless the stage's function environment adds it.
+   */
+  validateResponses: 'FW_VALIDATE_RESPONSES',
+  /**
    * Local development only: base URL of the dev server, used by `invoke` and the queue client instead of the cloud.
    * Never set in a deployed function.
    */
@@ -60,7 +65,7 @@ export const AUTH_TRIGGER_ENV = {
 } as const;
 
 /** Variables the dev server sets that deployed functions never get (excluded when comparing both). */
-export const DEV_ONLY_ENV: readonly string[] = [ENV.devEndpoint, ENV.devStorageToken];
+export const DEV_ONLY_ENV: readonly string[] = [ENV.devEndpoint, ENV.devStorageToken, ENV.validateResponses];
 
 export { envToken } from './env-token.js';
 export { databaseEnv } from '../intents/databases.js';

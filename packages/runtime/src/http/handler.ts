@@ -11,9 +11,12 @@ import { IDEMPOTENT_MIDDLEWARE, withHandlerInfo, type HandlerInfo } from '../han
 import { runMiddleware } from '../middleware/run-middleware.js';
 import type { HttpResponse, Middleware, MiddlewareRequest } from '../middleware/types.js';
 import { getService, type Service } from '../service/service.js';
+import { ENV } from '@framework/core/names';
 import { responseForError } from './error-response.js';
 import { parseBody } from './parse-body.js';
-import { toHttpResponse } from './response.js';
+import { isExplicitResponse, toHttpResponse, type ExplicitResponse } from './response.js';
+import { checkResponse, RequestValidator, type RequestInput, type RouteSchemas, type SchemaInput, type SchemaOutput } from './schemas/request-schemas.js';
+import type { StandardSchemaV1 } from './schemas/standard-schema.js';
 
 /** A route's function: `(body, ctx, service)`, returning what becomes the response. */
 export type HandlerFn<TBody = unknown, TResult = unknown, TContext extends HandlerContext = HandlerContext> = (
@@ -40,12 +43,76 @@ export interface ScopedHandlerOptions extends HandlerOptions {
   readonly scopes: readonly [string, ...string[]];
 }
 
-export interface HandlerDefinition<TBody = unknown, TResult = unknown> extends HandlerOptions {
+/** A definition without schemas; the `never` fields send one with schemas to the schema overloads' inference. */
+interface WithoutSchemas {
+  readonly body?: never;
+  readonly query?: never;
+  readonly params?: never;
+  readonly headers?: never;
+  readonly response?: never;
+}
+
+export interface HandlerDefinition<TBody = unknown, TResult = unknown> extends HandlerOptions, WithoutSchemas {
   readonly fn: HandlerFn<TBody, TResult>;
 }
 
-export interface ScopedHandlerDefinition<TBody = unknown, TResult = unknown> extends ScopedHandlerOptions {
+export interface ScopedHandlerDefinition<TBody = unknown, TResult = unknown> extends ScopedHandlerOptions, WithoutSchemas {
   readonly fn: HandlerFn<TBody, TResult, AuthenticatedContext>;
+}
+
+/** Options of a route that declares schemas. */
+export interface SchemaHandlerOptions extends HandlerOptions, RouteSchemas {
+  /**
+   * Check the return value against `response`: `true` always, `false` never.
+   * @default - when the variable `FW_VALIDATE_RESPONSES` is `1` or `true` (`fw dev` sets it; deployed functions do not get it)
+   */
+  readonly validateResponse?: boolean;
+}
+
+/** `ctx` of a route with schemas: `ctx.input` holds the parsed, typed request parts. */
+export type ValidatedContext<TContext extends HandlerContext, TInput extends RequestInput<unknown, unknown, unknown, unknown>> = TContext & { readonly input: TInput };
+
+type Schema = StandardSchemaV1 | undefined;
+
+/** What `fn` may return when a `response` schema is declared: a value of its input type, or any `response(...)`. */
+type ReturnOf<R extends Schema> = SchemaInput<R, unknown> | ExplicitResponse | undefined;
+
+type InputOf<B extends Schema, Q extends Schema, P extends Schema, H extends Schema> = RequestInput<
+  SchemaOutput<B, unknown>,
+  SchemaOutput<Q, Readonly<Record<string, string>>>,
+  SchemaOutput<P, Readonly<Record<string, string>>>,
+  SchemaOutput<H, Readonly<Record<string, string>>>
+>;
+
+/** `handler({ body?, query?, params?, headers?, response?, fn, ...options })` with at least one scope. */
+export interface ScopedSchemaHandlerDefinition<B extends Schema, Q extends Schema, P extends Schema, H extends Schema, R extends Schema> extends SchemaHandlerOptions {
+  readonly scopes: readonly [string, ...string[]];
+  readonly body?: B;
+  readonly query?: Q;
+  readonly params?: P;
+  readonly headers?: H;
+  readonly response?: R;
+  readonly fn: (
+    body: SchemaOutput<B, unknown>,
+    ctx: ValidatedContext<AuthenticatedContext, InputOf<B, Q, P, H>>,
+    service: Service,
+  ) => Promise<ReturnOf<R>> | ReturnOf<R>;
+}
+
+/** `handler({ body?, query?, params?, headers?, response?, fn, ...options })`. */
+export interface SchemaHandlerDefinition<B extends Schema, Q extends Schema, P extends Schema, H extends Schema, R extends Schema> extends SchemaHandlerOptions {
+  readonly body?: B;
+  readonly query?: Q;
+  readonly params?: P;
+  readonly headers?: H;
+  readonly response?: R;
+  readonly fn: (body: SchemaOutput<B, unknown>, ctx: ValidatedContext<HandlerContext, InputOf<B, Q, P, H>>, service: Service) => Promise<ReturnOf<R>> | ReturnOf<R>;
+}
+
+function responseValidationOn(option: boolean | undefined): boolean {
+  if (option !== undefined) return option;
+  const value = process.env[ENV.validateResponses];
+  return value === '1' || value === 'true';
 }
 
 /** The Lambda handler `handler(...)` returns; export it as `main`. */
@@ -59,7 +126,7 @@ function toResult(response: HttpResponse): APIGatewayProxyStructuredResultV2 {
 
 /**
  * Wraps a route function as an HTTP API (payload 2.0) Lambda handler. The order per request: auth check (401/403),
- * body parse (400 `INVALID_JSON`), middleware `before` hooks, the function, mapping of its return value, `after`
+ * body parse (400 `INVALID_JSON`), schemas (400 `VALIDATION_FAILED`), middleware `before` hooks, the function, mapping of its return value, `after`
  * hooks; anything thrown becomes the shared error body (see the README's status table).
  */
 export function handler<TBody = unknown, TResult = unknown>(definition: ScopedHandlerDefinition<TBody, TResult>): HttpHandler;
@@ -69,15 +136,42 @@ export function handler<TBody = unknown, TResult = unknown>(
   options: ScopedHandlerOptions,
 ): HttpHandler;
 export function handler<TBody = unknown, TResult = unknown>(fn: HandlerFn<TBody, TResult>, options?: HandlerOptions): HttpHandler;
+export function handler<
+  B extends Schema = undefined,
+  Q extends Schema = undefined,
+  P extends Schema = undefined,
+  H extends Schema = undefined,
+  R extends Schema = undefined,
+>(definition: ScopedSchemaHandlerDefinition<B, Q, P, H, R>): HttpHandler;
+export function handler<
+  B extends Schema = undefined,
+  Q extends Schema = undefined,
+  P extends Schema = undefined,
+  H extends Schema = undefined,
+  R extends Schema = undefined,
+>(definition: SchemaHandlerDefinition<B, Q, P, H, R>): HttpHandler;
 export function handler(
-  fnOrDefinition: HandlerFn<unknown, unknown, never> | HandlerDefinition | ScopedHandlerDefinition,
+  fnOrDefinition: HandlerFn<unknown, unknown, never> | HandlerDefinition | ScopedHandlerDefinition | (SchemaHandlerOptions & { readonly fn: (...args: never[]) => unknown }),
   maybeOptions: HandlerOptions = {},
 ): HttpHandler {
-  const definition: HandlerDefinition =
+  const definition: HandlerDefinition & SchemaHandlerOptions =
     typeof fnOrDefinition === 'function'
       ? { ...maybeOptions, fn: fnOrDefinition as HandlerFn }
-      : (fnOrDefinition as HandlerDefinition);
-  const fn = definition.fn;
+      : (fnOrDefinition as HandlerDefinition & SchemaHandlerOptions);
+  const validator = new RequestValidator(definition);
+  const responseSchema = definition.response;
+  const validateResponse = definition.validateResponse;
+  const userFn = definition.fn;
+  // A response schema wraps fn once here, so routes without one pay nothing per request.
+  const fn: HandlerFn =
+    responseSchema === undefined
+      ? userFn
+      : async (body, ctx, service) => {
+          const result = await userFn(body, ctx, service);
+          // `response(...)` values are the author's explicit answers (any status, any body type): not checked.
+          if (!isExplicitResponse(result) && responseValidationOn(validateResponse)) await checkResponse(responseSchema, result);
+          return result;
+        };
   const scopes = Object.freeze([...(definition.scopes ?? [])]);
   const middleware = Object.freeze([...(definition.middleware ?? [])]);
 
@@ -92,6 +186,12 @@ export function handler(
       const auth = authorize(event, scopes);
       if (auth) ctx.auth = auth;
       body = parseBody(event, ctx.headers);
+      if (!validator.isEmpty) {
+        let input = validator.validate({ body, query: ctx.query, params: ctx.pathParams, headers: ctx.headers });
+        if (input instanceof Promise) input = await input;
+        body = input.body;
+        (ctx as { input?: unknown }).input = input;
+      }
     } catch (error) {
       return toResult(responseForError(error, requestId, () => ctx.logger));
     }

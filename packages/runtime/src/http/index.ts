@@ -2,3 +2,5 @@ export * from './handler.js';
 export * from './response.js';
 export * from './error-response.js';
 export * from './parse-body.js';
+export type { StandardSchemaV1 } from './schemas/standard-schema.js';
+export type { RouteSchemas, RequestInput, SchemaOutput, SchemaInput } from './schemas/request-schemas.js';
