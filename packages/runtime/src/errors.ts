@@ -181,11 +181,8 @@ function describeIssue(issue: ValidationIssue): string {
 /** 400 `VALIDATION_FAILED`: the request fails the route's schemas; `details.issues` lists every issue. */
 export class ValidationFailed extends HttpError {
   constructor(issues: readonly ValidationIssue[] = [], options: Omit<HttpErrorOptions, 'details'> = {}) {
-    const first = issues[0];
-    const message = first
-      ? `Invalid request: ${describeIssue(first)}${issues.length > 1 ? ` (and ${issues.length - 1} more issue${issues.length > 2 ? 's' : ''} in details.issues)` : ''}`
-      : 'Invalid request';
-    super(400, options.code ?? 'VALIDATION_FAILED', message, { issues }, options);
+    const more = issues.length > 1 ? ` (+${issues.length - 1} more in details.issues)` : '';
+    super(400, options.code ?? 'VALIDATION_FAILED', `Invalid request${issues[0] ? `: ${describeIssue(issues[0])}${more}` : ''}`, { issues }, options);
   }
 }
 
@@ -195,7 +192,7 @@ export class ValidationFailed extends HttpError {
  */
 export class ResponseValidationFailed extends HttpError {
   constructor(issues: readonly ValidationIssue[] = [], options: Omit<HttpErrorOptions, 'details'> = {}) {
-    super(500, options.code ?? 'RESPONSE_VALIDATION_FAILED', `The response fails the route's response schema: ${issues.map(describeIssue).join('; ') || 'no issue given'}`, { issues }, options);
+    super(500, options.code ?? 'RESPONSE_VALIDATION_FAILED', `Response fails its schema: ${issues.map(describeIssue).join('; ')}`, { issues }, options);
   }
 }
 

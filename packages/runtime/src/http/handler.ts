@@ -15,7 +15,7 @@ import { ENV } from '@framework/core/names';
 import { responseForError } from './error-response.js';
 import { parseBody } from './parse-body.js';
 import { isExplicitResponse, toHttpResponse, type ExplicitResponse } from './response.js';
-import { checkResponse, RequestValidator, type RequestInput, type RouteSchemas, type SchemaInput, type SchemaOutput } from './schemas/request-schemas.js';
+import { checkResponse, requestValidator, type RequestInput, type RouteSchemas, type SchemaInput, type SchemaOutput } from './schemas/request-schemas.js';
 import type { StandardSchemaV1 } from './schemas/standard-schema.js';
 
 /** A route's function: `(body, ctx, service)`, returning what becomes the response. */
@@ -158,7 +158,7 @@ export function handler(
     typeof fnOrDefinition === 'function'
       ? { ...maybeOptions, fn: fnOrDefinition as HandlerFn }
       : (fnOrDefinition as HandlerDefinition & SchemaHandlerOptions);
-  const validator = new RequestValidator(definition);
+  const validate = requestValidator(definition);
   const responseSchema = definition.response;
   const validateResponse = definition.validateResponse;
   const userFn = definition.fn;
@@ -186,8 +186,8 @@ export function handler(
       const auth = authorize(event, scopes);
       if (auth) ctx.auth = auth;
       body = parseBody(event, ctx.headers);
-      if (!validator.isEmpty) {
-        let input = validator.validate({ body, query: ctx.query, params: ctx.pathParams, headers: ctx.headers });
+      if (validate) {
+        let input = validate({ body, query: ctx.query, params: ctx.pathParams, headers: ctx.headers });
         if (input instanceof Promise) input = await input;
         body = input.body;
         (ctx as { input?: unknown }).input = input;

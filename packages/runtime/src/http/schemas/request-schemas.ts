@@ -50,50 +50,39 @@ function withoutPrototype(value: unknown): unknown {
   return typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype ? Object.assign(Object.create(null), value) : value;
 }
 
+type Parts = Record<RequestPart, unknown>;
+
+/** Checks the declared request parts: the parsed values by part (undeclared parts keep the raw value). */
+export type RequestValidator = (raw: Parts) => Parts | Promise<Parts>;
+
 /**
- * Checks the request parts a route declared schemas for: every part is checked (so the answer lists every issue at
- * once), synchronous schemas without a promise in between, async ones (async refinements) awaited.
+ * The validator of a route's request schemas, undefined when it declares none. Every declared part is checked, so the
+ * answer lists every issue at once; synchronous schemas cost no promise, async ones (async refinements) are awaited
+ * and still reported in the parts' order.
  */
-export class RequestValidator {
-  private readonly parts: readonly (readonly [RequestPart, StandardSchemaV1])[];
+export function requestValidator(schemas: RouteSchemas): RequestValidator | undefined {
+  const parts = (['body', 'query', 'params', 'headers'] as const).filter((part) => schemas[part] !== undefined);
+  if (parts.length === 0) return undefined;
+  return (raw) => {
+    const results = parts.map((part) => schemas[part]!['~standard'].validate(raw[part]));
+    return results.some((result) => result instanceof Promise) ? Promise.all(results).then((settled) => collect(parts, raw, settled)) : collect(parts, raw, results as StandardSchemaV1.Result<unknown>[]);
+  };
+}
 
-  constructor(schemas: RouteSchemas) {
-    const parts: (readonly [RequestPart, StandardSchemaV1])[] = [];
-    for (const part of ['body', 'query', 'params', 'headers'] as const) {
-      const schema = schemas[part];
-      if (schema !== undefined) parts.push([part, schema]);
-    }
-    this.parts = parts;
-  }
-
-  get isEmpty(): boolean {
-    return this.parts.length === 0;
-  }
-
-  /** The parsed values by part (undeclared parts keep the raw value), or throws `ValidationFailed` with every issue. */
-  validate(raw: Record<RequestPart, unknown>): Record<RequestPart, unknown> | Promise<Record<RequestPart, unknown>> {
-    const results = this.parts.map(([part, schema]) => schema['~standard'].validate(raw[part]));
-    // Only async schemas (async refinements) cost a promise; their results are read in the parts' order all the same.
-    if (results.some((result) => result instanceof Promise)) return Promise.all(results).then((settled) => this.collect(raw, settled));
-    return this.collect(raw, results as StandardSchemaV1.Result<unknown>[]);
-  }
-
-  private collect(raw: Record<RequestPart, unknown>, results: readonly StandardSchemaV1.Result<unknown>[]): Record<RequestPart, unknown> {
-    const out = { ...raw };
-    let issues: ValidationIssue[] | undefined;
-    results.forEach((result, index) => {
-      const part = this.parts[index]![0];
-      if (result.issues) (issues ??= []).push(...toIssues(part, result.issues));
-      else out[part] = part === 'body' ? result.value : withoutPrototype(result.value);
-    });
-    if (issues) throw new ValidationFailed(issues);
-    return out;
-  }
+function collect(parts: readonly RequestPart[], raw: Parts, results: readonly StandardSchemaV1.Result<unknown>[]): Parts {
+  const out = { ...raw };
+  const issues: ValidationIssue[] = [];
+  results.forEach((result, index) => {
+    const part = parts[index]!;
+    if (result.issues) issues.push(...toIssues(part, result.issues));
+    else out[part] = part === 'body' ? result.value : withoutPrototype(result.value);
+  });
+  if (issues.length) throw new ValidationFailed(issues);
+  return out;
 }
 
 /** Checks a return value against the response schema; throws `ResponseValidationFailed` naming every field. */
 export async function checkResponse(schema: StandardSchemaV1, value: unknown): Promise<void> {
-  let result = schema['~standard'].validate(value);
-  if (result instanceof Promise) result = await result;
+  const result = await schema['~standard'].validate(value);
   if (result.issues) throw new ResponseValidationFailed(toIssues('response', result.issues));
 }

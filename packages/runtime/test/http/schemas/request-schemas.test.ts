@@ -35,7 +35,7 @@ describe('handler: request schemas', () => {
         expect(result.headers?.['content-type']).to.equal('application/json; charset=utf-8');
         const error = errorOf(result);
         expect(error.code).to.equal('VALIDATION_FAILED');
-        expect(error.message).to.match(/^Invalid request: body\.title: .+ \(and 2 more issues in details\.issues\)$/);
+        expect(error.message).to.match(/^Invalid request: body\.title: .+ \(\+2 more in details\.issues\)$/);
         expect(error.details!.issues.map((i) => [i.in, i.path])).to.deep.equal([
           ['body', ['title']],
           ['body', ['priority']],
