@@ -14,6 +14,7 @@ import { DEV_PATH_PREFIX, devEndpointGuard } from './dev-endpoint-guard.js';
 import { devEndpointsPlugin } from './dev-endpoints.js';
 import { clientErrorAnswer, codeForStatus, frameworkErrorAnswer, isClientAbort, notFoundAnswer } from './fastify-answers.js';
 import { gatewayAnswer } from './gateway-answer.js';
+import { lazySchemaCompilers } from './lazy-schema-compilers.js';
 import { errorResponse } from './gateway-response.js';
 import { send } from './send-response.js';
 
@@ -56,6 +57,7 @@ export function createHttpServer(log: DevLogger): FastifyInstance {
     return503OnClosing: false,
     frameworkErrors: frameworkErrorAnswer,
     clientErrorHandler: clientErrorAnswer(log),
+    schemaController: { compilersFactory: lazySchemaCompilers() },
   });
 }
 
