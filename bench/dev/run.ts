@@ -6,8 +6,8 @@
  * (installed project, second launch), resident memory after 10,000 requests and 100 edits; then the example's
  * authenticated GET /tasks (20 rows) on the embedded engine (PGlite) and on native PostgreSQL against plain Fastify +
  * `pg` on the engine's own port, and launch to first 200 of a 2-route app with no intents against plain Fastify and of
- * the example with PGlite. `BENCH_ONLY=database-and-launch` runs only those last figures; `BENCH_ONLY=requests` only
- * the launch and requests-per-second figures.
+ * the example with PGlite. `BENCH_ONLY=database-and-launch` runs only those last figures (`BENCH_ONLY=launch` the
+ * launch figures alone); `BENCH_ONLY=requests` only the launch and requests-per-second figures.
  * Beside each req/s ratio it prints the CPU time per request of fw dev's main thread, of all its threads and of plain
  * Fastify, read from /proc around each round: on a shared machine that moves far less than req/s does.
  * Runs on a copy of examples/tasks-api in a temporary folder (its node_modules linked to the repository's), plus a
@@ -333,12 +333,13 @@ const findOnPath = (name: string) => (process.env.PATH ?? '').split(path.delimit
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 async function main(): Promise<void> {
-  if (process.env.BENCH_ONLY === 'database-and-launch') {
-    // Only the database routes and launch figures (on a fresh copy of the example).
+  if (process.env.BENCH_ONLY === 'database-and-launch' || process.env.BENCH_ONLY === 'launch') {
+    // Only the database routes and launch figures, or the launch figures alone (on a fresh copy of the example).
     const dir = copyProject();
     try {
       await stop((await startDev(dir, await freePort())).child);
-      await databaseRoutesAndLaunches(dir, Number(process.env.BENCH_SECONDS ?? 5));
+      if (process.env.BENCH_ONLY === 'launch') await launches(dir);
+      else await databaseRoutesAndLaunches(dir, Number(process.env.BENCH_SECONDS ?? 5));
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

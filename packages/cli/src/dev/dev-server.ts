@@ -197,7 +197,7 @@ export class DevServer {
       freePort: () => freePort(reachable),
     };
 
-    const fastify = createHttpServer(log);
+    let fastify: FastifyInstance | undefined;
     const startup = new EngineStartup();
     try {
       await startup.start(app, context, host, options.engines);
@@ -213,6 +213,9 @@ export class DevServer {
       functionEnvironment = environment;
       // Compile in the background (spare threads start with the environment filled in).
       const compiled = host.rebuild(app.units);
+      // Only now the HTTP stack: the engines (the embedded database's own process), the spare threads and esbuild
+      // boot while Fastify loads on this thread.
+      fastify = await createHttpServer(log);
       await wireHttpServer(fastify, {
         listenHost: hostName,
         log,
@@ -232,7 +235,7 @@ export class DevServer {
       functionEnvironment = { ...fillEnvironment(app, startup.functionOutputs, url), ...startup.env };
       await listenHttpServer(fastify, hostName, port);
     } catch (error) {
-      await fastify.close().catch(() => undefined);
+      await fastify?.close().catch(() => undefined);
       await host.stop();
       await Promise.all(startup.engines.map((e) => e.stop().catch(() => undefined)));
       throw error;

@@ -16,7 +16,7 @@ describe("fw dev's gateway loads Fastify's schema compilers only when a route ha
     const script = [
       `import { createRequire } from 'node:module';`,
       `const { createHttpServer } = await import(${JSON.stringify(serverModule)});`,
-      `const fastify = createHttpServer({});`,
+      `const fastify = await createHttpServer({});`,
       `fastify.get('/health', async () => ({ ok: true }));`,
       `await fastify.ready();`,
       `const loaded = Object.keys(createRequire(import.meta.url).cache);`,
@@ -32,7 +32,7 @@ describe("fw dev's gateway loads Fastify's schema compilers only when a route ha
   });
 
   it('still validates a body and serializes a response when a route declares schemas', async () => {
-    const fastify = createHttpServer(silentLog);
+    const fastify = await createHttpServer(silentLog);
     fastify.post('/check', {
       schema: {
         body: { type: 'object', required: ['title'], properties: { title: { type: 'string' } } },

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DEV_PATHS, type AppDefinition } from '@framework/core';
-import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { DevServerError } from '../../errors.js';
 import type { ActivityLog } from '../activity/index.js';
 import { issuerPlugin } from '../auth/issuer-plugin.js';
@@ -48,8 +48,13 @@ export interface HttpWiring {
   serveRoute(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply>;
 }
 
-/** The gateway's Fastify instance, before anything is registered on it. */
-export function createHttpServer(log: DevLogger): FastifyInstance {
+/**
+ * The gateway's Fastify instance, before anything is registered on it. Fastify is imported here, on first call, not
+ * when `fw dev` loads: its few hundred ms of module loading then run while the engines, the spare worker threads and
+ * esbuild boot (`DevServer.start` calls this after starting them).
+ */
+export async function createHttpServer(log: DevLogger): Promise<FastifyInstance> {
+  const { default: Fastify } = await import('fastify');
   return Fastify({
     bodyLimit: MAX_STREAMED_BYTES,
     logger: false,
