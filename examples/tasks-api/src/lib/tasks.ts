@@ -1,5 +1,4 @@
 import { sql, type Queryable } from '@framework/data';
-import { BadRequest } from '@framework/runtime';
 
 export type TaskStatus = 'open' | 'done';
 
@@ -28,16 +27,6 @@ export interface TaskEvent {
 const toTask = (row: TaskRow): Task => ({ id: row.id, title: row.title, status: row.status, createdAt: row.created_at.toISOString(), updatedAt: row.updated_at.toISOString() });
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function checkTitle(value: unknown): string {
-  if (typeof value !== 'string' || !value.trim() || value.length > 200) throw new BadRequest('"title" must be a non-empty string of at most 200 characters');
-  return value.trim();
-}
-
-export function checkStatus(value: unknown): TaskStatus {
-  if (value !== 'open' && value !== 'done') throw new BadRequest('"status" must be "open" or "done"');
-  return value;
-}
 
 // Every function takes the database (`service.db` in handlers, or a transaction), so the same code runs in a route,
 // a queue consumer, a function or inside `db.transaction(...)`. The table comes from migrations/0001_create_tasks.sql.

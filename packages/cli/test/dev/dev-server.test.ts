@@ -96,6 +96,17 @@ describe('fw dev (example app, embedded engines)', function () {
       expect((await json(response)).error.code).to.equal('INVALID_JSON');
     });
 
+    it("answers 400 VALIDATION_FAILED with every issue when a request fails the example's route schemas", async () => {
+      const response = await post('/tasks', { title: '   ' }, { authorization: `Bearer ${writeToken}` });
+      expect(response.status).to.equal(400);
+      const { error } = await json(response);
+      expect(error.code).to.equal('VALIDATION_FAILED');
+      expect(error.details.issues.map((i: { in: string; path: unknown[] }) => [i.in, ...i.path])).to.deep.equal([['body', 'title']]);
+      const filtered = await fetch(`${dev.url}/tasks?status=later`, { headers: { authorization: `Bearer ${readToken}` } });
+      expect(filtered.status).to.equal(400);
+      expect((await json(filtered)).error.details.issues[0]).to.include({ in: 'query' });
+    });
+
     it('answers 413 for a body over the 10 MB limit of the HTTP API', async () => {
       const response = await post('/tasks', 'x'.repeat(10 * 1024 * 1024 + 1), { authorization: `Bearer ${writeToken}` });
       expect(response.status).to.equal(413);

@@ -1,11 +1,10 @@
 import { handler } from '@framework/runtime';
-import { checkStatus, listTasks } from '../../lib/tasks.js';
+import { taskFilter } from '../../lib/task-schemas.js';
+import { listTasks } from '../../lib/tasks.js';
 
 /** GET /tasks[?status=open|done]: the caller's tasks. */
-export const main = handler(
-  async (_body, ctx, service) => {
-    const status = ctx.query.status === undefined ? undefined : checkStatus(ctx.query.status);
-    return { tasks: await listTasks(service.db, ctx.auth.subject, status) };
-  },
-  { scopes: ['tasks:read'] },
-);
+export const main = handler({
+  scopes: ['tasks:read'],
+  query: taskFilter,
+  fn: async (_body, ctx, service) => ({ tasks: await listTasks(service.db, ctx.auth.subject, ctx.input.query.status) }),
+});

@@ -1,16 +1,20 @@
 import { createDefaultIdempotencyStore, handler, idempotencyMiddleware } from '@framework/runtime';
-import { checkTitle, createTask, type TaskEvent } from '../../lib/tasks.js';
+import { newTask, task } from '../../lib/task-schemas.js';
+import { createTask, type TaskEvent } from '../../lib/tasks.js';
 
 /**
  * POST /tasks `{ title }` → 201 the task. Idempotent: a retry with the same `Idempotency-Key` header gets the first
  * response back instead of a second task.
  */
-export const main = handler(
-  async (body: { title?: unknown } | undefined, ctx, service) => {
-    const task = await createTask(service.db, ctx.auth.subject, checkTitle(body?.title));
-    const event: TaskEvent = { type: 'task.created', taskId: task.id };
+export const main = handler({
+  scopes: ['tasks:write'],
+  middleware: [idempotencyMiddleware({ store: createDefaultIdempotencyStore() })],
+  body: newTask,
+  response: task,
+  fn: async (body, ctx, service) => {
+    const created = await createTask(service.db, ctx.auth.subject, body.title);
+    const event: TaskEvent = { type: 'task.created', taskId: created.id };
     await service.queues['task-events']!.send(event);
-    return task;
+    return created;
   },
-  { scopes: ['tasks:write'], middleware: [idempotencyMiddleware({ store: createDefaultIdempotencyStore() })] },
-);
+});

@@ -1,18 +1,17 @@
 import { NotFound, handler } from '@framework/runtime';
-import { checkStatus, checkTitle, updateTask, type TaskEvent } from '../../../lib/tasks.js';
+import { task, taskChanges } from '../../../lib/task-schemas.js';
+import { updateTask, type TaskEvent } from '../../../lib/tasks.js';
 
 /** PUT /tasks/{id} `{ title?, status? }` → the updated task. */
-export const main = handler(
-  async (body: { title?: unknown; status?: unknown } | undefined, ctx, service) => {
-    const changes = {
-      title: body?.title === undefined ? undefined : checkTitle(body.title),
-      status: body?.status === undefined ? undefined : checkStatus(body.status),
-    };
-    const task = await updateTask(service.db, ctx.auth.subject, ctx.pathParams.id!, changes);
-    if (!task) throw new NotFound(`no task ${ctx.pathParams.id}`);
-    const event: TaskEvent = { type: 'task.updated', taskId: task.id };
+export const main = handler({
+  scopes: ['tasks:write'],
+  body: taskChanges,
+  response: task,
+  fn: async (changes, ctx, service) => {
+    const updated = await updateTask(service.db, ctx.auth.subject, ctx.pathParams.id!, changes);
+    if (!updated) throw new NotFound(`no task ${ctx.pathParams.id}`);
+    const event: TaskEvent = { type: 'task.updated', taskId: updated.id };
     await service.queues['task-events']!.send(event);
-    return task;
+    return updated;
   },
-  { scopes: ['tasks:write'] },
-);
+});
