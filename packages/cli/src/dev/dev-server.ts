@@ -201,9 +201,6 @@ export class DevServer {
     const startup = new EngineStartup();
     try {
       await startup.start(app, context, host, options.engines);
-      const issuer = await LocalIssuer.open(dataDir, url, localAudiences(app));
-      const users = UserStore.open(dataDir);
-      await users.seed(app.config.auth?.users ?? []);
       // The resource server is named as the deployed stack names it by default (the project), so a prefixed scope
       // means the same locally and deployed; the audience is the app clients' ids, as deployed (local ids).
       const auth = { [AUTH_ID]: { issuer: url, audience: localAudiences(app).join(','), userPoolId: 'local', resourceServer: localResourceServer(app) } satisfies OutputValues<'auth'> };
@@ -211,8 +208,12 @@ export class DevServer {
       startup.functionOutputs.set('auth', auth);
       environment = { ...fillEnvironment(app, startup.outputs, url), ...startup.env };
       functionEnvironment = environment;
-      // Compile in the background (spare threads start with the environment filled in).
+      // Compile in the background (spare threads start with the environment filled in): before the issuer's key and
+      // the seeded users (scrypt) are read, so the threads boot meanwhile.
       const compiled = host.rebuild(app.units);
+      const issuer = await LocalIssuer.open(dataDir, url, localAudiences(app));
+      const users = UserStore.open(dataDir);
+      await users.seed(app.config.auth?.users ?? []);
       // Only now the HTTP stack: the engines (the embedded database's own process), the spare threads and esbuild
       // boot while Fastify loads on this thread.
       fastify = await createHttpServer(log);
