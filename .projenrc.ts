@@ -236,6 +236,11 @@ project.addTask('bench:runtime', {
   exec: 'tsc -b packages/runtime packages/infra && tsx bench/runtime/run.mts',
 });
 
+project.addTask('bench:contracts', {
+  description: "Route schemas (zod, valibot): what handler({ body: schema }) adds per request vs calling the same schema directly, same run (target: at most 1.1x the schema's own cost + 1 µs)",
+  exec: 'tsc -b packages/runtime && tsx bench/contracts/run.mts',
+});
+
 project.addTask('bench:data', {
   description: 'service.db vs raw pg: per-query overhead on the same PostgreSQL server (native when installed, else PGlite)',
   exec: 'tsx bench/data/run.ts',
