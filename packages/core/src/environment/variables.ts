@@ -64,6 +64,15 @@ export const AUTH_TRIGGER_ENV = {
   resourceServer: ENV.authResourceServer,
 } as const;
 
+/**
+ * Variables of the WebSocket API's `$connect` authorizer (`@framework/auth/ws-connect-authorizer`) only, besides the
+ * auth variables every function gets (pool, app clients, resource server).
+ */
+export const WS_AUTHORIZER_ENV = {
+  /** The scopes `src/ws/$connect.ts` declares, as tokens carry them (`<resource server>/<scope>`), space-separated. */
+  connectScopes: 'FW_WS_CONNECT_SCOPES',
+} as const;
+
 /** Variables the dev server sets that deployed functions never get (excluded when comparing both). */
 export const DEV_ONLY_ENV: readonly string[] = [ENV.devEndpoint, ENV.devStorageToken, ENV.validateResponses];
 

@@ -2,7 +2,7 @@ import type { Codec } from '../config/codec.js';
 import { listHandlerFiles, stripExtension } from '../discovery/source-files.js';
 import { ENV } from '../environment/variables.js';
 import { ConfigError, type ConfigProblem } from '../errors.js';
-import { wsApiName, wsFunctionName } from '../naming/unit-names.js';
+import { wsApiName, wsConnectAuthorizerFunctionName, wsFunctionName } from '../naming/unit-names.js';
 import type { FunctionUnit } from './function-unit.js';
 import { outputRef, type CodecKit, type IntentKindModule, type KindValue } from './intent-kind.js';
 
@@ -55,6 +55,11 @@ export interface WsDefinition {
   readonly apiName: string;
   /** `$request.body.<field>`: the field of a JSON message that names its route. */
   readonly routeSelectionExpression: string;
+  /**
+   * `{project}-{stage}-auth-ws-connect`: the `$connect` Lambda authorizer (`@framework/auth/ws-connect-authorizer`),
+   * deployed when `$connect` declares scopes.
+   */
+  readonly connectAuthorizerFunctionName: string;
   /** One per file of `src/ws/`, `$connect` first, then `$disconnect`, `$default` and the actions by name. */
   readonly routes: readonly WsRouteDefinition[];
 }
@@ -117,6 +122,7 @@ export const wsKind: IntentKindModule<WebSocketIntent, WsDefinition | undefined,
     const defaults = config.settings.functions;
     return {
       apiName: wsApiName(project, stage),
+      connectAuthorizerFunctionName: wsConnectAuthorizerFunctionName(project, stage),
       routeSelectionExpression: intent?.routeSelectionExpression ?? DEFAULT_ROUTE_SELECTION,
       routes: routes.map(({ routeKey, file }) => ({
         kind: 'ws',

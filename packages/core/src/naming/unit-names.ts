@@ -157,6 +157,14 @@ export function preTokenGenerationFunctionName(project: string, stage: string): 
   return fitName(`${prefix(project, stage)}-auth-pre-token`, NAME_LIMITS.lambdaFunction);
 }
 
+/**
+ * The WebSocket API's `$connect` Lambda authorizer: `{project}-{stage}-auth-ws-connect` (under `auth-`, not `ws-`,
+ * so no handler file of `src/ws/` can take its name).
+ */
+export function wsConnectAuthorizerFunctionName(project: string, stage: string): string {
+  return fitName(`${prefix(project, stage)}-auth-ws-connect`, NAME_LIMITS.lambdaFunction);
+}
+
 /** The function that applies a database's migrations: `{project}-{stage}-migrate-<id>`. */
 export function migrationFunctionName(project: string, stage: string, databaseId: string): string {
   checkId('database', databaseId);

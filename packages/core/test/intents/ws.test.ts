@@ -18,6 +18,7 @@ describe('the WebSocket API kind (src/ws/)', () => {
     project = new TempProject(['src/ws/sendMessage.ts', 'src/ws/$default.ts', 'src/ws/$disconnect.ts', 'src/ws/$connect.ts', 'src/ws/join-room.ts', 'src/ws/_shared.ts']);
     const app = defineApp(validOptions(project.rootDir));
     expect(app.ws!.apiName).to.equal('acme-dev-ws');
+    expect(app.ws!.connectAuthorizerFunctionName).to.equal('acme-dev-auth-ws-connect');
     expect(app.ws!.routeSelectionExpression).to.equal('$request.body.action');
     expect(app.ws!.routes.map((r) => [r.routeKey, r.file, r.functionName, r.kind])).to.deep.equal([
       ['$connect', 'src/ws/$connect.ts', 'acme-dev-ws-connect', 'ws'],
