@@ -136,7 +136,8 @@ const packages: WorkspacePackage[] = [
     workspaceDeps: ['core'],
     deps: { 'aws-jwt-verify': '^5.2.1', 'jose': '^6.2.17', '@aws-sdk/client-cognito-identity-provider': AWS_SDK, '@types/aws-lambda': '^8.10.164' },
     // `./pre-token-generation`: the Cognito trigger's handler, bundled into its own Lambda by @framework/infra.
-    subpathExports: { './pre-token-generation': 'pre-token-generation/index' },
+    // `./ws-connect-authorizer`: the WebSocket API's `$connect` Lambda authorizer, bundled the same way.
+    subpathExports: { './pre-token-generation': 'pre-token-generation/index', './ws-connect-authorizer': 'ws-connect-authorizer/index' },
     testTimeout: 20000,
   }),
   new WorkspacePackage(project, {
