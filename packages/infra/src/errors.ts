@@ -15,7 +15,6 @@ export const INFRA_ERROR_CODES = {
   FW_ERR_INFRA_ENGINE_VERSION: 'A database intent names a PostgreSQL major that @framework/infra does not pin.',
   FW_ERR_INFRA_UNREACHABLE_SERVICE: 'A function in an isolated subnet calls an AWS service the VPC has no route to.',
   FW_ERR_INFRA_UNKNOWN_OUTPUT: 'The app model asks for an intent output the constructs do not provide.',
-  FW_ERR_INFRA_WS_CONNECT_AUTH: '`src/ws/$connect.ts` declares scopes, but the deployed WebSocket API has no `$connect` authorizer yet.',
 } as const;
 
 export type InfraErrorCode = keyof typeof INFRA_ERROR_CODES;

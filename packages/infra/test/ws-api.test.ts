@@ -68,15 +68,77 @@ describe('FrameworkStack: the WebSocket API of src/ws/', () => {
     expect(outputs).to.include.keys('WebSocketUrl', 'WebSocketManagementUrl');
   });
 
-  it('refuses a $connect with scopes (no deployed authorizer yet), naming the file and the way out', () => {
-    const scoped = tempProject({ 'src/ws/$connect.ts': wsSource('return undefined;', ['items:read']) });
+  it('deploys no $connect authorizer while $connect declares no scopes', () => {
+    expect(resourcesOf(dev, 'AWS::ApiGatewayV2::Authorizer').filter((a) => a.properties.AuthorizerType === 'REQUEST')).to.have.length(0);
+    const names = resourcesOf(dev, 'AWS::Lambda::Function').map((f) => f.properties.FunctionName);
+    expect(names).to.not.include('shop-dev-auth-ws-connect');
+  });
+});
+
+describe('FrameworkStack: the $connect Lambda authorizer of a WebSocket API whose $connect declares scopes', () => {
+  let scoped: Synthesized;
+  const project = tempProject({
+    'src/ws/$connect.ts': wsSource('return undefined;', ['items:read']),
+    'src/ws/$default.ts': wsSource('return undefined;'),
+    'src/routes/other/get.ts': routeSource(),
+  });
+
+  before(function () {
+    this.timeout(240_000);
+    scoped = synthesize(defineApp({ ...SMALL_APP, rootDir: project.dir, infrastructure: { auth: {} } }));
+  });
+  after(() => {
+    scoped?.cleanup();
+    project.remove();
+  });
+
+  it('is a REQUEST authorizer on the WebSocket API without identity source, used by $connect only', () => {
+    const wsApi = Object.keys(scoped.template.findResources('AWS::ApiGatewayV2::Api', { Properties: { ProtocolType: 'WEBSOCKET' } }))[0]!;
+    const authorizers = resourcesOf(scoped, 'AWS::ApiGatewayV2::Authorizer').filter((r) => JSON.stringify(r.properties.ApiId).includes(wsApi));
+    expect(authorizers).to.have.length(1);
+    const authorizer = authorizers[0]!;
+    expect(authorizer.properties.AuthorizerType).to.equal('REQUEST');
+    // Header OR query parameter: API Gateway would require every listed source, so none is listed.
+    expect(authorizer.properties.IdentitySource ?? []).to.deep.equal([]);
+    expect(JSON.stringify(authorizer.properties.AuthorizerUri)).to.contain('WsConnectAuthorizer');
+    const routes = resourcesOf(scoped, 'AWS::ApiGatewayV2::Route').filter((r) => JSON.stringify(r.properties.ApiId).includes(wsApi));
+    const connect = routes.find((r) => r.properties.RouteKey === '$connect')!;
+    expect(connect.properties.AuthorizationType).to.equal('CUSTOM');
+    expect(connect.properties.AuthorizerId).to.deep.equal({ Ref: authorizer.logicalId });
+    const other = routes.find((r) => r.properties.RouteKey === '$default')!;
+    expect(other.properties.AuthorizationType ?? 'NONE').to.equal('NONE');
+  });
+
+  it('is the function core names, with the auth variables and the $connect scopes as tokens carry them', () => {
+    const fn = resourcesOf(scoped, 'AWS::Lambda::Function').find((f) => f.properties.FunctionName === 'shop-dev-auth-ws-connect');
+    expect(fn, 'the authorizer function').to.not.equal(undefined);
+    const variables = (fn!.properties.Environment as { Variables: Record<string, unknown> }).Variables;
+    expect(variables.FW_WS_CONNECT_SCOPES).to.equal('shop/items:read');
+    expect(variables).to.include.keys('FW_AUTH_USER_POOL_ID', 'FW_AUTH_AUDIENCE', 'FW_AUTH_ISSUER', 'FW_AUTH_RESOURCE_SERVER');
+    // Not an app function: no other variable of the app.
+    expect(variables).to.not.have.any.keys('FW_WS_URL', 'FW_WS_MANAGEMENT_URL');
+  });
+
+  it('may be invoked by API Gateway for this API\'s authorizers only', () => {
+    const fn = resourcesOf(scoped, 'AWS::Lambda::Function').find((f) => f.properties.FunctionName === 'shop-dev-auth-ws-connect')!;
+    const permissions = resourcesOf(scoped, 'AWS::Lambda::Permission').filter((p) => JSON.stringify(p.properties.FunctionName).includes(fn.logicalId));
+    expect(permissions).to.have.length(1);
+    expect(permissions[0]!.properties.Principal).to.equal('apigateway.amazonaws.com');
+    expect(permissions[0]!.properties.Action).to.equal('lambda:InvokeFunction');
+    expect(JSON.stringify(permissions[0]!.properties.SourceArn)).to.contain('/authorizers/');
+  });
+
+  it('refuses a $connect with a scope config/security.ts does not declare, or without the auth intent', () => {
+    const undeclared = tempProject({ 'src/ws/$connect.ts': wsSource('return undefined;', ['items:write']) });
     try {
-      const scopedApp = defineApp({ ...SMALL_APP, rootDir: scoped.dir, infrastructure: { auth: {} } });
-      expect(() => new FrameworkStack(new App(), 'Test', { app: scopedApp }))
-        .to.throw(/src\/ws\/\$connect\.ts requires scopes items:read, but the deployed WebSocket API has no \$connect authorizer yet.*Remove the scopes/)
-        .with.property('code', 'FW_ERR_INFRA_WS_CONNECT_AUTH');
+      expect(() => new FrameworkStack(new App(), 'Test', { app: defineApp({ ...SMALL_APP, rootDir: undeclared.dir, infrastructure: { auth: {} } }) }))
+        .to.throw(/src\/ws\/\$connect\.ts requires items:write, which config\/security\.ts does not declare/)
+        .with.property('code', 'FW_ERR_INFRA_UNDECLARED_SCOPE');
+      expect(() => new FrameworkStack(new App(), 'Test', { app: defineApp({ ...SMALL_APP, rootDir: undeclared.dir }) }))
+        .to.throw(/src\/ws\/\$connect\.ts requires scopes items:write, but the app has no auth intent/)
+        .with.property('code', 'FW_ERR_INFRA_SCOPES_WITHOUT_AUTH');
     } finally {
-      scoped.remove();
+      undeclared.remove();
     }
   });
 });

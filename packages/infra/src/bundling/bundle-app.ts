@@ -67,6 +67,9 @@ export interface AuthTriggerBundle {
   readonly handler: string;
 }
 
+/** The WebSocket API's `$connect` authorizer (`@framework/auth/ws-connect-authorizer`), bundled when the app has both. */
+export type WsAuthorizerBundle = AuthTriggerBundle;
+
 /** Every function of an app, bundled by one esbuild build. */
 export interface AppBundle {
   readonly outDir: string;
@@ -78,6 +81,8 @@ export interface AppBundle {
   readonly migrations: ReadonlyMap<string, MigrationBundle>;
   /** Present when the security config declares roles (and the app has the auth intent). */
   readonly authTrigger?: AuthTriggerBundle;
+  /** Present when the app has a WebSocket API and the auth intent (deployed only when `$connect` declares scopes). */
+  readonly wsAuthorizer?: WsAuthorizerBundle;
 }
 
 /** The migration handler of the project's `@framework/data`, if the project has it. */
@@ -93,8 +98,7 @@ function resolveMigrateHandler(rootDir: string): string | undefined {
  * The trigger's handler: the project's own `@framework/auth` when it has one (the version its code uses), else the one
  * this package depends on, so an app with roles deploys its trigger without adding a dependency.
  */
-function resolveAuthTrigger(rootDir: string): string {
-  const entry = '@framework/auth/pre-token-generation';
+function resolveAuthTrigger(rootDir: string, entry = '@framework/auth/pre-token-generation'): string {
   try {
     return createRequire(path.join(rootDir, 'package.json')).resolve(entry);
   } catch {
@@ -203,6 +207,8 @@ export function bundleApp(app: AppDefinition, options: BundleOptions = {}): AppB
   if (migrateHandler) for (const db of app.databases) entryPoints[`${db.migrationFunctionName}/index`] = migrateHandler;
   const authTriggerName = app.auth && Object.keys(app.auth.roles).length ? app.auth.preTokenGenerationFunctionName : undefined;
   if (authTriggerName) entryPoints[`${authTriggerName}/index`] = resolveAuthTrigger(app.rootDir);
+  const wsAuthorizerName = app.auth && app.ws ? app.ws.connectAuthorizerFunctionName : undefined;
+  if (wsAuthorizerName) entryPoints[`${wsAuthorizerName}/index`] = resolveAuthTrigger(app.rootDir, '@framework/auth/ws-connect-authorizer');
   if (Object.keys(entryPoints).length === 0) return { outDir, functions: new Map(), migrations: new Map() };
   // Read first: which service clients each function names decides its defines (`serviceBundleDefines`). Functions
   // with the same defines share one esbuild build (most apps need one or two); the framework's own entries
@@ -266,5 +272,6 @@ export function bundleApp(app: AppDefinition, options: BundleOptions = {}): AppB
     }
   }
   const authTrigger = authTriggerName ? { functionName: authTriggerName, directory: path.join(outDir, authTriggerName), handler: LAMBDA_HANDLER } : undefined;
-  return { outDir, functions, migrations, authTrigger };
+  const wsAuthorizer = wsAuthorizerName ? { functionName: wsAuthorizerName, directory: path.join(outDir, wsAuthorizerName), handler: LAMBDA_HANDLER } : undefined;
+  return { outDir, functions, migrations, authTrigger, wsAuthorizer };
 }

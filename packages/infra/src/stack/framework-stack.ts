@@ -29,6 +29,7 @@ import { GATEWAY_SERVICES, servicesOf, type ServiceUse } from '../network/servic
 import { AppQueue } from '../queues/app-queue.js';
 import { AppBucket } from '../storage/app-bucket.js';
 import { AppWebSocketApi } from '../ws-api/app-ws-api.js';
+import { WsConnectAuthorizer } from '../ws-api/ws-connect-authorizer.js';
 import { IntentOutputs } from './intent-outputs.js';
 import { DEFAULT_ROUTE_SHARDS, MAX_RESOURCES_PER_STACK, routeShardOf } from './route-shards.js';
 
@@ -161,7 +162,7 @@ export class FrameworkStack extends Stack {
     this.addMigrations(environment);
     this.addFunctions(environment);
     this.httpApi = this.addRoutes(environment, shardCount);
-    this.connectWebSocketRoutes();
+    this.connectWebSocketRoutes(environment);
 
     this.grantNeeds();
     this.orderAfterMigrations();
@@ -324,22 +325,39 @@ export class FrameworkStack extends Stack {
   private addWebSocketApi(): AppWebSocketApi | undefined {
     const { ws } = this.app;
     if (!ws) return undefined;
-    const connect = ws.routes.find((r) => r.routeKey === '$connect');
-    const scopes = connect ? this.handlerInfo.get(connect.functionName)?.scopes ?? [] : [];
-    if (scopes.length) {
-      throw new InfraError('FW_ERR_INFRA_WS_CONNECT_AUTH', `${connect!.file} requires scopes ${scopes.join(', ')}, but the deployed WebSocket API has no $connect authorizer yet (fw dev checks tokens at connect; the deployed check is not built). Remove the scopes from $connect to deploy a public WebSocket API, or keep it local until the authorizer exists.`);
-    }
     return new AppWebSocketApi(this, 'WebSocket', { definition: ws, stageName: this.app.stage, settings: this.app.config.settings.api, logs: this.app.config.settings.logs });
   }
 
-  /** One route per handler file of `src/ws/`, integrated with its function. */
-  private connectWebSocketRoutes(): void {
+  /**
+   * The `$connect` authorizer when `src/ws/$connect.ts` declares scopes: the app's pool must issue them, as for a
+   * scoped HTTP route.
+   */
+  private addWsConnectAuthorizer(environment: Record<string, string>): WsConnectAuthorizer | undefined {
+    const connect = this.app.ws?.routes.find((r) => r.routeKey === '$connect');
+    const scopes = connect ? this.handlerInfo.get(connect.functionName)?.scopes ?? [] : [];
+    if (!connect || scopes.length === 0) return undefined;
+    const auth = this.auth;
+    if (!auth || !this.app.auth || Object.keys(this.app.auth.appClients).length === 0) {
+      throw new InfraError('FW_ERR_INFRA_SCOPES_WITHOUT_AUTH', `${connect.file} requires scopes ${scopes.join(', ')}, but ${this.app.auth ? 'security.appClients declares no app client to request tokens' : 'the app has no auth intent to issue tokens'}. Add \`auth: {}\` to infrastructure in fw.config.ts and an app client in config/security.ts, or remove the scopes to make $connect public.`);
+    }
+    const undeclared = scopes.filter((s) => !(s in this.app.auth!.scopes));
+    if (undeclared.length) {
+      throw new InfraError('FW_ERR_INFRA_UNDECLARED_SCOPE', `${connect.file} requires ${undeclared.join(', ')}, which config/security.ts does not declare (declared: ${Object.keys(this.app.auth.scopes).join(', ') || 'none'}). Declare the scope in security.scopes or fix its spelling in the handler.`);
+    }
+    const bundle = this.bundle.wsAuthorizer;
+    if (!bundle) throw new Error(`the bundle has no $connect authorizer (${this.app.ws!.connectAuthorizerFunctionName})`);
+    return new WsConnectAuthorizer(this, 'WsConnectAuthorizer', { bundle, settings: this.app.config.settings, tokenScopes: scopes.map((s) => auth.tokenScope(s)), environment });
+  }
+
+  /** One route per handler file of `src/ws/`, integrated with its function; `$connect` behind its authorizer if any. */
+  private connectWebSocketRoutes(environment: Record<string, string>): void {
     const { wsApi } = this;
     if (!wsApi) return;
+    const authorizer = this.addWsConnectAuthorizer(environment);
     for (const route of this.app.ws!.routes) {
-      const wsRoute = wsApi.addRoute(route, this.functionOf(route));
+      const wsRoute = wsApi.addRoute(route, this.functionOf(route), route.routeKey === '$connect' ? authorizer?.authorizer : undefined);
       // Messages are authorized at `$connect`, the only route API Gateway runs an authorizer on.
-      acknowledgeNag(wsRoute, 'publicWebSocketRoute');
+      if (!(route.routeKey === '$connect' && authorizer)) acknowledgeNag(wsRoute, 'publicWebSocketRoute');
       this.wsRoutes.set(route.routeKey, wsRoute);
     }
   }

@@ -41,9 +41,12 @@ export class AppWebSocketApi extends Construct {
     });
   }
 
-  /** The route of one handler file, integrated with its function (which the integration may invoke). */
-  public addRoute(route: WsRouteDefinition, fn: lambda.IFunction): apigw.WebSocketRoute {
-    return this.api.addRoute(route.routeKey, { integration: new WebSocketLambdaIntegration(`Integration-${route.functionName}`, fn) });
+  /**
+   * The route of one handler file, integrated with its function (which the integration may invoke); `authorizer` on
+   * `$connect` only (the one route API Gateway runs an authorizer on).
+   */
+  public addRoute(route: WsRouteDefinition, fn: lambda.IFunction, authorizer?: apigw.IWebSocketRouteAuthorizer): apigw.WebSocketRoute {
+    return this.api.addRoute(route.routeKey, { integration: new WebSocketLambdaIntegration(`Integration-${route.functionName}`, fn), ...(authorizer ? { authorizer } : {}) });
   }
 
   /**

@@ -1,1 +1,2 @@
 export * from './app-ws-api.js';
+export * from './ws-connect-authorizer.js';
