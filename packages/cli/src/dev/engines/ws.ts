@@ -2,6 +2,9 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { DEV_PATHS, DEV_WS_PATH, type AppDefinition, type OutputValues } from '@framework/core';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { JWTPayload } from 'jose';
+import { accessTokenOf } from '@framework/auth';
+import { authorizerContextOf } from '@framework/auth/ws-connect-authorizer';
 import { localAudiences } from '../auth/issuer-plugin.js';
 import { LocalIssuer, TokenRejected } from '../auth/local-issuer.js';
 import { ConnectRefused, LocalWebSocketApi } from '../ws/local-websocket-api.js';
@@ -10,6 +13,16 @@ import type { DevContext, DevEngine, EngineFactory, EngineStart } from './engine
 /** The management API's error, as API Gateway answers it (the SDK reads the type from `x-amzn-errortype`). */
 function managementError(reply: FastifyReply, statusCode: number, type: string, message: string): FastifyReply {
   return reply.code(statusCode).header('x-amzn-errortype', type).header('content-type', 'application/json').send(JSON.stringify({ message }));
+}
+
+/**
+ * What the `$connect` authorizer gives the connection under `fw dev`: the context the deployed authorizer
+ * (`@framework/auth/ws-connect-authorizer`) returns, flat as API Gateway requires (`cognito:groups` space-separated),
+ * plus the `principalId` API Gateway adds, so `ctx.auth` reads the same in both places.
+ */
+export function devConnectAuthorizerContext(claims: JWTPayload): Record<string, string | number | boolean> {
+  const token = accessTokenOf(claims);
+  return { ...authorizerContextOf(token), principalId: token.subject || token.clientId || '' };
 }
 
 /**
@@ -45,8 +58,7 @@ export class EmbeddedWsEngine implements DevEngine {
       authorize: async (token) => {
         try {
           const { claims } = await issuer.verify(token);
-          // What the `$connect` authorizer returns: the claims as a flat context, the subject as principal.
-          return { ...claims, principalId: claims.sub ?? claims.client_id ?? '' };
+          return devConnectAuthorizerContext(claims);
         } catch (error) {
           if (error instanceof TokenRejected) throw new ConnectRefused(401, `the token was rejected: ${error.message}`);
           throw error;

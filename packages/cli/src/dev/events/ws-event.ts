@@ -9,7 +9,7 @@ export interface WsConnectionInfo {
   readonly sourceIp: string;
   readonly userAgent?: string;
   /** The `$connect` authorizer's context (`principalId` and the token's claims), when the connection carried a token. */
-  readonly authorizer?: Readonly<Record<string, string>>;
+  readonly authorizer?: Readonly<Record<string, string | number | boolean>>;
 }
 
 /** Where the events say they come from: the API's host name, stage and id. */

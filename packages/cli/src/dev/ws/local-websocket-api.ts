@@ -41,7 +41,7 @@ export interface LocalWebSocketApiOptions {
    * The `$connect` authorizer: the claims of a token (the `Authorization` header's, else the `token` query
    * parameter's) as its context; throws `ConnectRefused` (401) for a token that does not verify.
    */
-  authorize(token: string): Promise<Record<string, string>>;
+  authorize(token: string): Promise<Record<string, string | number | boolean>>;
   readonly log: DevLogger;
   /** @default WS_LIMITS */
   readonly limits?: Partial<WsLimits>;
@@ -100,7 +100,7 @@ export class LocalWebSocketApi {
   async upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     socket.on('error', () => undefined);
     const query = new URL(request.url ?? '/', 'http://localhost').searchParams;
-    const info: WsConnectionInfo & { authorizer?: Record<string, string> } = {
+    const info: WsConnectionInfo & { authorizer?: Record<string, string | number | boolean> } = {
       connectionId: connectionId(),
       connectedAt: Date.now(),
       sourceIp: request.socket.remoteAddress ?? '127.0.0.1',
