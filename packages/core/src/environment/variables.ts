@@ -33,7 +33,7 @@ export const ENV = {
   wsManagementUrl: 'FW_WS_MANAGEMENT_URL',
   /**
    * `1`: routes check their return values against their `response` schemas (a mismatch answers 500 and logs the
-   * fields). `fw dev` sets it; deployed functions do not get it unless the stage's function environment adds it.
+   * fields). `fw dev` sets it; the deployed stack does not (a route opts in with `validateResponse: true`; `FW_*` names are reserved, so a function intent's `environment` cannot add it).
    */
   validateResponses: 'FW_VALIDATE_RESPONSES',
   /**
