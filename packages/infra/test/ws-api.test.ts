@@ -68,10 +68,11 @@ describe('FrameworkStack: the WebSocket API of src/ws/', () => {
     expect(outputs).to.include.keys('WebSocketUrl', 'WebSocketManagementUrl');
   });
 
-  it('deploys no $connect authorizer while $connect declares no scopes', () => {
-    expect(resourcesOf(dev, 'AWS::ApiGatewayV2::Authorizer').filter((a) => a.properties.AuthorizerType === 'REQUEST')).to.have.length(0);
-    const names = resourcesOf(dev, 'AWS::Lambda::Function').map((f) => f.properties.FunctionName);
-    expect(names).to.not.include('shop-dev-auth-ws-connect');
+  it('puts a $connect without scopes behind the authorizer too (no scope required), as fw dev verifies a token sent at connect', () => {
+    expect(resourcesOf(dev, 'AWS::ApiGatewayV2::Authorizer').filter((a) => a.properties.AuthorizerType === 'REQUEST')).to.have.length(1);
+    const authorizer = resourcesOf(dev, 'AWS::Lambda::Function').find((f) => f.properties.FunctionName === 'shop-dev-auth-ws-connect');
+    expect(authorizer, 'the authorizer function').to.not.equal(undefined);
+    expect((authorizer!.properties.Environment as { Variables: Record<string, unknown> }).Variables['FW_WS_CONNECT_SCOPES']).to.equal('');
   });
 });
 

@@ -1,4 +1,4 @@
-import { ENV, WS_AUTHORIZER_ENV } from '@framework/core/names';
+import { ENV, WS_ANONYMOUS_CONNECTION, WS_AUTHORIZER_ENV } from '@framework/core/names';
 import { TokenRejectedError } from '../errors.js';
 import type { AccessToken } from '../verify/access-token.js';
 import { AccessTokenVerifier, verifyAccessToken } from '../verify/access-token-verifier.js';
@@ -45,9 +45,10 @@ function policy(effect: 'Allow' | 'Deny', resource: string, principalId: string,
 /**
  * The WebSocket API's `$connect` Lambda REQUEST authorizer. The token (the `Authorization` header, else the `token`
  * query parameter) is verified as the HTTP API's JWT authorizer does (the pool's keys and issuer, `token_use: access`,
- * `client_id` among the app clients) and must carry every required scope. A missing or rejected token throws
- * `Unauthorized` (API Gateway answers 401); a valid token without a scope gets a Deny (403); otherwise an Allow on
- * the route's ARN with the claims as `context`. A JWKS that cannot be fetched is an error (500), never an Allow.
+ * `client_id` among the app clients) and must carry every required scope. A rejected token, or a missing one when
+ * scopes are required, throws `Unauthorized` (API Gateway answers 401); a valid token without a scope gets a Deny
+ * (403); otherwise an Allow on the route's ARN with the claims as `context`. Without required scopes a connection
+ * may send no token: an Allow with the anonymous context (`WS_ANONYMOUS_CONNECTION`), no caller. A JWKS that cannot be fetched is an error (500), never an Allow.
  */
 export function createWsConnectAuthorizer(options: WsConnectAuthorizerOptions) {
   const verify = options.verify ?? verifyAccessToken;
@@ -55,6 +56,11 @@ export function createWsConnectAuthorizer(options: WsConnectAuthorizerOptions) {
   const required = [...options.requiredScopes];
   return async (event: WsConnectAuthorizerEvent): Promise<WsConnectAuthorizerResult> => {
     const token = connectTokenOf(event);
+    // A `$connect` without scopes is public: no token, no caller (the same context fw dev gives).
+    if (token === undefined && required.length === 0) {
+      const { principalId, ...context } = WS_ANONYMOUS_CONNECTION;
+      return policy('Allow', event.methodArn, principalId!, context);
+    }
     if (token === undefined) {
       log('$connect refused (401): no token (send the Authorization header or the token query parameter)');
       throw new Error(UNAUTHORIZED);

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
+import { WS_ANONYMOUS_CONNECTION } from '@framework/core/names';
 import { AccessTokenVerifier } from '../../src/index.js';
 import { createWsConnectAuthorizer, main, type WsConnectAuthorizerEvent, type WsConnectAuthorizerResult } from '../../src/ws-connect-authorizer/index.js';
 import { JwksServer, accessToken, signingKey, type SigningKey } from '../helpers/token-issuer.js';
@@ -62,6 +63,17 @@ describe('the WebSocket $connect Lambda authorizer (@framework/auth/ws-connect-a
     lowerCase.headers['authorization'] = token;
     lowerCase.queryStringParameters['token'] = 'not-a-jwt';
     expect((await authorize(lowerCase)).policyDocument.Statement[0].Effect).to.equal('Allow');
+  });
+
+  it('on a $connect without scopes: no token is an Allow with the anonymous context; a token is still verified', async () => {
+    const verifier = AccessTokenVerifier.forIssuer({ issuer, jwksUri: `${issuer}/.well-known/jwks.json`, clientIds: ['web'] });
+    const open = createWsConnectAuthorizer({ requiredScopes: [], verify: (token) => verifier.verify(token), log: (m) => logged.push(m) });
+    const anonymous = await open(connectEvent());
+    expect(anonymous.policyDocument.Statement[0].Effect).to.equal('Allow');
+    expect({ principalId: anonymous.principalId, ...anonymous.context }).to.deep.equal(WS_ANONYMOUS_CONNECTION);
+    const token = await accessToken(key, { iss: issuer, client_id: 'web' });
+    expect((await open(connectEvent({ header: token }))).context).to.include({ sub: 'user-1' });
+    expect((await refusal(open(connectEvent({ header: await accessToken(other, { iss: issuer, client_id: 'web' }) })))).message).to.equal('Unauthorized');
   });
 
   it('refuses a connect without a token with Unauthorized (API Gateway answers 401)', async () => {

@@ -57,11 +57,29 @@ export interface WsDefinition {
   readonly routeSelectionExpression: string;
   /**
    * `{project}-{stage}-auth-ws-connect`: the `$connect` Lambda authorizer (`@framework/auth/ws-connect-authorizer`),
-   * deployed when `$connect` declares scopes.
+   * deployed when `wsConnectIsAuthorized` (a `$connect` and the auth intent).
    */
   readonly connectAuthorizerFunctionName: string;
   /** One per file of `src/ws/`, `$connect` first, then `$disconnect`, `$default` and the actions by name. */
   readonly routes: readonly WsRouteDefinition[];
+}
+
+/**
+ * The authorizer context of a connection that sent no token to a `$connect` without scopes: no caller. API Gateway
+ * needs a principal, so the deployed authorizer names `anonymous` and marks the context; fw dev gives the same, and
+ * the runtime reads it as no `ctx.auth`.
+ */
+export const WS_ANONYMOUS_CONNECTION: Readonly<Record<string, string>> = { principalId: 'anonymous', fwAnonymous: 'true' };
+
+/**
+ * Whether `$connect` runs behind the Lambda authorizer: whenever the API has a `$connect` and the app has the auth
+ * intent (a pool to verify tokens against). A token sent at connect is then verified (401 when it does not verify) and
+ * its claims are the connection's caller, scopes or not; without a `$connect` or an auth intent API Gateway runs no
+ * authorizer, and a token is ignored. Both interpreters ask this, so a handler sees the same `ctx.auth` locally and
+ * deployed.
+ */
+export function wsConnectIsAuthorized(ws: WsDefinition | undefined, auth: object | undefined): boolean {
+  return !!ws?.routes.some((r) => r.routeKey === '$connect') && auth !== undefined;
 }
 
 /**

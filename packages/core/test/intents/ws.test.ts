@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ConfigError, DEFAULT_ROUTE_SELECTION, ENV, defineApp, routeSelectionPath, wsApiName, wsFunctionName } from '../../src/index.js';
+import { ConfigError, DEFAULT_ROUTE_SELECTION, ENV, defineApp, routeSelectionPath, wsApiName, wsConnectIsAuthorized, wsFunctionName } from '../../src/index.js';
 import { TempProject, thrownBy, validOptions } from '../helpers/temp-project.js';
 
 describe('the WebSocket API kind (src/ws/)', () => {
@@ -29,6 +29,16 @@ describe('the WebSocket API kind (src/ws/)', () => {
     ]);
     expect(app.units.filter((u) => u.kind === 'ws')).to.deep.equal(app.ws!.routes);
     expect(app.forStage('prod').ws!.routes[0]!.functionName).to.equal('acme-prod-ws-connect');
+  });
+
+  it('puts $connect behind the authorizer exactly when there is a $connect and the auth intent', () => {
+    project = new TempProject(['src/ws/$connect.ts', 'src/ws/$default.ts']);
+    const app = defineApp(validOptions(project.rootDir));
+    const clients = { appClients: { web: {} } };
+    expect(wsConnectIsAuthorized(app.ws, clients)).to.equal(true);
+    expect(wsConnectIsAuthorized(app.ws, undefined)).to.equal(false);
+    expect(wsConnectIsAuthorized({ ...app.ws!, routes: app.ws!.routes.filter((r) => r.routeKey !== '$connect') }, clients)).to.equal(false);
+    expect(wsConnectIsAuthorized(undefined, clients)).to.equal(false);
   });
 
   it('gives every function FW_WS_URL and FW_WS_MANAGEMENT_URL as outputs of the API, filled in by each interpreter', () => {

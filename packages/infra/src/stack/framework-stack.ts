@@ -8,7 +8,7 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as s3n from 'aws-cdk-lib/aws-s3-notifications';
 import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
-import { AUTH_ID, IDEMPOTENCY_ID, WS_ID, schedulerEvent, shortHash, stackName, type AppDefinition, type FunctionUnit, type OutputIntent, type OutputValues, type RouteDefinition } from '@framework/core';
+import { AUTH_ID, IDEMPOTENCY_ID, WS_ID, schedulerEvent, shortHash, stackName, wsConnectIsAuthorized, type AppDefinition, type FunctionUnit, type OutputIntent, type OutputValues, type RouteDefinition } from '@framework/core';
 import { Construct, type IConstruct } from 'constructs';
 import { AppAuth } from '../auth/app-auth.js';
 import { acknowledgeNag, acknowledgeNagFindings, nagResourceRef } from '../checks/nag-suppressions.js';
@@ -329,13 +329,17 @@ export class FrameworkStack extends Stack {
   }
 
   /**
-   * The `$connect` authorizer when `src/ws/$connect.ts` declares scopes: the app's pool must issue them, as for a
-   * scoped HTTP route.
+   * The `$connect` authorizer whenever core says `$connect` is authorized (a `$connect` and an app client): a token
+   * sent at connect is verified and becomes the connection's caller, as fw dev does; scopes `src/ws/$connect.ts`
+   * declares are required, and the app's pool must issue them, as for a scoped HTTP route.
    */
   private addWsConnectAuthorizer(environment: Record<string, string>): WsConnectAuthorizer | undefined {
     const connect = this.app.ws?.routes.find((r) => r.routeKey === '$connect');
     const scopes = connect ? this.handlerInfo.get(connect.functionName)?.scopes ?? [] : [];
-    if (!connect || scopes.length === 0) return undefined;
+    if (!connect) return undefined;
+    // Without an app client no token can be issued deployed, so a public `$connect` has nothing to verify.
+    const hasClients = Object.keys(this.app.auth?.appClients ?? {}).length > 0;
+    if (scopes.length === 0 && !(wsConnectIsAuthorized(this.app.ws, this.app.auth) && hasClients)) return undefined;
     const auth = this.auth;
     if (!auth || !this.app.auth || Object.keys(this.app.auth.appClients).length === 0) {
       throw new InfraError('FW_ERR_INFRA_SCOPES_WITHOUT_AUTH', `${connect.file} requires scopes ${scopes.join(', ')}, but ${this.app.auth ? 'security.appClients declares no app client to request tokens' : 'the app has no auth intent to issue tokens'}. Add \`auth: {}\` to infrastructure in fw.config.ts and an app client in config/security.ts, or remove the scopes to make $connect public.`);

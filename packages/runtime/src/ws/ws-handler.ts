@@ -1,5 +1,5 @@
 import type { APIGatewayProxyWebsocketEventV2, Context as LambdaContext } from 'aws-lambda';
-import { ENV } from '@framework/core/names';
+import { ENV, WS_ANONYMOUS_CONNECTION } from '@framework/core/names';
 import { appScopesOf, grants, type AuthInfo } from '../context/auth.js';
 import { fallbackRequestId, standInLambdaContext, type BaseContext } from '../context/handler-context.js';
 import { HttpError } from '../errors.js';
@@ -63,7 +63,7 @@ export interface WsResult {
 export type WsHandler = ((event: WsEvent, context?: LambdaContext) => Promise<WsResult>) & { readonly handlerInfo: HandlerInfo };
 
 /** Values of the authorizer context that are API Gateway's own, not claims. */
-const NOT_CLAIMS = new Set(['principalId', 'integrationLatency']);
+const NOT_CLAIMS = new Set(['principalId', 'integrationLatency', 'fwAnonymous']);
 
 /**
  * The caller from the authorizer context of a WebSocket event: the `$connect` authorizer returns the token's claims
@@ -73,6 +73,8 @@ const NOT_CLAIMS = new Set(['principalId', 'integrationLatency']);
 export function authFromWsEvent(event: WsEvent): AuthInfo | undefined {
   const authorizer = event.requestContext?.authorizer;
   if (!authorizer || typeof authorizer !== 'object') return undefined;
+  // A connection that sent no token to a public `$connect`: no caller (API Gateway's context holds strings).
+  if (String(authorizer['fwAnonymous']) === WS_ANONYMOUS_CONNECTION['fwAnonymous']) return undefined;
   const claims: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   for (const [name, value] of Object.entries(authorizer)) if (!NOT_CLAIMS.has(name)) claims[name] = value;
   const subject = claims['sub'] ?? authorizer['principalId'];

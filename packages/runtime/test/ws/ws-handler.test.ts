@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { WS_ANONYMOUS_CONNECTION } from '@framework/core/names';
 import { BadRequest, wsHandler, type WsContext, type WsEvent } from '../../src/index.js';
 
 /** A WebSocket API event of `routeKey`, as API Gateway builds it. */
@@ -40,6 +41,13 @@ describe('wsHandler', () => {
     expect(seen!.ctx.auth).to.deep.include({ subject: 'user-1', scopes: ['acme/items:read', 'other/x'], groups: ['admins'] });
     expect(seen!.ctx.auth!.claims).to.not.have.property('principalId');
     expect(main.handlerInfo).to.deep.equal({ kind: 'ws', scopes: [], middleware: [] });
+  });
+
+  it('reads the anonymous context of a public $connect (no token sent) as no caller, locally and deployed alike', async () => {
+    let auth: unknown = 'unset';
+    const main = wsHandler(async (_message, ctx) => void (auth = ctx.auth));
+    await main(wsEvent('chat', 'MESSAGE', { body: '{}', authorizer: { ...WS_ANONYMOUS_CONNECTION } }));
+    expect(auth).to.equal(undefined);
   });
 
   it('passes text that is not JSON as text, a binary frame as a Buffer, nothing on $connect; headers and query on $connect', async () => {

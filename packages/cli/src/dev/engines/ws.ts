@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { DEV_PATHS, DEV_WS_PATH, type AppDefinition, type OutputValues } from '@framework/core';
+import { DEV_PATHS, DEV_WS_PATH, wsConnectIsAuthorized, type AppDefinition, type OutputValues } from '@framework/core';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { JWTPayload } from 'jose';
 import { accessTokenOf } from '@framework/auth';
@@ -55,6 +55,7 @@ export class EmbeddedWsEngine implements DevEngine {
       api: { domainName: base.host, stage: app.stage, apiId: 'local' },
       definition: () => context.currentApp().ws,
       invoke: (unit, event) => context.invoke(unit, event),
+      connectAuthorized: () => wsConnectIsAuthorized(context.currentApp().ws, context.currentApp().auth),
       authorize: async (token) => {
         try {
           const { claims } = await issuer.verify(token);

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { isUtf8 } from 'node:buffer';
-import { routeSelectionPath, type WsDefinition, type WsRouteDefinition } from '@framework/core';
+import { routeSelectionPath, WS_ANONYMOUS_CONNECTION, type WsDefinition, type WsRouteDefinition } from '@framework/core';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { DevLogger, InvokeOutcome } from '../engines/engine.js';
 import { buildConnectEvent, buildDisconnectEvent, buildMessageEvent, type WsApiInfo, type WsConnectionInfo } from '../events/ws-event.js';
@@ -42,6 +42,12 @@ export interface LocalWebSocketApiOptions {
    * parameter's) as its context; throws `ConnectRefused` (401) for a token that does not verify.
    */
   authorize(token: string): Promise<Record<string, string | number | boolean>>;
+  /**
+   * Whether the deployed `$connect` runs behind the authorizer (core's `wsConnectIsAuthorized`): only then is a token
+   * verified and a connection without one given the anonymous context; otherwise API Gateway ignores a token, and so
+   * does fw dev. @default () => true
+   */
+  connectAuthorized?(): boolean;
   readonly log: DevLogger;
   /** @default WS_LIMITS */
   readonly limits?: Partial<WsLimits>;
@@ -107,8 +113,10 @@ export class LocalWebSocketApi {
       ...(request.headers['user-agent'] !== undefined ? { userAgent: request.headers['user-agent'] } : {}),
     };
     try {
-      const token = tokenOf(request, query);
-      if (token !== undefined) info.authorizer = await this.options.authorize(token);
+      if (this.options.connectAuthorized?.() ?? true) {
+        const token = tokenOf(request, query);
+        info.authorizer = token !== undefined ? await this.options.authorize(token) : { ...WS_ANONYMOUS_CONNECTION };
+      }
       const connect = this.route('$connect');
       if (connect) {
         const outcome = await this.options.invoke(connect, buildConnectEvent(this.options.api, info, { rawHeaders: request.rawHeaders, query }));
