@@ -1,3 +1,4 @@
+import { SERVICE_CLIENT_OMIT_DEFINES } from '@framework/runtime';
 import { referencesAny, type FunctionReferences } from './bundle-references.js';
 
 /**
@@ -10,8 +11,8 @@ import { referencesAny, type FunctionReferences } from './bundle-references.js';
  */
 export function serviceBundleDefines(references: FunctionReferences): Record<string, string> {
   const defines: Record<string, string> = {};
-  if (!referencesAny(references.queues)) defines['globalThis.__fwOmitServiceQueues'] = 'true';
-  if (!referencesAny(references.functions)) defines['globalThis.__fwOmitServiceInvoke'] = 'true';
-  if (!references.wsSends) defines['globalThis.__fwOmitServiceWs'] = 'true';
+  if (!referencesAny(references.queues)) defines[SERVICE_CLIENT_OMIT_DEFINES.queues] = 'true';
+  if (!referencesAny(references.functions)) defines[SERVICE_CLIENT_OMIT_DEFINES.invoke] = 'true';
+  if (!references.wsSends) defines[SERVICE_CLIENT_OMIT_DEFINES.ws] = 'true';
   return defines;
 }

@@ -139,10 +139,17 @@ function createService(): Service {
 }
 
 /**
- * Bundles built by `@framework/infra` replace these two expressions (esbuild `define`, see `serviceBundleDefines` there)
- * with `true` for a function whose own code names no queue / invokes no function, so dead-code elimination leaves the
- * clients (and what they import) out of its bundle. Unbundled code (`fw dev`, tests) never sets them: the full service.
+ * Bundles built by `@framework/infra` replace these expressions (esbuild `define`, see `serviceBundleDefines` there)
+ * with `true` for a function whose own code names no queue / invokes no function / sends to no WebSocket, so
+ * dead-code elimination leaves the clients (and what they import) out of its bundle. Unbundled code (`fw dev`, tests)
+ * never sets them: the full service. The expressions, for the bundler: `SERVICE_CLIENT_OMIT_DEFINES`.
  */
+export const SERVICE_CLIENT_OMIT_DEFINES = {
+  queues: 'globalThis.__fwOmitServiceQueues',
+  invoke: 'globalThis.__fwOmitServiceInvoke',
+  ws: 'globalThis.__fwOmitServiceWs',
+} as const;
+
 declare global {
   // eslint-disable-next-line no-var
   var __fwOmitServiceQueues: boolean | undefined;
