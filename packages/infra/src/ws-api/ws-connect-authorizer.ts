@@ -26,7 +26,8 @@ const AUTHORIZER_TIMEOUT_SECONDS = 10;
  * No identity source, on purpose: the token is the `Authorization` header OR the `token` query parameter (browsers
  * cannot set headers on a WebSocket), and API Gateway requires every listed identity source, so listing both would
  * refuse each client that sends one. Without one, API Gateway invokes the authorizer on every `$connect` (WebSocket
- * authorizers do not cache) and the function reads either place itself; a connect without a token gets 401 from it.
+ * authorizers do not cache) and the function reads either place itself. A connect without a token gets 401 when
+ * `$connect` requires scopes, and the anonymous context (no caller) when it requires none.
  */
 export class WsConnectAuthorizer extends Construct {
   public readonly function: AppFunction;
