@@ -18,8 +18,47 @@ export interface AuthInfo {
   readonly appScopes: readonly string[];
   /** The user's groups (`cognito:groups`; the gateway passes the array as `[a b]`); empty for a machine token. */
   readonly groups: readonly string[];
+  /**
+   * The user's roles (`roles` of `config/security.ts`): deployed each role is a Cognito group, so these are the
+   * groups; empty for a machine token.
+   */
+  readonly roles: readonly string[];
+  /** The app client the token was issued to (`client_id`). */
+  readonly clientId?: string;
+  /**
+   * A machine token (client credentials): issued to an app client, not a user. Cognito gives such a token no
+   * `username` and makes its `sub` the client id; fw dev's tokens are shaped the same.
+   */
+  readonly isMachine: boolean;
+  /**
+   * Whether the token grants `scope` (the bare name a route declares, `tasks:write`): the same rule as the routes'
+   * check (the app's own resource-server prefix, or the bare name).
+   */
+  can(scope: string): boolean;
   /** Every claim, as the gateway's JWT authorizer passes them (values are strings there). */
   readonly claims: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * The caller from a token's claims and granted scopes: the one builder of `ctx.auth` for HTTP routes and WebSocket
+ * routes, so both read the same fields the same way.
+ */
+export function authInfoOf(subject: string, scopes: readonly string[], groups: readonly string[], claims: Readonly<Record<string, unknown>>): AuthInfo {
+  const resourceServer = process.env[ENV.authResourceServer];
+  const clientId = typeof claims['client_id'] === 'string' ? claims['client_id'] : undefined;
+  const isMachine = clientId !== undefined && subject === clientId && claims['username'] === undefined;
+  const info = {
+    subject,
+    scopes,
+    appScopes: appScopesOf(scopes, resourceServer),
+    groups,
+    roles: isMachine ? [] : groups,
+    ...(clientId !== undefined ? { clientId } : {}),
+    isMachine,
+    claims,
+  };
+  // A method, not data: kept out of enumeration so `ctx.auth` logs, serializes and compares as its claims do.
+  return Object.defineProperty(info, 'can', { value: (scope: string) => scopes.some((granted) => grants(granted, scope, resourceServer)) }) as unknown as AuthInfo;
 }
 
 interface JwtAuthorizer {
@@ -55,8 +94,7 @@ export function authFromEvent(event: APIGatewayProxyEventV2): AuthInfo | undefin
     ...(Array.isArray(jwt?.scopes) ? jwt.scopes : []),
   ]);
   const sub = claims['sub'] ?? claims['client_id'];
-  const resourceServer = process.env[ENV.authResourceServer];
-  return { subject: typeof sub === 'string' ? sub : '', scopes: [...scopes], appScopes: appScopesOf([...scopes], resourceServer), groups: scopesFromClaim(claims['cognito:groups']), claims };
+  return authInfoOf(typeof sub === 'string' ? sub : '', [...scopes], scopesFromClaim(claims['cognito:groups']), claims);
 }
 
 /** The scopes of the app's own resource server without the prefix, plus bare scopes (each once). */

@@ -1,6 +1,6 @@
 import type { APIGatewayProxyWebsocketEventV2, Context as LambdaContext } from 'aws-lambda';
 import { ENV, WS_ANONYMOUS_CONNECTION } from '@framework/core/names';
-import { appScopesOf, grants, type AuthInfo } from '../context/auth.js';
+import { authInfoOf, grants, type AuthInfo } from '../context/auth.js';
 import { fallbackRequestId, standInLambdaContext, type BaseContext } from '../context/handler-context.js';
 import { HttpError } from '../errors.js';
 import { withHandlerInfo, type HandlerInfo } from '../handler-info.js';
@@ -81,7 +81,7 @@ export function authFromWsEvent(event: WsEvent): AuthInfo | undefined {
   if (typeof subject !== 'string' || subject === '') return undefined;
   const words = (value: unknown) => (typeof value === 'string' ? value.replace(/^\[|\]$/g, '').split(/[\s,]+/).filter(Boolean) : []);
   const scopes = [...new Set([...words(claims['scope']), ...words(claims['scp'])])];
-  return { subject, scopes, appScopes: appScopesOf(scopes, process.env[ENV.authResourceServer]), groups: words(claims['cognito:groups']), claims };
+  return authInfoOf(subject, scopes, words(claims['cognito:groups']), claims);
 }
 
 function stringMap(input: Record<string, string | undefined> | undefined, lowerCase: boolean): Record<string, string> {

@@ -91,6 +91,23 @@ describe('handler: scopes and claims', () => {
     expect(JSON.parse((await main(httpEvent({ claims }), lambdaContext())).body!)).to.deep.equal({ subject: 'abcdefghijklmnopqrstuvwxyz', groups: [] });
   });
 
+  it("gives the user's roles, client id and can(scope) by the routes' rule; a machine token is marked and has no roles", async () => {
+    const main = handler((_b, ctx) => ({
+      roles: ctx.auth.roles, clientId: ctx.auth.clientId, isMachine: ctx.auth.isMachine,
+      can: ['tasks:read', 'tasks:write', 'tasks:admin', 'tasks-api/tasks:read'].filter((s) => ctx.auth.can(s)),
+      keys: Object.keys(ctx.auth),
+    }), { scopes: ['tasks:read'] });
+    // a user's token, as Cognito issues it (username present), with a scope of another resource server
+    const user = { ...base, username: 'ada', 'scope': 'tasks-api/tasks:read tasks-api/tasks:write evil/tasks:admin', 'cognito:groups': '[admin member]' };
+    const forUser = JSON.parse((await main(httpEvent({ claims: user }), lambdaContext())).body!);
+    expect(forUser).to.deep.include({ roles: ['admin', 'member'], clientId: 'web', isMachine: false, can: ['tasks:read', 'tasks:write', 'tasks-api/tasks:read'] });
+    // `can` is a method: not among the keys a log line or a JSON body would show
+    expect(forUser.keys).to.not.include('can');
+    // a client-credentials token: sub is the client id, no username
+    const machine = { sub: 'reporting-client', client_id: 'reporting-client', token_use: 'access', scope: 'tasks-api/tasks:read', 'cognito:groups': '[admin]' };
+    expect(JSON.parse((await main(httpEvent({ claims: machine }), lambdaContext())).body!)).to.deep.include({ roles: [], clientId: 'reporting-client', isMachine: true, can: ['tasks:read', 'tasks-api/tasks:read'] });
+  });
+
   it('requires every listed scope', async () => {
     const main = handler({ scopes: ['tasks:read', 'tasks:write'], fn: () => ({ ok: true }) });
     const partial = await main(httpEvent({ claims: { sub: 'u', scope: 'tasks:read' } }));

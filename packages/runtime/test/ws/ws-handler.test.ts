@@ -40,6 +40,10 @@ describe('wsHandler', () => {
     expect(seen!.ctx).to.include({ connectionId: 'L0SM9cOFvHcCIhw=', routeKey: 'chat', eventType: 'MESSAGE', requestId: 'req-1' });
     expect(seen!.ctx.auth).to.deep.include({ subject: 'user-1', scopes: ['acme/items:read', 'other/x'], groups: ['admins'] });
     expect(seen!.ctx.auth!.claims).to.not.have.property('principalId');
+    // the same builder as HTTP routes: roles (the groups of a user), machine mark, can()
+    expect(seen!.ctx.auth).to.deep.include({ roles: ['admins'], isMachine: false });
+    expect(seen!.ctx.auth!.can('other/x')).to.equal(true);
+    expect(seen!.ctx.auth!.can('items:write')).to.equal(false);
     expect(main.handlerInfo).to.deep.equal({ kind: 'ws', scopes: [], middleware: [] });
   });
 
