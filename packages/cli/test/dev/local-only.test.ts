@@ -95,6 +95,16 @@ describe('fw dev answers /_dev only to the developer (small app, real HTTP)', fu
     expect(JSON.parse(response.body)).to.deep.equal({ hello: 'world' });
   });
 
+  it("refuses a foreign Host on the dev issuer's sign-in endpoints too (a DNS-rebound page could read a token from them)", async () => {
+    for (const [method, route, body] of [['POST', '/oauth2/token', 'grant_type=client_credentials&client_id=web'], ['GET', '/oauth2/authorize?response_type=code&client_id=web', undefined], ['GET', '/.well-known/openid-configuration', undefined], ['GET', '/oauth2/userInfo', undefined]] as const) {
+      const response = await rawRequest(dev.url, { method, path: route, headers: { host: `evil.example:${port}`, 'content-type': 'application/x-www-form-urlencoded' }, body });
+      expect(response.status, `${method} ${route}`).to.equal(403);
+      expect(JSON.parse(response.body).error.code, `${method} ${route}`).to.equal('HOST_NOT_ALLOWED');
+    }
+    // The developer's own requests reach them.
+    expect((await rawRequest(dev.url, { path: '/.well-known/openid-configuration', headers: { host: `localhost:${port}` } })).status).to.equal(200);
+  });
+
   it('refuses a browser page of another origin (Origin null too) with 403 CROSS_ORIGIN_REQUEST; answers its own, and presigned uploads from any allowed page', async () => {
     for (const origin of ['http://evil.example', 'null', 'http://localhost:5173', `https://127.0.0.1:${port}`, `http://127.0.0.1:${Number(port) + 1}`]) {
       for (const [route, body] of [['/_dev/token', { scopes: ['items:read'] }], ['/_dev/invoke/record', { from: origin }], ['/_dev/invoke/queue/jobs', { from: origin }], ['/_dev/queues/jobs/messages', { body: origin }]] as const) {

@@ -1,5 +1,5 @@
 import * as os from 'node:os';
-import { DEV_PATH_ROOT, DEV_PATHS } from '@framework/core';
+import { DEV_OAUTH_PATHS, DEV_PATH_ROOT, DEV_PATHS } from '@framework/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { DevGatewayErrorCode } from './gateway-error-codes.js';
 import { errorResponse } from './gateway-response.js';
@@ -17,6 +17,12 @@ const STORAGE_PATH_PREFIX = `${DEV_PATHS.storage}/`;
  * API Gateway. The Host and Origin rules still apply, so no web page reaches it.
  */
 const WS_MANAGEMENT_PREFIX = `${DEV_PATHS.ws}/`;
+/**
+ * The dev issuer's sign-in endpoints (Cognito's paths, not under `/_dev`): the app's front end navigates to them and
+ * posts the login form from their own origin, so only the Host rule applies. It keeps a DNS-rebound page from
+ * reading a token from them (the token endpoint checks no client secret locally).
+ */
+const OAUTH_PATHS: ReadonlySet<string> = new Set(Object.values(DEV_OAUTH_PATHS));
 /** Methods that change state: their bodies must be JSON, which a web page cannot send cross-origin without a preflight. */
 const READ_ONLY_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const HOST_HEADER = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/;
@@ -98,14 +104,15 @@ export function devEndpointGuard(options: DevEndpointGuardOptions): (request: Fa
   const refusal = (request: FastifyRequest, reply: FastifyReply): FastifyReply | undefined => {
     const rawUrl = request.raw.url ?? '/';
     const routeUrl = request.routeOptions.url;
-    if (!(routeUrl?.startsWith(DEV_PATH_PREFIX) || isDevPath(rawUrl))) return undefined;
+    const signIn = routeUrl !== undefined && OAUTH_PATHS.has(routeUrl);
+    if (!(signIn || routeUrl?.startsWith(DEV_PATH_PREFIX) || isDevPath(rawUrl))) return undefined;
     const hostHeader = request.headers.host;
     const hostName = hostNameOf(hostHeader);
     if (!hostName || !(isLoopbackName(hostName) || configured.has(hostName))) {
       const allowed = ['localhost', '127.0.0.1', '[::1]', ...configured].filter((v, i, all) => all.indexOf(v) === i).join(', ');
-      return refuse(reply, 403, 'HOST_NOT_ALLOWED', `the /_dev endpoints answer only requests addressed to this machine (Host ${allowed}); Host ${JSON.stringify(hostHeader ?? '')} is refused, as a web page reaching fw dev through DNS rebinding would send it. Use the URL fw dev prints, or start it with --host <that name>`);
+      return refuse(reply, 403, 'HOST_NOT_ALLOWED', `the /_dev and sign-in endpoints answer only requests addressed to this machine (Host ${allowed}); Host ${JSON.stringify(hostHeader ?? '')} is refused, as a web page reaching fw dev through DNS rebinding would send it. Use the URL fw dev prints, or start it with --host <that name>`);
     }
-    if (routeUrl?.startsWith(STORAGE_PATH_PREFIX)) return undefined;
+    if (signIn || routeUrl?.startsWith(STORAGE_PATH_PREFIX)) return undefined;
     const origin = request.headers.origin;
     if (origin !== undefined && !isSameOrigin(origin, hostHeader!)) {
       return refuse(reply, 403, 'CROSS_ORIGIN_REQUEST', `the /_dev endpoints do not answer web pages of other origins (Origin ${JSON.stringify(origin)}); call them from a terminal, a script or a function, not from a browser page`);
