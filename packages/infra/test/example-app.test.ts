@@ -62,6 +62,52 @@ describe('the example app (examples/tasks-api), stage prod', () => {
     expect(routes.get('GET /health')).to.include({ AuthorizationType: 'NONE' });
     expect(routes.get('GET /tasks')).to.deep.include({ AuthorizationType: 'JWT', AuthorizationScopes: ['tasks-api/tasks:read'] });
     expect(routes.get('POST /tasks')).to.deep.include({ AuthorizationType: 'JWT' });
+    expect(routes.get('DELETE /tasks/{id}')).to.deep.include({ AuthorizationType: 'JWT', AuthorizationScopes: ['tasks-api/tasks:admin'] });
+  });
+
+  describe('auth: groups, trigger, resource server scopes and app clients from the one declaration (config/security.ts)', () => {
+    const propertiesOf = (type: string) => resourcesOf(prod, type).map((r) => r.properties);
+
+    it('makes one Cognito group per role', () => {
+      expect(propertiesOf('AWS::Cognito::UserPoolGroup').map((g) => [g.GroupName, g.Description]).sort()).to.deep.equal([
+        ['admin', 'Manages every task'],
+        ['member', 'Reads tasks'],
+      ]);
+    });
+
+    it('wires the pre token generation trigger (V2) with the roles\' and the clients\' scopes', () => {
+      const trigger = functionNamed(prod, app.auth!.preTokenGenerationFunctionName);
+      const pool = propertiesOf('AWS::Cognito::UserPool')[0]!;
+      expect(pool.LambdaConfig).to.deep.equal({ PreTokenGenerationConfig: { LambdaArn: { 'Fn::GetAtt': [trigger.logicalId, 'Arn'] }, LambdaVersion: 'V2_0' } });
+      const variables = (trigger.properties.Environment as { Variables: Record<string, string> }).Variables;
+      expect(JSON.parse(variables.FW_AUTH_SCOPE_RULES!)).to.deep.equal({
+        roles: { admin: ['tasks:read', 'tasks:write', 'tasks:admin'], member: ['tasks:read'] },
+        clients: { web: ['tasks:read', 'tasks:write', 'tasks:admin'], reporting: ['tasks:read'] },
+      });
+    });
+
+    it('declares every scope on the resource server', () => {
+      const [server] = propertiesOf('AWS::Cognito::UserPoolResourceServer');
+      expect(server!.Identifier).to.equal('tasks-api');
+      expect(server!.Scopes).to.deep.equal([
+        { ScopeName: 'tasks:read', ScopeDescription: 'Read tasks' },
+        { ScopeName: 'tasks:write', ScopeDescription: 'Create and update tasks' },
+        { ScopeName: 'tasks:admin', ScopeDescription: 'Delete any task' },
+      ]);
+    });
+
+    it('makes one app client per declared client, with its flows and scopes', () => {
+      // A custom scope is `Fn::Join` of the resource server's Ref (its identifier) and `/<scope>`: resolved here.
+      const [server] = resourcesOf(prod, 'AWS::Cognito::UserPoolResourceServer');
+      const scopeOf = (scope: unknown): unknown => {
+        const parts = (scope as { 'Fn::Join'?: [string, [{ Ref: string }, string]] })['Fn::Join']?.[1];
+        return parts && parts[0].Ref === server!.logicalId ? `${String(server!.properties.Identifier)}${parts[1]}` : scope;
+      };
+      const clients = new Map(propertiesOf('AWS::Cognito::UserPoolClient').map((c) => [c.ClientName, { ...c, AllowedOAuthScopes: (c.AllowedOAuthScopes as unknown[]).map(scopeOf) }]));
+      expect([...clients.keys()].sort()).to.deep.equal(['reporting', 'web']);
+      expect(clients.get('web')).to.deep.include({ AllowedOAuthFlows: ['code'], CallbackURLs: ['http://localhost:5173/callback'], AllowedOAuthScopes: ['openid', 'email', 'profile', 'tasks-api/tasks:read', 'tasks-api/tasks:write', 'tasks-api/tasks:admin'] });
+      expect(clients.get('reporting')).to.deep.include({ AllowedOAuthFlows: ['client_credentials'], GenerateSecret: true, AllowedOAuthScopes: ['tasks-api/tasks:read'] });
+    });
   });
 
   it('carries the prod preset sizes', () => {

@@ -49,6 +49,16 @@ export async function updateTask(db: Queryable, owner: string, id: string, chang
   return row ? toTask(row) : undefined;
 }
 
+/**
+ * Deletes a task whoever owns it (an admin's operation: the route requires `tasks:admin`); false when there is none
+ * with that id.
+ */
+export async function deleteAnyTask(db: Queryable, id: string): Promise<boolean> {
+  if (!UUID.test(id)) return false;
+  const row = await db.maybeOne<{ id: string }>(sql`DELETE FROM tasks WHERE id = ${id} RETURNING id`);
+  return row !== undefined;
+}
+
 export async function countTasks(db: Queryable): Promise<{ open: number; done: number }> {
   const rows = await db.many<{ status: TaskStatus; count: string }>(sql`SELECT status, count(*) FROM tasks GROUP BY status`);
   const counts = { open: 0, done: 0 };

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import { localAppClientId } from '@framework/core';
 import { expect } from 'chai';
@@ -6,20 +5,8 @@ import { decodeJwt } from 'jose';
 import * as oauth from 'oauth4webapi';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { DevServer } from '../../src/dev/dev-server.js';
+import { findChromium } from './chromium.js';
 import { CALLBACK_URL, loginProject, MEMBER } from './login-project.js';
-
-/** The machine's Chromium (Debian's `chromium` package; `.ci/prepare-machine` installs it): playwright-core downloads none. */
-function findChromium(): string | undefined {
-  for (const name of ['chromium', 'chromium-browser', 'google-chrome']) {
-    try {
-      const found = execFileSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).trim();
-      if (found) return found;
-    } catch {
-      // not on PATH
-    }
-  }
-  return undefined;
-}
 
 const insecure = { [oauth.allowInsecureRequests]: true } as const;
 
