@@ -80,6 +80,9 @@ const packages: WorkspacePackage[] = [
       '@aws-sdk/client-sqs': AWS_SDK,
       '@aws-sdk/client-apigatewaymanagementapi': AWS_SDK,
       '@types/aws-lambda': '^8.10.164',
+      // `./client`: the browser/Node WebSocket client is built on it (reconnect with backoff, a queue while
+      // reconnecting, a URL provider called before each attempt).
+      'partysocket': '^1.3.0',
     },
     devDeps: {
       'esbuild': '^0.28.2',
@@ -96,6 +99,8 @@ const packages: WorkspacePackage[] = [
       // Type-level tests compile fixture files with the TypeScript API.
       'typescript': '~6.0.3',
     },
+    // `./client`: browser-safe (no Node built-ins, no AWS SDK): what a front end imports.
+    subpathExports: { './client': 'client/index' },
     testTimeout: 30000,
   }),
   new WorkspacePackage(project, {

@@ -49,6 +49,11 @@ export const RUNTIME_ERROR_CODES = {
   FW_ERR_RETRYABLE: 'Thrown by user code (`RetryableError`) to mark a failure as transient, so `taskHandler` retries it.',
   FW_ERR_WS_GONE: '`service.ws.send` to a WebSocket connection that no longer exists (410 Gone); `broadcast` reports these in `gone` instead.',
   FW_ERR_WS_SEND_FAILED: 'Sending to or closing a WebSocket connection failed for another reason than 410 Gone.',
+  FW_ERR_WS_CLIENT_REFUSED: 'The WebSocket client (`@framework/runtime/client`) was refused at connect with 401/403 (seen in Node with `ws`); it stopped instead of retrying.',
+  FW_ERR_WS_CLIENT_UNREACHABLE: 'The WebSocket client failed `maxFailedAttempts` connection attempts in a row and stopped.',
+  FW_ERR_WS_CLIENT_CLOSED: 'A message was sent on a WebSocket client that is closed (`close()`, or stopped after an error).',
+  FW_ERR_WS_CLIENT_BUFFER_FULL: 'The WebSocket client already holds `maxBufferedMessages` messages waiting for the connection.',
+  FW_ERR_WS_CLIENT_TOO_LARGE: "A message over API Gateway's 32 KB frame limit was given to the WebSocket client's `send`.",
   FW_ERR_SERVICE_EXTENSION: 'Two packages registered the same service property, or an extension factory threw.',
   FW_ERR_SERVICE_LEFT_OUT: "`service.queues` or `service.invoke` was used in a deployed function whose own code names no queue / no function, so its bundle left the client out.",
 } as const;

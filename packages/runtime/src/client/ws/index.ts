@@ -1,0 +1,2 @@
+export * from './connect-websocket.js';
+export * from './websocket-client-error.js';
