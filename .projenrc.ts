@@ -162,11 +162,25 @@ const packages: WorkspacePackage[] = [
       '@inquirer/select': '^4.4.2',
       // fw dev's WebSocket server, on the HTTP server's upgrade event.
       'ws': '^8.18.0',
+      // fw dev's API reference page (/_dev/docs): Swagger UI's prebuilt files, served from node_modules (no CDN).
+      'swagger-ui-dist': '^5.35.0',
     },
     // The event shapes fw dev produces are checked against Powertools' schemas of AWS's events (zod schemas).
     // The dev issuer's login is tested as a front end uses it: oauth4webapi as the OAuth client, and playwright-core
     // driving the machine's Chromium (no browser download).
-    devDeps: { '@types/ws': '^8.18.0', '@types/pg': '^8.15.0', '@aws-lambda-powertools/parser': '^2.35.0', 'zod': '^4.1.0', 'oauth4webapi': '^3.8.8', 'playwright-core': '^1.65.1' },
+    // fw openapi's documents are checked by an OpenAPI 3.1 validator; its schema converter is tested with zod and
+    // valibot (valibot through its official JSON Schema converter).
+    devDeps: {
+      '@types/ws': '^8.18.0',
+      '@types/pg': '^8.15.0',
+      '@aws-lambda-powertools/parser': '^2.35.0',
+      'zod': '^4.1.0',
+      'oauth4webapi': '^3.8.8',
+      'playwright-core': '^1.65.1',
+      '@seriousme/openapi-schema-validator': '^2.11.0',
+      'valibot': '^1.5.0',
+      '@valibot/to-json-schema': '^1.8.0',
+    },
     // A committed launcher of lib/bin/fw.js: linked by `npm ci` before anything is built.
     bin: { fw: 'bin/fw.js' },
     sideEffectFree: false,
