@@ -29,6 +29,10 @@ export const DEV_PATHS = {
    * closes), the value of `FW_WS_MANAGEMENT_URL`, so the AWS SDK's client works locally unchanged.
    */
   ws: `${DEV_PATH_ROOT}/ws`,
+  /** `GET`: the app's OpenAPI 3.1 document, generated from the route files and their schemas (as `fw openapi`). */
+  openapi: `${DEV_PATH_ROOT}/openapi.json`,
+  /** `GET`: the API reference page of that document (Swagger UI, served from the CLI's own files). */
+  docs: `${DEV_PATH_ROOT}/docs`,
 } as const;
 
 /**

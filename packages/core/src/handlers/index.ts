@@ -1,1 +1,2 @@
 export * from './handler-info.js';
+export * from './route-schemas.js';

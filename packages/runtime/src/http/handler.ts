@@ -11,7 +11,7 @@ import { IDEMPOTENT_MIDDLEWARE, withHandlerInfo, type HandlerInfo } from '../han
 import { runMiddleware } from '../middleware/run-middleware.js';
 import type { HttpResponse, Middleware, MiddlewareRequest } from '../middleware/types.js';
 import { getService, type Service } from '../service/service.js';
-import { ENV } from '@framework/core/names';
+import { ENV, ROUTE_SCHEMA_PARTS, ROUTE_SCHEMAS_KEY } from '@framework/core/names';
 import { responseForError } from './error-response.js';
 import { parseBody } from './parse-body.js';
 import { isExplicitResponse, toHttpResponse, type ExplicitResponse } from './response.js';
@@ -213,6 +213,10 @@ export function handler(
       return toResult(responseForError(error, requestId, () => ctx.logger));
     }
   }
+
+  // The schemas stay readable on `main` for `fw openapi` (a symbol core names; not part of the handler's info).
+  const declared = Object.fromEntries(ROUTE_SCHEMA_PARTS.filter((part) => definition[part] !== undefined).map((part) => [part, definition[part]]));
+  if (Object.keys(declared).length > 0) Object.defineProperty(main, Symbol.for(ROUTE_SCHEMAS_KEY), { value: Object.freeze(declared), enumerable: false });
 
   return withHandlerInfo(main, {
     kind: 'http',
