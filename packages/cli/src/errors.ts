@@ -92,6 +92,18 @@ export class CloudCommandError extends FrameworkError {
   }
 }
 
+/** `fw openapi` could not write the document: the message says what to change. */
+export class OpenApiError extends FrameworkError {
+  public static readonly CODES = {
+    FW_ERR_OPENAPI_ROUTE_LOAD: 'The route files do not compile, or the process reading their schemas failed (a module top level that needs the cloud).',
+    FW_ERR_OPENAPI_BAD_ARGUMENT: 'An option of fw openapi has a bad value (--auth-url or --server-url not an http(s) URL, --out not writable).',
+  } as const;
+
+  constructor(code: keyof typeof OpenApiError.CODES, message: string, options?: { cause?: unknown }) {
+    super(code, message, options);
+  }
+}
+
 /** Every code of `fw`, with its cause: the README's error tables list the same, and a test keeps both in step. */
 export const CLI_ERROR_CODES = {
   ...UsageError.CODES,
@@ -100,6 +112,8 @@ export const CLI_ERROR_CODES = {
   ...MigrateCommandError.CODES,
   ...InitError.CODES,
   ...CloudCommandError.CODES,
+  ...OpenApiError.CODES,
 } as const;
 
 export type CliErrorCode = keyof typeof CLI_ERROR_CODES;
+

@@ -73,6 +73,18 @@ const ENTRIES: readonly CommandEntry[] = [
     load: () => import('./generate.js'),
   },
   {
+    name: 'openapi',
+    summary: "Write the OpenAPI 3.1 document of the routes and their schemas",
+    options: [
+      stage('Stage whose configuration is read'),
+      { name: 'out', short: 'o', type: 'string', valueName: 'file', default: 'stdout', description: 'File to write the document to' },
+      { name: 'auth-url', type: 'string', valueName: 'url', default: "the stage's Cognito domain, else fw dev's issuer", description: 'Origin of the OAuth 2.0 endpoints (/oauth2/authorize, /oauth2/token)' },
+      { name: 'server-url', type: 'string', valueName: 'url', default: 'none (relative)', description: "The API's URL, written as the document's server" },
+    ],
+    examples: ['fw openapi --out openapi.json', 'fw openapi --stage prod --auth-url https://auth.example.com --server-url https://api.example.com'],
+    load: () => import('./openapi.js'),
+  },
+  {
     name: 'synth',
     summary: 'Write the cloud assembly of a stage',
     options: [stage('Stage to synthesize'), { name: 'out', type: 'string', valueName: 'dir', default: 'cdk.out', description: 'Cloud assembly folder' }, noChecks, validation],
