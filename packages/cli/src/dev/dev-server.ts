@@ -27,6 +27,7 @@ import { createHttpServer, listenHttpServer, portInUseError, servedBy, wireHttpS
 import { RouteTable } from './server/route-table.js';
 import { send } from './server/send-response.js';
 import { startupTable } from './startup-table.js';
+import { DevOpenApi } from './api-docs/index.js';
 import { removeStateFile, writeStateFile } from './state-file.js';
 import { watchProject, type ProjectWatcher } from './watch.js';
 
@@ -229,6 +230,7 @@ export class DevServer {
         currentApp: () => server?.currentApp() ?? app,
         freshness: () => server?.freshness,
         serveRoute: (request, reply) => server!.serveRoute(request, reply, issuer),
+        openApi: new DevOpenApi({ currentApp: () => server?.currentApp() ?? app, freshness: () => server?.freshness, bundler, baseUrl: url, log }),
       });
       // Listen while the handlers compile: a request waits for the build it needs, not for the server to start.
       void compiled;

@@ -3,6 +3,7 @@ import { DEV_PATHS, type AppDefinition } from '@framework/core';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { DevServerError } from '../../errors.js';
 import type { ActivityLog } from '../activity/index.js';
+import { apiDocsPlugin, type DevOpenApi } from '../api-docs/index.js';
 import { issuerPlugin } from '../auth/issuer-plugin.js';
 import type { LocalIssuer } from '../auth/local-issuer.js';
 import { oauthPlugin } from '../auth/oauth/oauth-plugin.js';
@@ -44,6 +45,8 @@ export interface HttpWiring {
   currentApp(): AppDefinition;
   /** The dev server's freshness check (undefined until the server exists: nothing to refresh yet). */
   freshness(): Freshness | undefined;
+  /** The app's OpenAPI document (`/_dev/openapi.json`, `/_dev/docs`). */
+  readonly openApi: DevOpenApi;
   /** Serves a request to a route of the app (every path that no engine or dev endpoint took). */
   serveRoute(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply>;
 }
@@ -147,6 +150,7 @@ export async function wireHttpServer(fastify: FastifyInstance, wiring: HttpWirin
       log,
     }),
   );
+  await fastify.register(apiDocsPlugin({ document: () => wiring.openApi.document(), title: () => wiring.currentApp().project }));
   for (const plugin of wiring.enginePlugins) await fastify.register(plugin);
   // Only reached when the engines took longer than the wait for them: a clear answer instead of a handler failing.
   // Callback style: no promise per request once every engine is ready.

@@ -1,0 +1,105 @@
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { expect } from 'chai';
+import { chromium, type Browser } from 'playwright-core';
+import { DevServer } from '../../src/dev/dev-server.js';
+import { smallProject } from './small-project.js';
+
+/** The machine's Chromium (Debian's `chromium` package; `.ci/prepare-machine` installs it): playwright-core downloads none. */
+function findChromium(): string | undefined {
+  for (const name of ['chromium', 'chromium-browser', 'google-chrome']) {
+    try {
+      const found = execFileSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).trim();
+      if (found) return found;
+    } catch {
+      // not on PATH
+    }
+  }
+  return undefined;
+}
+
+const ROUTES = {
+  'fw.config.ts': [
+    `import { defineApp } from '@framework/core';`,
+    `export default defineApp({ base: { name: 'small', region: 'eu-west-1' }, security: { scopes: { 'items:read': 'Read items' }, appClients: { jobs: { scopes: ['items:read'], flows: ['client_credentials'] } } }, envs: { dev: { preset: 'free' } }, routesDir: 'src/routes', infrastructure: { auth: {} } });`,
+  ].join('\n'),
+  'src/routes/items/get.ts': `import { handler } from '@framework/runtime';\nimport { z } from 'zod';\nexport const main = handler({ scopes: ['items:read'], query: z.object({ color: z.enum(['red', 'blue']).optional() }), fn: async () => [] });\n`,
+  'src/routes/items/[id]/get.ts': `import { handler } from '@framework/runtime';\nimport { z } from 'zod';\nexport const main = handler({ params: z.object({ id: z.string().uuid() }), response: z.object({ id: z.string() }), fn: async (_b, ctx) => ({ id: ctx.input.params.id }) });\n`,
+};
+
+type Document = { paths: Record<string, Record<string, { operationId: string; security?: unknown }>> };
+
+describe('fw dev serves /_dev/openapi.json and the API reference page /_dev/docs (Chromium via playwright-core)', function () {
+  this.timeout(120_000);
+  const executablePath = findChromium();
+  let dir: string;
+  let server: DevServer;
+  let browser: Browser | undefined;
+
+  before(async () => {
+    dir = smallProject(ROUTES);
+    server = await DevServer.start({ rootDir: dir, port: 0, log: { info: () => undefined, warn: () => undefined, error: () => undefined }, print: () => undefined, activityLog: false, typecheck: false });
+    if (executablePath) browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const openApi = async () => {
+    const answer = await fetch(`${server.url}/_dev/openapi.json`);
+    expect(answer.status).to.equal(200);
+    return (await answer.json()) as Document;
+  };
+
+  it('the document is valid OpenAPI 3.1, with every route, its scopes and the dev issuer as OAuth server; a new route file shows up on the next fetch', async () => {
+    const document = await openApi();
+    expect((await new Validator().validate(document as unknown as object)).valid).to.equal(true);
+    expect(Object.keys(document.paths).sort()).to.deep.equal(['/items', '/items/{id}']);
+    expect(document.paths['/items']!.get!.security).to.deep.equal([{ oauth2: ['small/items:read'] }]);
+    expect(document.paths['/items/{id}']!.get!.security).to.equal(undefined);
+    expect(JSON.stringify(document)).to.include(`"tokenUrl":"${server.url}/oauth2/token"`);
+
+    fs.mkdirSync(path.join(dir, 'src/routes/items/[id]/tags'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'src/routes/items/[id]/tags/post.ts'), `import { handler } from '@framework/runtime';\nexport const main = handler(async () => ({ ok: true }), { scopes: ['items:read'] });\n`);
+    const after = await openApi();
+    expect(after.paths['/items/{id}/tags']!.post!.operationId).to.equal('postItemsByIdTags');
+  });
+
+  it('answers only this machine: another Host gets 403 HOST_NOT_ALLOWED', async () => {
+    const port = new URL(server.url).port;
+    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      import('node:http').then(({ request }) => {
+        const req = request({ host: '127.0.0.1', port, path: '/_dev/docs', headers: { host: `attacker.example:${port}` } }, (res) => {
+          let body = '';
+          res.setEncoding('utf8').on('data', (c: string) => (body += c)).on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        });
+        req.on('error', reject).end();
+      }, reject);
+    });
+    expect(answer.status).to.equal(403);
+    expect(answer.body).to.include('HOST_NOT_ALLOWED');
+  });
+
+  it('the docs page, loaded in Chromium, shows every route with its operation, from files served by fw dev only', async function () {
+    if (!browser) {
+      console.log("    skipped: no Chromium on PATH (chromium, chromium-browser or google-chrome); .ci/prepare-machine installs Debian's chromium");
+      this.skip();
+    }
+    const context = await browser!.newContext();
+    const page = await context.newPage();
+    const origins = new Set<string>();
+    page.on('request', (request) => origins.add(new URL(request.url()).origin));
+    await page.goto(`${server.url}/_dev/docs`);
+    await page.locator('.opblock').first().waitFor({ timeout: 30_000 });
+    const summaries = await page.locator('.opblock-summary-path').allInnerTexts();
+    expect(summaries.map((s) => s.replace(/\u200b/g, '').trim())).to.include.members(['/items', '/items/{id}']);
+    expect(await page.locator('.opblock-summary-operation-id').allInnerTexts()).to.include.members(['getItems', 'getItemsById']);
+    expect(await page.locator('button.authorize').count()).to.equal(1);
+    expect([...origins]).to.deep.equal([new URL(server.url).origin]);
+    await context.close();
+  });
+});
