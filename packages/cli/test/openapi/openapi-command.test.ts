@@ -44,12 +44,13 @@ describe('fw openapi', function () {
       'GET /tasks': ['tasks-api/tasks:read'],
       'POST /tasks': ['tasks-api/tasks:write'],
       'PUT /tasks/{id}': ['tasks-api/tasks:write'],
+      'DELETE /tasks/{id}': ['tasks-api/tasks:admin'],
       'GET /tasks/{id}/attachments': ['tasks-api/tasks:read'],
       'POST /tasks/{id}/attachments': ['tasks-api/tasks:write'],
     });
     const oauth2 = document.components.securitySchemes!.oauth2 as { flows: Record<string, { scopes: Record<string, string>; tokenUrl: string }> };
     expect(Object.keys(oauth2.flows).sort()).to.deep.equal(['authorizationCode', 'clientCredentials']);
-    expect(oauth2.flows.clientCredentials!.scopes).to.deep.equal({ 'tasks-api/tasks:read': 'Read tasks', 'tasks-api/tasks:write': 'Create and update tasks' });
+    expect(oauth2.flows.clientCredentials!.scopes).to.deep.equal({ 'tasks-api/tasks:read': 'Read tasks', 'tasks-api/tasks:write': 'Create and update tasks', 'tasks-api/tasks:admin': 'Delete any task' });
     expect(result.stderr).to.include("point at fw dev's issuer");
 
     // The schemas: POST /tasks's body and its 201 response; PUT's {id}; GET's query filter.
