@@ -3,3 +3,4 @@
  * in this graph imports a Node built-in or the AWS SDK, so it bundles for the browser.
  */
 export * from './ws/index.js';
+export * from './http/index.js';

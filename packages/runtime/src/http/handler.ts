@@ -17,6 +17,7 @@ import { parseBody } from './parse-body.js';
 import { isExplicitResponse, toHttpResponse, type ExplicitResponse } from './response.js';
 import { checkResponse, requestValidator, type RequestInput, type RouteSchemas, type SchemaInput, type SchemaOutput } from './schemas/request-schemas.js';
 import type { StandardSchemaV1 } from './schemas/standard-schema.js';
+import type { ResultOf, RouteTypes } from './route-types.js';
 
 /** A route's function: `(body, ctx, service)`, returning what becomes the response. */
 export type HandlerFn<TBody = unknown, TResult = unknown, TContext extends HandlerContext = HandlerContext> = (
@@ -85,7 +86,7 @@ type InputOf<B extends Schema, Q extends Schema, P extends Schema, H extends Sch
 >;
 
 /** `handler({ body?, query?, params?, headers?, response?, fn, ...options })` with at least one scope. */
-export interface ScopedSchemaHandlerDefinition<B extends Schema, Q extends Schema, P extends Schema, H extends Schema, R extends Schema> extends SchemaHandlerOptions {
+export interface ScopedSchemaHandlerDefinition<B extends Schema, Q extends Schema, P extends Schema, H extends Schema, R extends Schema, T extends ReturnOf<R> = ReturnOf<R>> extends SchemaHandlerOptions {
   readonly scopes: readonly [string, ...string[]];
   readonly body?: B;
   readonly query?: Q;
@@ -96,17 +97,17 @@ export interface ScopedSchemaHandlerDefinition<B extends Schema, Q extends Schem
     body: SchemaOutput<B, unknown>,
     ctx: ValidatedContext<AuthenticatedContext, InputOf<B, Q, P, H>>,
     service: Service,
-  ) => Promise<ReturnOf<R>> | ReturnOf<R>;
+  ) => Promise<T> | T;
 }
 
 /** `handler({ body?, query?, params?, headers?, response?, fn, ...options })`. */
-export interface SchemaHandlerDefinition<B extends Schema, Q extends Schema, P extends Schema, H extends Schema, R extends Schema> extends SchemaHandlerOptions {
+export interface SchemaHandlerDefinition<B extends Schema, Q extends Schema, P extends Schema, H extends Schema, R extends Schema, T extends ReturnOf<R> = ReturnOf<R>> extends SchemaHandlerOptions {
   readonly body?: B;
   readonly query?: Q;
   readonly params?: P;
   readonly headers?: H;
   readonly response?: R;
-  readonly fn: (body: SchemaOutput<B, unknown>, ctx: ValidatedContext<HandlerContext, InputOf<B, Q, P, H>>, service: Service) => Promise<ReturnOf<R>> | ReturnOf<R>;
+  readonly fn: (body: SchemaOutput<B, unknown>, ctx: ValidatedContext<HandlerContext, InputOf<B, Q, P, H>>, service: Service) => Promise<T> | T;
 }
 
 function responseValidationOn(option: boolean | undefined): boolean {
@@ -115,10 +116,25 @@ function responseValidationOn(option: boolean | undefined): boolean {
   return value === '1' || value === 'true';
 }
 
-/** The Lambda handler `handler(...)` returns; export it as `main`. */
-export type HttpHandler = ((event: APIGatewayProxyEventV2, context?: LambdaContext) => Promise<APIGatewayProxyStructuredResultV2>) & {
+/**
+ * The Lambda handler `handler(...)` returns; export it as `main`. `T` is what its callers send and get back, for the
+ * generated client (a type only: the property is never set).
+ */
+export type HttpHandler<T extends RouteTypes = RouteTypes> = ((event: APIGatewayProxyEventV2, context?: LambdaContext) => Promise<APIGatewayProxyStructuredResultV2>) & {
   readonly handlerInfo: HandlerInfo;
+  readonly '~route'?: T;
 };
+
+/** The route types of a route that declares schemas. */
+type SchemaRouteTypes<B extends Schema, Q extends Schema, P extends Schema, R extends Schema, T> = RouteTypes<
+  SchemaInput<B, unknown>,
+  SchemaInput<Q, Readonly<Record<string, string>>>,
+  SchemaInput<P, Readonly<Record<string, string>>>,
+  R extends StandardSchemaV1 ? StandardSchemaV1.InferOutput<R> : ResultOf<T>
+>;
+
+/** The route types of a route without schemas. */
+type PlainRouteTypes<TBody, TResult> = RouteTypes<TBody, Readonly<Record<string, string>>, Readonly<Record<string, string>>, ResultOf<TResult>>;
 
 function toResult(response: HttpResponse): APIGatewayProxyStructuredResultV2 {
   return response;
@@ -129,27 +145,29 @@ function toResult(response: HttpResponse): APIGatewayProxyStructuredResultV2 {
  * body parse (400 `INVALID_JSON`), schemas (400 `VALIDATION_FAILED`), middleware `before` hooks, the function, mapping of its return value, `after`
  * hooks; anything thrown becomes the shared error body (see the README's status table).
  */
-export function handler<TBody = unknown, TResult = unknown>(definition: ScopedHandlerDefinition<TBody, TResult>): HttpHandler;
-export function handler<TBody = unknown, TResult = unknown>(definition: HandlerDefinition<TBody, TResult>): HttpHandler;
+export function handler<TBody = unknown, TResult = unknown>(definition: ScopedHandlerDefinition<TBody, TResult>): HttpHandler<PlainRouteTypes<TBody, TResult>>;
+export function handler<TBody = unknown, TResult = unknown>(definition: HandlerDefinition<TBody, TResult>): HttpHandler<PlainRouteTypes<TBody, TResult>>;
 export function handler<TBody = unknown, TResult = unknown>(
   fn: HandlerFn<TBody, TResult, AuthenticatedContext>,
   options: ScopedHandlerOptions,
-): HttpHandler;
-export function handler<TBody = unknown, TResult = unknown>(fn: HandlerFn<TBody, TResult>, options?: HandlerOptions): HttpHandler;
+): HttpHandler<PlainRouteTypes<TBody, TResult>>;
+export function handler<TBody = unknown, TResult = unknown>(fn: HandlerFn<TBody, TResult>, options?: HandlerOptions): HttpHandler<PlainRouteTypes<TBody, TResult>>;
 export function handler<
   B extends Schema = undefined,
   Q extends Schema = undefined,
   P extends Schema = undefined,
   H extends Schema = undefined,
   R extends Schema = undefined,
->(definition: ScopedSchemaHandlerDefinition<B, Q, P, H, R>): HttpHandler;
+  T extends ReturnOf<R> = ReturnOf<R>,
+>(definition: ScopedSchemaHandlerDefinition<B, Q, P, H, R, T>): HttpHandler<SchemaRouteTypes<B, Q, P, R, T>>;
 export function handler<
   B extends Schema = undefined,
   Q extends Schema = undefined,
   P extends Schema = undefined,
   H extends Schema = undefined,
   R extends Schema = undefined,
->(definition: SchemaHandlerDefinition<B, Q, P, H, R>): HttpHandler;
+  T extends ReturnOf<R> = ReturnOf<R>,
+>(definition: SchemaHandlerDefinition<B, Q, P, H, R, T>): HttpHandler<SchemaRouteTypes<B, Q, P, R, T>>;
 export function handler(
   fnOrDefinition: HandlerFn<unknown, unknown, never> | HandlerDefinition | ScopedHandlerDefinition | (SchemaHandlerOptions & { readonly fn: (...args: never[]) => unknown }),
   maybeOptions: HandlerOptions = {},

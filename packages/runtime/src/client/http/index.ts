@@ -1,0 +1,3 @@
+export * from './api-error.js';
+export * from './route-call.js';
+export * from './transport.js';
