@@ -99,7 +99,8 @@ const packages: WorkspacePackage[] = [
       // Type-level tests compile fixture files with the TypeScript API.
       'typescript': '~6.0.3',
     },
-    // `./client`: browser-safe (no Node built-ins, no AWS SDK): what a front end imports.
+    // `./client`: browser-safe (no Node built-ins, no AWS SDK): what a front end imports (WebSocket client, the
+    // generated HTTP client's fetch wrapper).
     subpathExports: { './client': 'client/index' },
     testTimeout: 30000,
   }),
@@ -180,6 +181,8 @@ const packages: WorkspacePackage[] = [
       '@seriousme/openapi-schema-validator': '^2.11.0',
       'valibot': '^1.5.0',
       '@valibot/to-json-schema': '^1.8.0',
+      // The generated client's type-level test compiles a project with the TypeScript API.
+      'typescript': '~6.0.3',
     },
     // A committed launcher of lib/bin/fw.js: linked by `npm ci` before anything is built.
     bin: { fw: 'bin/fw.js' },

@@ -36,12 +36,14 @@ export class DevServerError extends FrameworkError {
   }
 }
 
-/** `fw g route` refused to generate: the message says why and what to pass instead. */
+/** `fw g route` or `fw gen client` refused to generate: the message says why and what to pass instead. */
 export class GenerateError extends FrameworkError {
   public static readonly CODES = {
     FW_ERR_GENERATE_BAD_ARGUMENT: 'An argument of fw g is missing or malformed (kind, path, method, scope).',
     FW_ERR_GENERATE_EXISTS: 'The route file already exists; fw g never overwrites.',
     FW_ERR_GENERATE_UNDECLARED_SCOPE: 'A scope passed with --scopes is not declared in config/security.ts.',
+    FW_ERR_GENERATE_CLIENT_NAME_CLASH: 'Two route folders or files would get the same property name in the generated client.',
+    FW_ERR_GENERATE_CLIENT_FILE_EXISTS: 'src/client.gen.ts exists and was not written by fw gen client; fw gen client does not overwrite it.',
   } as const;
 
   constructor(code: keyof typeof GenerateError.CODES, message: string) {

@@ -85,6 +85,14 @@ const ENTRIES: readonly CommandEntry[] = [
     load: () => import('./openapi.js'),
   },
   {
+    name: 'gen',
+    summary: 'Generate the typed HTTP client of the routes',
+    subcommands: [{ usage: 'client', description: 'src/client.gen.ts: createClient({ baseUrl, token }), a method per route file (fw dev keeps it current)' }],
+    options: [stage('Stage whose configuration is read')],
+    examples: ['fw gen client'],
+    load: () => import('./gen.js'),
+  },
+  {
     name: 'synth',
     summary: 'Write the cloud assembly of a stage',
     options: [stage('Stage to synthesize'), { name: 'out', type: 'string', valueName: 'dir', default: 'cdk.out', description: 'Cloud assembly folder' }, noChecks, validation],

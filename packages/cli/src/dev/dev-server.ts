@@ -4,6 +4,7 @@ import { AUTH_ID, ENV, LAMBDA_TZ, resolveEnvironment, type AppDefinition, type F
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DevServerError } from '../errors.js';
 import { ActivityLog, turnBatchedWriter, type ActivityLogOptions } from './activity/index.js';
+import { refreshClient } from './client-refresh.js';
 import { BackgroundTypeCheck } from './typecheck/index.js';
 import { loadAppWithInputs } from '../app-loader/index.js';
 import { localAudiences, localResourceServer } from './auth/issuer-plugin.js';
@@ -156,6 +157,7 @@ export class DevServer {
     if (options.port !== 0 && (await portInUse(hostName, options.port ?? 3000))) throw portInUseError(hostName, options.port ?? 3000);
     const { app, inputs: configInputs } = await loadAppWithInputs(rootDir, stage);
     warnMissingRoutesDir(rootDir, app, log);
+    refreshClient(rootDir, app, log);
     const port = options.port === 0 ? await freePort(hostName) : options.port ?? 3000;
     const reachable = hostName === '0.0.0.0' || hostName === '::' ? '127.0.0.1' : hostName;
     const url = `http://${reachable}:${port}`;
@@ -278,6 +280,7 @@ export class DevServer {
       const before = intentShape(this.app);
       this.app = next;
       this.routes = new RouteTable(next.routes);
+      refreshClient(this.rootDir, next, this.log);
       if (intentShape(next) !== before) this.log.warn('the intents changed (databases, queues, caches, storage): restart fw dev to start their engines');
       this.log.info(`reloaded the app: ${next.routes.length} routes, ${next.functions.length} functions, ${next.queues.length} queues, ${next.crons.length} crons`);
     } catch (error) {
