@@ -92,14 +92,19 @@ describe('client transport (@framework/runtime/client)', () => {
     expect(api.issues).to.deep.equal(issues);
   });
 
-  it('gives an answer in another shape the code HTTP_ERROR and its message (the gateway\'s { message })', async () => {
+  it("reads the gateway's own refusals ({ message } bodies) by status and WWW-Authenticate; any other body is HTTP_ERROR", async () => {
     const t = createTransport({ baseUrl: server.url });
+    const fail = async () => (await t.call('GET', '/x')().catch((e: unknown) => e)) as ApiError;
     server.answer(401, JSON.stringify({ message: 'Unauthorized' }), { 'content-type': 'application/json', 'www-authenticate': 'Bearer' });
-    const error = (await t.call('GET', '/x')().catch((e: unknown) => e)) as ApiError;
-    expect([error.status, error.code, error.message, error.issues.length]).to.deep.equal([401, 'HTTP_ERROR', '401 Unauthorized', 0]);
+    let error = await fail();
+    expect([error.status, error.code, error.message, error.issues.length]).to.deep.equal([401, 'UNAUTHORIZED', '401 Unauthorized', 0]);
     expect(error.headers.get('www-authenticate')).to.equal('Bearer');
+    server.answer(403, JSON.stringify({ message: 'Forbidden' }), { 'content-type': 'application/json', 'www-authenticate': 'Bearer error="insufficient_scope", scope="app/a:write app/b:write"' });
+    error = await fail();
+    expect([error.status, error.code, error.message]).to.deep.equal([403, 'INSUFFICIENT_SCOPE', '403 Forbidden: the token needs the scope app/a:write or app/b:write']);
     server.answer(502, '<html>bad gateway</html>', { 'content-type': 'text/html' });
-    expect(((await t.call('GET', '/x')().catch((e: unknown) => e)) as ApiError).message).to.equal('502 Bad Gateway');
+    error = await fail();
+    expect([error.code, error.message]).to.deep.equal(['HTTP_ERROR', '502 Bad Gateway']);
   });
 
   it('calls the fetch it is given', async () => {

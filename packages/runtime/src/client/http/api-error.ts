@@ -25,7 +25,10 @@ export const NON_FRAMEWORK_ERROR = 'HTTP_ERROR';
  */
 export class ApiError extends Error {
   override readonly name = 'ApiError';
-  /** The body's `code` (`VALIDATION_FAILED`, `INSUFFICIENT_SCOPE`, ...), or `HTTP_ERROR` for a body of another shape. */
+  /**
+   * The body's `code` (`VALIDATION_FAILED`, `INSUFFICIENT_SCOPE`, ...); for the gateway's own refusals
+   * `UNAUTHORIZED` / `INSUFFICIENT_SCOPE` as well; `HTTP_ERROR` for any other body.
+   */
   readonly code: string;
   readonly requestId: string | undefined;
   readonly details: unknown;
@@ -51,8 +54,13 @@ function issuesOf(details: unknown): readonly ApiIssue[] {
   return Array.isArray(issues) ? (issues as ApiIssue[]) : [];
 }
 
-/** The error body of an answer: the framework's shape when it is one, else a message built from what there is. */
-export function errorBodyOf(status: number, statusText: string, text: string): ApiErrorBody {
+/**
+ * The error body of an answer: the framework's shape when it is one. Else (API Gateway's JWT authorizer answers
+ * `{"message":"Forbidden"}` before any function runs, deployed and under fw dev alike) a body built from the status
+ * and the `WWW-Authenticate` header, so a missing scope is `INSUFFICIENT_SCOPE` and a missing or bad token
+ * `UNAUTHORIZED`, whichever of the two answered.
+ */
+export function errorBodyOf(status: number, statusText: string, text: string, headers: Headers): ApiErrorBody {
   let parsed: unknown;
   try {
     parsed = text === '' ? undefined : JSON.parse(text);
@@ -63,7 +71,13 @@ export function errorBodyOf(status: number, statusText: string, text: string): A
   if (typeof error === 'object' && error !== null && typeof (error as ApiErrorBody).code === 'string' && typeof (error as ApiErrorBody).message === 'string') {
     return error as ApiErrorBody;
   }
-  // API Gateway's own answers (`{"message":"Unauthorized"}`) and anything else in front of the functions.
-  const message = typeof parsed === 'object' && parsed !== null && typeof (parsed as { message?: unknown }).message === 'string' ? (parsed as { message: string }).message : '';
-  return { code: NON_FRAMEWORK_ERROR, message: `${status} ${message || statusText || 'error'}`.trim() };
+  const said = typeof parsed === 'object' && parsed !== null && typeof (parsed as { message?: unknown }).message === 'string' ? (parsed as { message: string }).message : '';
+  const message = `${status} ${said || statusText || 'error'}`.trim();
+  const challenge = headers.get('www-authenticate') ?? '';
+  if (/\berror="insufficient_scope"/.test(challenge)) {
+    const scope = /\bscope="([^"]*)"/.exec(challenge)?.[1];
+    return { code: 'INSUFFICIENT_SCOPE', message: scope ? `${message}: the token needs the scope ${scope.split(' ').join(' or ')}` : message };
+  }
+  if (status === 401) return { code: 'UNAUTHORIZED', message };
+  return { code: NON_FRAMEWORK_ERROR, message };
 }

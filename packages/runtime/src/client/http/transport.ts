@@ -74,7 +74,7 @@ export function createTransport(options: ClientOptions): Transport {
     if (call.signal) init.signal = call.signal;
     const response = await doFetch(`${base}${path}${queryString(call.query)}`, init);
     const text = await response.text();
-    if (!response.ok) throw new ApiError(response.status, errorBodyOf(response.status, response.statusText, text), response.headers);
+    if (!response.ok) throw new ApiError(response.status, errorBodyOf(response.status, response.statusText, text, response.headers), response.headers);
     if (response.status === 204 || text === '') return undefined;
     const type = response.headers.get('content-type') ?? '';
     return /[/+]json\b/i.test(type) ? JSON.parse(text) : text;
