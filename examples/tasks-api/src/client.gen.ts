@@ -2,12 +2,13 @@
 // `fw gen client` after changing routes without fw dev running. Types come from each route's `main` (import type):
 // its schemas' input types for body and query, its response schema's output type (else what `fn` returns) for results.
 import { createTransport, pathSegment, type ClientOptions } from '@framework/runtime/client';
-import type { main as R0 } from "./routes/health/get.js";
-import type { main as R1 } from "./routes/tasks/[id]/attachments/get.js";
-import type { main as R2 } from "./routes/tasks/[id]/attachments/post.js";
-import type { main as R3 } from "./routes/tasks/[id]/put.js";
-import type { main as R4 } from "./routes/tasks/get.js";
-import type { main as R5 } from "./routes/tasks/post.js";
+import type { main as R0 } from './routes/health/get.js';
+import type { main as R1 } from './routes/tasks/[id]/attachments/get.js';
+import type { main as R2 } from './routes/tasks/[id]/attachments/post.js';
+import type { main as R3 } from './routes/tasks/[id]/delete.js';
+import type { main as R4 } from './routes/tasks/[id]/put.js';
+import type { main as R5 } from './routes/tasks/get.js';
+import type { main as R6 } from './routes/tasks/post.js';
 
 /**
  * A typed client of the app's routes, e.g. `createClient({ baseUrl, token }).tasks.byId('1').put({ status: 'done' })`.
@@ -22,14 +23,16 @@ export function createClient(options: ClientOptions) {
     },
     tasks: {
       /** GET /tasks (src/routes/tasks/get.ts) */
-      get: t.call<typeof R4>('GET', '/tasks'),
+      get: t.call<typeof R5>('GET', '/tasks'),
       /** POST /tasks (src/routes/tasks/post.ts) */
-      post: t.bodyCall<typeof R5>('POST', '/tasks'),
+      post: t.bodyCall<typeof R6>('POST', '/tasks'),
       byId: (id: string | number) => {
         const p0 = `/tasks/${pathSegment(id)}`;
         return {
+          /** DELETE /tasks/{id} (src/routes/tasks/[id]/delete.ts) */
+          delete: t.call<typeof R3>('DELETE', p0),
           /** PUT /tasks/{id} (src/routes/tasks/[id]/put.ts) */
-          put: t.bodyCall<typeof R3>('PUT', p0),
+          put: t.bodyCall<typeof R4>('PUT', p0),
           attachments: {
             /** GET /tasks/{id}/attachments (src/routes/tasks/[id]/attachments/get.ts) */
             get: t.call<typeof R1>('GET', `${p0}/attachments`),
