@@ -21,6 +21,7 @@ describe('tasks-api through its typed client', function () {
   let dev: FwDev;
   let writer: Client;
   let reader: Client;
+  let admin: Client;
 
   before(async () => {
     dev = await startFwDev();
@@ -29,6 +30,7 @@ describe('tasks-api through its typed client', function () {
     writer = createClient({ baseUrl: dev.url, token: await dev.token(user, ['tasks:read', 'tasks:write']) });
     const readToken = await dev.token(user, ['tasks:read']);
     reader = createClient({ baseUrl: dev.url, token: async () => readToken });
+    admin = createClient({ baseUrl: dev.url, token: await dev.token(`admin-${randomUUID()}`, ['tasks:read', 'tasks:write', 'tasks:admin']) });
   });
   after(async () => dev?.stop());
 
@@ -38,7 +40,7 @@ describe('tasks-api through its typed client', function () {
     expect(health.requestId).to.be.a('string');
   });
 
-  it('creates a task (201, idempotent with the same key), reads it back, updates it and filters by status', async () => {
+  it('creates a task (201, idempotent with the same key), reads it back, updates it, filters by status, and an admin deletes it', async () => {
     const key = randomUUID();
     const created = await writer.tasks.post({ title: '  Write the tests  ' }, { idempotencyKey: key });
     expect(created).to.include({ title: 'Write the tests', status: 'open' });
@@ -50,6 +52,11 @@ describe('tasks-api through its typed client', function () {
     expect(updated).to.include({ id: created.id, title: 'Write the tests', status: 'done' });
     expect((await reader.tasks.get({ query: { status: 'done' } })).tasks.map((t) => t.id)).to.deep.equal([created.id]);
     expect((await reader.tasks.get({ query: { status: 'open' } })).tasks).to.deep.equal([]);
+
+    // Admins only: the owner's token lacks tasks:admin; the admin's DELETE is a 204, which the client resolves to undefined
+    expect((await apiError(writer.tasks.byId(created.id).delete())).code).to.equal('INSUFFICIENT_SCOPE');
+    expect(await admin.tasks.byId(created.id).delete()).to.equal(undefined);
+    expect((await reader.tasks.get()).tasks).to.deep.equal([]);
   });
 
   it('surfaces a 400 VALIDATION_FAILED with every issue as an ApiError', async () => {
