@@ -54,6 +54,8 @@ export const RUNTIME_ERROR_CODES = {
   FW_ERR_WS_CLIENT_CLOSED: 'A message was sent on a WebSocket client that is closed (`close()`, or stopped after an error).',
   FW_ERR_WS_CLIENT_BUFFER_FULL: 'The WebSocket client already holds `maxBufferedMessages` messages waiting for the connection.',
   FW_ERR_WS_CLIENT_TOO_LARGE: "A message over API Gateway's 32 KB frame limit was given to the WebSocket client's `send`.",
+  FW_ERR_WS_BAD_ARGUMENT: '`service.ws.subscribe`, `unsubscribe`, `publish` or `connections` got a topic, connection id or query it cannot use.',
+  FW_ERR_WS_REGISTRY_FAILED: "Reading or writing the WebSocket connection registry (DynamoDB deployed, the dev server's under `fw dev`) failed.",
   FW_ERR_SERVICE_EXTENSION: 'Two packages registered the same service property, or an extension factory threw.',
   FW_ERR_SERVICE_LEFT_OUT: "`service.queues` or `service.invoke` was used in a deployed function whose own code names no queue / no function, so its bundle left the client out.",
 } as const;

@@ -10,3 +10,6 @@ export type DevWorkerServiceCall = (service: string, request: unknown) => Promis
 
 /** The dev server's idempotency store (shared by every function, persisted under `.fw/idempotency/`). */
 export const DEV_IDEMPOTENCY_SERVICE = 'idempotency';
+
+/** The dev server's WebSocket connection registry (connections, topics; in memory: connections end with `fw dev`). */
+export const DEV_WS_REGISTRY_SERVICE = 'ws-registry';

@@ -31,6 +31,10 @@ export const ENV = {
   wsUrl: 'FW_WS_URL',
   /** The WebSocket API's `@connections` endpoint that `service.ws` sends through (in `fw dev` the dev server's). */
   wsManagementUrl: 'FW_WS_MANAGEMENT_URL',
+  /** The WebSocket connection registry's DynamoDB table (`<project>-<stage>-ws-connections`; in `fw dev` the dev server keeps it). */
+  wsRegistryTable: 'FW_WS_REGISTRY_TABLE',
+  /** The queue large `service.ws.publish` fan-outs go through (in `fw dev` the dev server fans out itself: `local`). */
+  wsFanoutQueueUrl: 'FW_WS_FANOUT_QUEUE_URL',
   /**
    * `1`: routes check their return values against their `response` schemas (a mismatch answers 500 and logs the
    * fields). `fw dev` sets it; the deployed stack does not (a route opts in with `validateResponse: true`; `FW_*` names are reserved, so a function intent's `environment` cannot add it).

@@ -2,12 +2,31 @@ import type { Codec } from '../config/codec.js';
 import { listHandlerFiles, stripExtension } from '../discovery/source-files.js';
 import { ENV } from '../environment/variables.js';
 import { ConfigError, type ConfigProblem } from '../errors.js';
-import { wsApiName, wsConnectAuthorizerFunctionName, wsFunctionName } from '../naming/unit-names.js';
+import { wsApiName, wsConnectAuthorizerFunctionName, wsFanoutQueueName, wsFunctionName, wsRegistryFunctionName, wsRegistryTableName } from '../naming/unit-names.js';
 import type { FunctionUnit } from './function-unit.js';
 import { outputRef, type CodecKit, type IntentKindModule, type KindValue } from './intent-kind.js';
 
-/** Outputs of the WebSocket API that reach functions: the URL clients connect to, the `@connections` endpoint. */
-export const WS_OUTPUTS = ['url', 'managementUrl'] as const;
+/**
+ * Outputs of the WebSocket API that reach functions: the URL clients connect to, the `@connections` endpoint, the
+ * connection registry's table and the fan-out queue's URL.
+ */
+export const WS_OUTPUTS = ['url', 'managementUrl', 'registryTable', 'fanoutQueueUrl'] as const;
+
+/**
+ * How long the registry keeps a connection: API Gateway closes every connection after 2 hours, so a row whose
+ * `$disconnect` never ran (a crashed function) expires then (DynamoDB's TTL deletes it; reads skip it before).
+ */
+export const WS_CONNECTION_TTL_SECONDS = 2 * 60 * 60;
+
+/**
+ * `publish` to more connections than this hands them, in batches of `WS_FANOUT_BATCH_SIZE`, to the framework's fan-out
+ * queue and returns; at most this many are sent by the caller itself (about 1 s of a function's time at API
+ * Gateway's usual `@connections` latency, with the calls concurrent).
+ */
+export const WS_FANOUT_THRESHOLD = 500;
+
+/** Connections per fan-out message (one SQS message; its data at most 128 KB, base64-encoded, well under 256 KB). */
+export const WS_FANOUT_BATCH_SIZE = 200;
 
 /** The app has one WebSocket API; its outputs are those of id `default`. */
 export const WS_ID = 'default';
@@ -60,6 +79,15 @@ export interface WsDefinition {
    * deployed when `wsConnectIsAuthorized` (a `$connect` and the auth intent).
    */
   readonly connectAuthorizerFunctionName: string;
+  /** `{project}-{stage}-ws-connections`: the connection registry's DynamoDB table (deployed with the API). */
+  readonly registryTableName: string;
+  /**
+   * `{project}-{stage}-fw-ws-registry`: the framework's function that consumes the fan-out queue and keeps the
+   * registry for `$connect` / `$disconnect` when `src/ws/` has no such file (a handler file keeps it itself).
+   */
+  readonly registryFunctionName: string;
+  /** `{project}-{stage}-fw-ws-fanout`: the queue large `publish` fan-outs go through. */
+  readonly fanoutQueueName: string;
   /** One per file of `src/ws/`, `$connect` first, then `$disconnect`, `$default` and the actions by name. */
   readonly routes: readonly WsRouteDefinition[];
 }
@@ -123,8 +151,9 @@ function discoverWsRoutes(rootDir: string): { routes: { routeKey: string; file: 
 
 /**
  * `src/ws/`: the WebSocket API (present when the folder holds a handler), one function per route key. Its outputs,
- * `url` (`wss://...`, what clients connect to) and `managementUrl` (the `@connections` endpoint functions send
- * through), reach every function as `FW_WS_URL` and `FW_WS_MANAGEMENT_URL`.
+ * `url` (`wss://...`, what clients connect to), `managementUrl` (the `@connections` endpoint functions send
+ * through), `registryTable` and `fanoutQueueUrl` reach every function as `FW_WS_URL`, `FW_WS_MANAGEMENT_URL`,
+ * `FW_WS_REGISTRY_TABLE` and `FW_WS_FANOUT_QUEUE_URL`.
  */
 export const wsKind: IntentKindModule<WebSocketIntent, WsDefinition | undefined, (typeof WS_OUTPUTS)[number], 'ws'> = {
   configKey: 'ws',
@@ -141,6 +170,9 @@ export const wsKind: IntentKindModule<WebSocketIntent, WsDefinition | undefined,
     return {
       apiName: wsApiName(project, stage),
       connectAuthorizerFunctionName: wsConnectAuthorizerFunctionName(project, stage),
+      registryTableName: wsRegistryTableName(project, stage),
+      registryFunctionName: wsRegistryFunctionName(project, stage),
+      fanoutQueueName: wsFanoutQueueName(project, stage),
       routeSelectionExpression: intent?.routeSelectionExpression ?? DEFAULT_ROUTE_SELECTION,
       routes: routes.map(({ routeKey, file }) => ({
         kind: 'ws',
@@ -160,7 +192,17 @@ export const wsKind: IntentKindModule<WebSocketIntent, WsDefinition | undefined,
     if (!ws) return env;
     env[ENV.wsUrl] = outputRef(WS_ID, 'url');
     env[ENV.wsManagementUrl] = outputRef(WS_ID, 'managementUrl');
+    env[ENV.wsRegistryTable] = outputRef(WS_ID, 'registryTable');
+    env[ENV.wsFanoutQueueUrl] = outputRef(WS_ID, 'fanoutQueueUrl');
     return env;
   },
   units: (ws) => ws?.routes ?? [],
 };
+
+/**
+ * The connection registry table's layout, shared by the runtime (which reads and writes it) and infra (which
+ * creates it): string keys `pk` (`c#<connectionId>`) and `sk` (`#` for the connection, `t#<topic>` per
+ * subscription), a numeric TTL attribute `ttl` (epoch seconds), and the index `members` on `gk` (`u#<subject>` on a
+ * connection, `t#<topic>` on a subscription) with sort key `pk`, for the lookups by user and by topic.
+ */
+export const WS_REGISTRY_TABLE = { partitionKey: 'pk', sortKey: 'sk', ttl: 'ttl', memberIndex: 'members', memberKey: 'gk' } as const;

@@ -165,6 +165,27 @@ export function wsConnectAuthorizerFunctionName(project: string, stage: string):
   return fitName(`${prefix(project, stage)}-auth-ws-connect`, NAME_LIMITS.lambdaFunction);
 }
 
+/**
+ * The WebSocket connection registry's table: `{project}-{stage}-ws-connections` (connections, their caller and
+ * topics; see the runtime's `service.ws.subscribe`).
+ */
+export function wsRegistryTableName(project: string, stage: string): string {
+  return fitName(`${prefix(project, stage)}-ws-connections`, NAME_LIMITS.dynamoTable);
+}
+
+/**
+ * The framework's own WebSocket function: `{project}-{stage}-fw-ws-registry` (under `fw-`, a prefix no handler file
+ * produces). It consumes the fan-out queue and serves `$connect` / `$disconnect` when `src/ws/` has no such file.
+ */
+export function wsRegistryFunctionName(project: string, stage: string): string {
+  return fitName(`${prefix(project, stage)}-fw-ws-registry`, NAME_LIMITS.lambdaFunction);
+}
+
+/** The queue large `publish` fan-outs go through: `{project}-{stage}-fw-ws-fanout`. */
+export function wsFanoutQueueName(project: string, stage: string): string {
+  return fitName(`${prefix(project, stage)}-fw-ws-fanout`, NAME_LIMITS.sqsQueue);
+}
+
 /** The function that applies a database's migrations: `{project}-{stage}-migrate-<id>`. */
 export function migrationFunctionName(project: string, stage: string, databaseId: string): string {
   checkId('database', databaseId);

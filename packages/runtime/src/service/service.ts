@@ -36,7 +36,7 @@ export interface Service {
   readonly invoke: typeof invoke;
   /** Queue clients by queue id. */
   readonly queues: Queues;
-  /** Sends to the WebSocket API's connections (`src/ws/`): `send`, `broadcast`, `disconnect`. */
+  /** The WebSocket API's connections (`src/ws/`): `send`, `broadcast`, `disconnect`, topics (`subscribe`, `publish`), `connections`. */
   readonly ws: WsClient;
 }
 
@@ -164,10 +164,10 @@ function leftOutWs(): WsClient {
   const fail = (): never => {
     throw new RuntimeError(
       'FW_ERR_SERVICE_LEFT_OUT',
-      "service.ws is not in this function's bundle: its code calls no ws.send(, ws.broadcast( or ws.disconnect( (and so has no execute-api:ManageConnections grant either). Call them on service.ws in the function's own code, then deploy again.",
+      "service.ws is not in this function's bundle: its code calls none of ws.send(, broadcast(, disconnect(, subscribe(, unsubscribe(, publish( or connections( (and so has no grant on the WebSocket API or its registry either). Call them on service.ws in the function's own code, then deploy again.",
     );
   };
-  return { send: fail, broadcast: fail, disconnect: fail };
+  return { send: fail, broadcast: fail, disconnect: fail, subscribe: fail, unsubscribe: fail, publish: fail, connections: fail };
 }
 
 /** What a left-out client answers: an error naming why it is missing and the fix, not `undefined is not a function`. */

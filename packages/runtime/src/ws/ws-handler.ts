@@ -6,6 +6,7 @@ import { HttpError } from '../errors.js';
 import { withHandlerInfo, type HandlerInfo } from '../handler-info.js';
 import { getRootLogger, type Logger } from '../logger/logger.js';
 import { getService, type Service } from '../service/service.js';
+import { forgetConnection, recordConnection } from './registry/connection-lifecycle.js';
 
 /**
  * The WebSocket API's event, as API Gateway hands it to a route's function. On `$connect` it also carries the
@@ -149,9 +150,16 @@ export function wsHandler(fn: WsHandlerFn<unknown, never>, options: WsHandlerOpt
     try {
       const result = await (fn as WsHandlerFn)(parseMessage(event), ctx, getService());
       const statusCode = (result as { statusCode?: unknown } | null)?.statusCode;
-      return typeof statusCode === 'number' ? { statusCode, ...(typeof (result as WsResult).body === 'string' ? { body: (result as WsResult).body } : {}) } : { statusCode: 200 };
+      const answer: WsResult = typeof statusCode === 'number' ? { statusCode, ...(typeof (result as WsResult).body === 'string' ? { body: (result as WsResult).body } : {}) } : { statusCode: 200 };
+      // An accepted connection is recorded before API Gateway opens it, so a `subscribe` right after finds it; a
+      // registry that cannot record it refuses it (500) rather than leave a connection no `publish` can reach.
+      if (eventType === 'CONNECT' && answer.statusCode >= 200 && answer.statusCode <= 299) await recordConnection(event, auth);
+      return answer;
     } catch (error) {
       return errorResult(error, log, routeKey);
+    } finally {
+      // Whatever `$disconnect` did, the connection is gone.
+      if (eventType === 'DISCONNECT') await forgetConnection(connectionId, log);
     }
   }
   return withHandlerInfo(main, { kind: 'ws', scopes, middleware: [] });
