@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { DEV_PATHS, DEV_WS_PATH, wsConnectIsAuthorized, type AppDefinition, type OutputValues } from '@framework/core';
+import { DEV_PATHS, DEV_WS_PATH, DEV_WS_REGISTRY_SERVICE, wsConnectIsAuthorized, type AppDefinition, type OutputValues } from '@framework/core';
+import { authFromWsEvent, connectionRecord, InMemoryConnectionRegistry, type DevWsRegistryRequest, type WsEvent } from '@framework/runtime';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { JWTPayload } from 'jose';
 import { accessTokenOf } from '@framework/auth';
@@ -44,6 +45,8 @@ export class EmbeddedWsEngine implements DevEngine {
   readonly intent = 'ws' as const;
   readonly kind = 'embedded' as const;
   api?: LocalWebSocketApi;
+  /** The connection registry: in memory, as connections end with `fw dev` anyway. */
+  readonly registry = new InMemoryConnectionRegistry();
 
   async start(app: AppDefinition, context: DevContext): Promise<EngineStart<'ws'>> {
     // The dev server's issuer: the same key file, so its tokens verify here as on the routes.
@@ -66,8 +69,20 @@ export class EmbeddedWsEngine implements DevEngine {
         }
       },
       log: context.log,
+      // What the deployed framework function does for an app without a `$connect` / `$disconnect` file; a file's
+      // `wsHandler` records and forgets the connection itself, as deployed.
+      opened: (connectionId, connectedAt, authorizer) => {
+        if (this.hasRoute(context, '$connect')) return;
+        const subject = authFromWsEvent({ requestContext: { authorizer } } as unknown as WsEvent)?.subject;
+        void this.registry.register(connectionRecord(connectionId, connectedAt, subject));
+      },
+      closed: (connectionId) => {
+        if (!this.hasRoute(context, '$disconnect')) void this.registry.remove(connectionId);
+      },
     }));
-    const outputs: Record<string, OutputValues<'ws'>> = { default: { url, managementUrl } };
+    const ws = app.ws!;
+    // The registry table's and fan-out queue's deployed names stand in for their values: fw dev keeps both itself.
+    const outputs: Record<string, OutputValues<'ws'>> = { default: { url, managementUrl, registryTable: ws.registryTableName, fanoutQueueUrl: ws.fanoutQueueName } };
     const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
       const path = (request.url ?? '/').split('?')[0];
       if (path === DEV_WS_PATH || path === `${DEV_WS_PATH}/`) return void api.upgrade(request, socket, head);
@@ -96,7 +111,43 @@ export class EmbeddedWsEngine implements DevEngine {
       });
     };
     const routes = app.ws?.routes.map((r) => r.routeKey).join(', ') ?? '';
-    return { outputs, plugin, summary: [`${url} (routes ${routes}; selection ${app.ws?.routeSelectionExpression}; @connections at ${managementUrl})`] };
+    return {
+      outputs,
+      plugin,
+      summary: [`${url} (routes ${routes}; selection ${app.ws?.routeSelectionExpression}; @connections at ${managementUrl}`],
+      workerServices: { [DEV_WS_REGISTRY_SERVICE]: (request) => this.serveRegistry(request as DevWsRegistryRequest) },
+    };
+  }
+
+  private hasRoute(context: DevContext, routeKey: string): boolean {
+    return context.currentApp().ws?.routes.some((r) => r.routeKey === routeKey) ?? false;
+  }
+
+  /** A function's registry call (`DevServerConnectionRegistry`). */
+  private async serveRegistry(request: DevWsRegistryRequest): Promise<unknown> {
+    const registry = this.registry;
+    switch (request.op) {
+      case 'register':
+        return registry.register(request.connection);
+      case 'remove':
+        return registry.remove(request.connectionId);
+      case 'subscribe':
+        return registry.subscribe(request.connectionId, request.topic, request.nowMs);
+      case 'unsubscribe':
+        return registry.unsubscribe(request.connectionId, request.topic);
+      case 'connections':
+        return registry.connections(request.query, request.nowMs);
+      case 'fanout': {
+        // Sent after the answer, as the deployed queue's consumer sends after `publish` returned.
+        const data = Buffer.from(request.data);
+        setImmediate(() => {
+          for (const id of request.connectionIds) if (this.api?.send(id, data) === 'gone') void registry.remove(id);
+        });
+        return undefined;
+      }
+      default:
+        throw new Error(`unknown WebSocket registry operation ${(request as { op?: unknown }).op as string}`);
+    }
   }
 
   async stop(): Promise<void> {

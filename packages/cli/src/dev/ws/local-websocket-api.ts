@@ -49,6 +49,13 @@ export interface LocalWebSocketApiOptions {
    */
   connectAuthorized?(): boolean;
   readonly log: DevLogger;
+  /**
+   * A connection opened (after `$connect` accepted it), with the authorizer context it got: the dev server records it
+   * in the connection registry when the app has no `$connect` file to do so.
+   */
+  opened?(connectionId: string, connectedAt: number, authorizer: Record<string, string | number | boolean> | undefined): void;
+  /** A connection closed, or was accepted by `$connect` but never opened (after its `$disconnect` ran, if any). */
+  closed?(connectionId: string): void;
   /** @default WS_LIMITS */
   readonly limits?: Partial<WsLimits>;
 }
@@ -129,8 +136,11 @@ export class LocalWebSocketApi {
       this.options.log.warn(`WebSocket connect refused with ${refused.statusCode}: ${refused.message}`);
       return refuseUpgrade(socket, refused.statusCode);
     }
-    if (this.stopped || socket.destroyed) return;
-    this.server.handleUpgrade(request, socket, head, (ws) => this.open(ws, socket, info));
+    if (this.stopped || socket.destroyed) return void this.options.closed?.(info.connectionId);
+    this.server.handleUpgrade(request, socket, head, (ws) => {
+      this.open(ws, socket, info);
+      this.options.opened?.(info.connectionId, info.connectedAt, info.authorizer);
+    });
   }
 
   private route(routeKey: string): WsRouteDefinition | undefined {
@@ -211,9 +221,11 @@ export class LocalWebSocketApi {
     this.connections.delete(connection.connectionId);
     if (this.stopped) return;
     const disconnect = this.route('$disconnect');
-    if (!disconnect) return;
-    const outcome = await this.options.invoke(disconnect, buildDisconnectEvent(this.options.api, connection, code, reason));
-    if (!outcome.ok) this.options.log.warn(`WebSocket route $disconnect failed (${outcome.errorType}: ${outcome.errorMessage})`);
+    if (disconnect) {
+      const outcome = await this.options.invoke(disconnect, buildDisconnectEvent(this.options.api, connection, code, reason));
+      if (!outcome.ok) this.options.log.warn(`WebSocket route $disconnect failed (${outcome.errorType}: ${outcome.errorMessage})`);
+    }
+    this.options.closed?.(connection.connectionId);
   }
 
   /** `POST @connections/{id}`: sends `data` (a text frame when it is UTF-8, else binary). */
