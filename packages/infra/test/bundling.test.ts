@@ -134,7 +134,7 @@ describe('bundleApp', () => {
     expect(needsOf(new Set(['pg']))).to.deep.include({ database: true, cache: false, storage: false });
     // Every bundle imports the runtime: sending and invoking come from the ids a function names, not from packages.
     expect(needsOf(new Set(['@framework/runtime']))).to.deep.include({ queueSend: false, invoke: false, storage: false, idempotency: false });
-    expect(needsOf(new Set(['@framework/runtime']), false, { queues: ['a'], functions: 'all', buckets: [], bucketWrites: false, wsSends: false })).to.deep.include({ queueSend: true, invoke: true, storage: false });
+    expect(needsOf(new Set(['@framework/runtime']), false, { queues: ['a'], functions: 'all', buckets: [], bucketWrites: false, wsSends: false, wsRegistry: false, wsPublishes: false })).to.deep.include({ queueSend: true, invoke: true, storage: false });
     expect(needsOf(new Set(), true).idempotency).to.equal(true);
   });
 });
@@ -146,11 +146,11 @@ describe('referencesOf: the resources a function names', () => {
       "await invoke({ function: 'task-summary' }, { payload: {} }); await service.invoke<{ n: number }>({ function: \"reports/daily\", }, {});",
       "const b = service.storage.bucket('attachments'); const c = service.storage.avatars; await b.list({}); await c.presignDownload('k');",
     ].join('\n');
-    expect(referencesOf(code)).to.deep.equal({ queues: ['audit', 'other', 'task-events'], functions: ['reports/daily', 'task-summary'], buckets: ['attachments', 'avatars'], bucketWrites: false, wsSends: false });
+    expect(referencesOf(code)).to.deep.equal({ queues: ['audit', 'other', 'task-events'], functions: ['reports/daily', 'task-summary'], buckets: ['attachments', 'avatars'], bucketWrites: false, wsSends: false, wsRegistry: false, wsPublishes: false });
   });
 
   it('names nothing for a function that only returns data', () => {
-    expect(referencesOf("export const main = handler(async (_b, ctx) => ({ status: 'ok', requestId: ctx.requestId }));", new Set(['@framework/runtime']))).to.deep.equal({ queues: [], functions: [], buckets: [], bucketWrites: false, wsSends: false });
+    expect(referencesOf("export const main = handler(async (_b, ctx) => ({ status: 'ok', requestId: ctx.requestId }));", new Set(['@framework/runtime']))).to.deep.equal({ queues: [], functions: [], buckets: [], bucketWrites: false, wsSends: false, wsRegistry: false, wsPublishes: false });
   });
 
   it('tells a bucket writer from a reader', () => {
@@ -163,7 +163,7 @@ describe('referencesOf: the resources a function names', () => {
     expect(referencesOf('await service.queues[name].send(e);').queues).to.equal('all');
     expect(referencesOf('await invoke(target, {});').functions).to.equal('all');
     expect(referencesOf('const b = service.storage.bucket(id);').buckets).to.equal('all');
-    expect(referencesOf('', new Set(['@aws-sdk/client-sqs', '@aws-sdk/client-lambda', '@aws-sdk/client-s3']))).to.deep.equal({ queues: 'all', functions: 'all', buckets: 'all', bucketWrites: true, wsSends: false });
+    expect(referencesOf('', new Set(['@aws-sdk/client-sqs', '@aws-sdk/client-lambda', '@aws-sdk/client-s3']))).to.deep.equal({ queues: 'all', functions: 'all', buckets: 'all', bucketWrites: true, wsSends: false, wsRegistry: false, wsPublishes: false });
   });
 
   it('marks a function that sends to WebSocket connections: service.ws.send/broadcast/disconnect, ws destructured, or the management client imported directly', () => {
@@ -172,6 +172,15 @@ describe('referencesOf: the resources a function names', () => {
     expect(referencesOf('await service.ws?.disconnect(id);').wsSends).to.equal(true);
     expect(referencesOf('', new Set(['@aws-sdk/client-apigatewaymanagementapi'])).wsSends).to.equal(true);
     expect(referencesOf('const news = 1; socket.send(x); service.queues.a.send(x);').wsSends).to.equal(false);
+  });
+
+  it('marks a function that uses the WebSocket connection registry (subscribe, unsubscribe, connections, publish, send, broadcast) and one that publishes', () => {
+    for (const code of ['await service.ws.subscribe(id, "tasks");', 'await ws.unsubscribe(id, t);', 'await service.ws.connections({ user });', 'await service.ws.publish("tasks", m);', 'await service.ws.send(id, m);']) {
+      expect(referencesOf(code).wsRegistry, code).to.equal(true);
+    }
+    expect(referencesOf('await service.ws.publish("tasks", m);')).to.deep.include({ wsSends: true, wsPublishes: true });
+    expect(referencesOf('await service.ws.subscribe(id, "tasks");')).to.deep.include({ wsSends: false, wsPublishes: false });
+    expect(referencesOf('await service.ws.disconnect(id); pubsub.publish(x);')).to.deep.include({ wsRegistry: false, wsPublishes: false });
   });
 
   it("reads the project's own code of each bundle, without the framework's and without helpers the function never calls", () => {
@@ -184,8 +193,8 @@ describe('referencesOf: the resources a function names', () => {
       const app = defineApp({ ...SMALL_APP, rootDir: project.dir });
       const bundle = bundleApp(app);
       const refs = (name: string) => referencesOf(bundle.functions.get(name)!.projectCode, bundle.functions.get(name)!.projectPackages);
-      expect(refs('shop-dev-route-get-a')).to.deep.equal({ queues: [], functions: [], buckets: ['files'], bucketWrites: false, wsSends: false });
-      expect(refs('shop-dev-route-post-a')).to.deep.equal({ queues: [], functions: [], buckets: ['files'], bucketWrites: true, wsSends: false });
+      expect(refs('shop-dev-route-get-a')).to.deep.equal({ queues: [], functions: [], buckets: ['files'], bucketWrites: false, wsSends: false, wsRegistry: false, wsPublishes: false });
+      expect(refs('shop-dev-route-post-a')).to.deep.equal({ queues: [], functions: [], buckets: ['files'], bucketWrites: true, wsSends: false, wsRegistry: false, wsPublishes: false });
     } finally {
       project.remove();
     }

@@ -10,10 +10,12 @@ const repoNodeModules = path.resolve(path.dirname(fileURLToPath(import.meta.url)
 
 describe('serviceBundleDefines: service clients a function does not name stay out of its bundle', () => {
   it('leaves out queues and invoke when the code names neither, and keeps what it names or cannot resolve', () => {
-    const none = { queues: [], functions: [], buckets: [], bucketWrites: false, wsSends: false };
+    const none = { queues: [], functions: [], buckets: [], bucketWrites: false, wsSends: false, wsRegistry: false, wsPublishes: false };
     expect(serviceBundleDefines(none)).to.deep.equal({ 'globalThis.__fwOmitServiceQueues': 'true', 'globalThis.__fwOmitServiceInvoke': 'true', 'globalThis.__fwOmitServiceWs': 'true' });
     expect(serviceBundleDefines({ ...none, queues: ['events'] })).to.deep.equal({ 'globalThis.__fwOmitServiceInvoke': 'true', 'globalThis.__fwOmitServiceWs': 'true' });
     expect(serviceBundleDefines({ ...none, queues: 'all', functions: 'all', wsSends: true })).to.deep.equal({});
+    // subscribe / connections only: the registry half of service.ws stays
+    expect(serviceBundleDefines({ ...none, queues: 'all', functions: 'all', wsRegistry: true })).to.deep.equal({});
   });
 
   describe('bundleApp with the real runtime', () => {

@@ -19,6 +19,7 @@ describe('FrameworkStack: the WebSocket API of src/ws/', () => {
     'src/ws/chat.ts': wsSource('return undefined;'),
     'src/routes/notify/post.ts': `export const main = Object.assign(async (event: any, _c: unknown, service: any) => service.ws.broadcast(JSON.parse(event.body).ids, 'hi'), { handlerInfo: { kind: 'http', scopes: [], middleware: [] } });\n`,
     'src/routes/other/get.ts': routeSource(),
+    'src/routes/publish/post.ts': `export const main = Object.assign(async (_e: any, _c: unknown, service: any) => service.ws.publish('tasks', 'hi'), { handlerInfo: { kind: 'http', scopes: [], middleware: [] } });\n`,
   });
 
   before(function () {
@@ -36,12 +37,16 @@ describe('FrameworkStack: the WebSocket API of src/ws/', () => {
     dev.template.hasResourceProperties('AWS::ApiGatewayV2::Stage', { StageName: 'dev', AutoDeploy: true });
   });
 
-  it('has one route per file, each with a Lambda proxy integration of the function core names', () => {
+  it('has one route per file, each with a Lambda proxy integration of the function core names, and $disconnect (no file) on the framework\'s function', () => {
     const wsApi = Object.keys(dev.template.findResources('AWS::ApiGatewayV2::Api', { Properties: { ProtocolType: 'WEBSOCKET' } }))[0]!;
     const routes = resourcesOf(dev, 'AWS::ApiGatewayV2::Route').filter((r) => JSON.stringify(r.properties.ApiId).includes(wsApi));
-    expect(routes.map((r) => r.properties.RouteKey)).to.have.members(['$connect', '$default', 'chat']);
+    expect(routes.map((r) => r.properties.RouteKey)).to.have.members(['$connect', '$default', 'chat', '$disconnect']);
     const integrations = resourcesOf(dev, 'AWS::ApiGatewayV2::Integration').filter((r) => JSON.stringify(r.properties.ApiId).includes(wsApi));
-    expect(integrations).to.have.length(3);
+    expect(integrations).to.have.length(4);
+    const registryFunction = Object.keys(dev.template.findResources('AWS::Lambda::Function', { Properties: { FunctionName: 'shop-dev-fw-ws-registry' } }))[0]!;
+    const disconnect = routes.find((r) => r.properties.RouteKey === '$disconnect')!;
+    const target = integrations.find((i) => JSON.stringify(disconnect.properties.Target).includes(i.logicalId))!;
+    expect(JSON.stringify(target.properties.IntegrationUri)).to.contain(registryFunction);
     for (const integration of integrations) expect(integration.properties.IntegrationType).to.equal('AWS_PROXY');
     const names = resourcesOf(dev, 'AWS::Lambda::Function').map((f) => f.properties.FunctionName);
     expect(names).to.include.members(['shop-dev-ws-connect', 'shop-dev-ws-default', 'shop-dev-ws-chat']);
@@ -66,6 +71,43 @@ describe('FrameworkStack: the WebSocket API of src/ws/', () => {
     expect(JSON.stringify(variables.FW_WS_MANAGEMENT_URL)).to.contain('https://').and.to.contain('/dev');
     const outputs = dev.template.toJSON().Outputs as Record<string, unknown>;
     expect(outputs).to.include.keys('WebSocketUrl', 'WebSocketManagementUrl');
+  });
+
+  it('creates the connection registry table named by core: on demand, TTL on ttl, keys pk/sk, the members index for lookups by user and topic', () => {
+    dev.template.hasResourceProperties('AWS::DynamoDB::Table', {
+      TableName: 'shop-dev-ws-connections',
+      BillingMode: 'PAY_PER_REQUEST',
+      TimeToLiveSpecification: { AttributeName: 'ttl', Enabled: true },
+      KeySchema: [
+        { AttributeName: 'pk', KeyType: 'HASH' },
+        { AttributeName: 'sk', KeyType: 'RANGE' },
+      ],
+      GlobalSecondaryIndexes: [{ IndexName: 'members', KeySchema: [{ AttributeName: 'gk', KeyType: 'HASH' }, { AttributeName: 'pk', KeyType: 'RANGE' }] }],
+    });
+    const fn = resourcesOf(dev, 'AWS::Lambda::Function').find((f) => f.properties.FunctionName === 'shop-dev-route-get-other')!;
+    const variables = (fn.properties.Environment as { Variables: Record<string, unknown> }).Variables;
+    expect(JSON.stringify(variables.FW_WS_REGISTRY_TABLE)).to.contain('WebSocketRegistryTable');
+    expect(JSON.stringify(variables.FW_WS_FANOUT_QUEUE_URL)).to.contain('FanoutQueue');
+  });
+
+  it('grants read/write on the registry to the ws functions and to functions that send, publish or subscribe, and to no other', () => {
+    const writes = (name: string) => permissionsOf(dev, name).statements.some((st) => [st.Action].flat().includes('dynamodb:PutItem') && JSON.stringify(st.Resource).includes('WebSocketRegistryTable'));
+    for (const fn of ['shop-dev-ws-connect', 'shop-dev-ws-default', 'shop-dev-ws-chat', 'shop-dev-route-post-notify', 'shop-dev-route-post-publish', 'shop-dev-fw-ws-registry']) expect(writes(fn), fn).to.equal(true);
+    expect(writes('shop-dev-route-get-other')).to.equal(false);
+  });
+
+  it('deploys the fan-out queue (with a dead-letter queue) consumed by the framework\'s function, and lets only publishing functions send to it', () => {
+    dev.template.hasResourceProperties('AWS::SQS::Queue', { QueueName: 'shop-dev-fw-ws-fanout', VisibilityTimeout: 360 });
+    dev.template.hasResourceProperties('AWS::SQS::Queue', { QueueName: 'shop-dev-fw-ws-fanout-dlq' });
+    const registryFunction = Object.keys(dev.template.findResources('AWS::Lambda::Function', { Properties: { FunctionName: 'shop-dev-fw-ws-registry' } }))[0]!;
+    const mappings = resourcesOf(dev, 'AWS::Lambda::EventSourceMapping').filter((m) => JSON.stringify(m.properties.FunctionName).includes(registryFunction));
+    expect(mappings).to.have.length(1);
+    expect(JSON.stringify(mappings[0]!.properties.EventSourceArn)).to.contain('FanoutQueue');
+    const sends = (name: string) => permissionsOf(dev, name).statements.some((st) => [st.Action].flat().includes('sqs:SendMessage') && JSON.stringify(st.Resource).includes('FanoutQueue'));
+    expect(sends('shop-dev-route-post-publish')).to.equal(true);
+    for (const fn of ['shop-dev-ws-default', 'shop-dev-route-post-notify', 'shop-dev-route-get-other']) expect(sends(fn), fn).to.equal(false);
+    expect(permissionsOf(dev, 'shop-dev-fw-ws-registry').actions).to.include('execute-api:ManageConnections');
+    expect(permissionsOf(dev, 'shop-dev-route-post-publish').actions).to.include('execute-api:ManageConnections');
   });
 
   it('puts a $connect without scopes behind the authorizer too (no scope required), as fw dev verifies a token sent at connect', () => {

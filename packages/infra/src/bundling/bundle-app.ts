@@ -83,6 +83,8 @@ export interface AppBundle {
   readonly authTrigger?: AuthTriggerBundle;
   /** Present when the app has a WebSocket API and the auth intent (deployed only when `$connect` declares scopes). */
   readonly wsAuthorizer?: WsAuthorizerBundle;
+  /** The framework's WebSocket function (`wsRegistryMain` of `@framework/runtime`), when the app has a WebSocket API. */
+  readonly wsRegistry?: WsAuthorizerBundle;
 }
 
 /** The migration handler of the project's `@framework/data`, if the project has it. */
@@ -209,6 +211,8 @@ export function bundleApp(app: AppDefinition, options: BundleOptions = {}): AppB
   if (authTriggerName) entryPoints[`${authTriggerName}/index`] = resolveAuthTrigger(app.rootDir);
   const wsAuthorizerName = app.auth && app.ws ? app.ws.connectAuthorizerFunctionName : undefined;
   if (wsAuthorizerName) entryPoints[`${wsAuthorizerName}/index`] = resolveAuthTrigger(app.rootDir, '@framework/auth/ws-connect-authorizer');
+  const wsRegistryName = app.ws?.registryFunctionName;
+  if (wsRegistryName) entryPoints[`${wsRegistryName}/index`] = wsRegistryEntry(app.rootDir, outDir);
   if (Object.keys(entryPoints).length === 0) return { outDir, functions: new Map(), migrations: new Map() };
   // Read first: which service clients each function names decides its defines (`serviceBundleDefines`). Functions
   // with the same defines share one esbuild build (most apps need one or two); the framework's own entries
@@ -273,5 +277,17 @@ export function bundleApp(app: AppDefinition, options: BundleOptions = {}): AppB
   }
   const authTrigger = authTriggerName ? { functionName: authTriggerName, directory: path.join(outDir, authTriggerName), handler: LAMBDA_HANDLER } : undefined;
   const wsAuthorizer = wsAuthorizerName ? { functionName: wsAuthorizerName, directory: path.join(outDir, wsAuthorizerName), handler: LAMBDA_HANDLER } : undefined;
-  return { outDir, functions, migrations, authTrigger, wsAuthorizer };
+  const wsRegistry = wsRegistryName ? { functionName: wsRegistryName, directory: path.join(outDir, wsRegistryName), handler: LAMBDA_HANDLER } : undefined;
+  return { outDir, functions, migrations, authTrigger, wsAuthorizer, wsRegistry };
+}
+
+/**
+ * The entry of the framework's WebSocket function: a one-line module re-exporting the runtime's `wsRegistryMain` as
+ * `main`, written next to the build (the runtime has no subpath for it: it is one export of the package).
+ */
+function wsRegistryEntry(rootDir: string, outDir: string): string {
+  const file = path.join(outDir, '.entries', 'ws-registry.mjs');
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, `export { wsRegistryMain as main } from ${JSON.stringify(resolveAuthTrigger(rootDir, '@framework/runtime'))};\n`);
+  return file;
 }

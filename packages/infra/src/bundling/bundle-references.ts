@@ -14,8 +14,15 @@ export interface FunctionReferences {
   readonly buckets: ReferencedIds;
   /** Whether it writes to those buckets (calls a `BUCKET_WRITE_METHODS` method); otherwise read-only. */
   readonly bucketWrites: boolean;
-  /** Whether it sends to the WebSocket API's connections: `service.ws.send(`, `.broadcast(`, `.disconnect(`. */
+  /** Whether it sends to the WebSocket API's connections: `service.ws.send(`, `.broadcast(`, `.disconnect(`, `.publish(`. */
   readonly wsSends: boolean;
+  /**
+   * Whether it reads or writes the WebSocket connection registry: `ws.subscribe(`, `.unsubscribe(`, `.publish(`,
+   * `.connections(`, and `.send(` / `.broadcast(` (a 410 Gone removes the connection).
+   */
+  readonly wsRegistry: boolean;
+  /** Whether it publishes to a topic (`ws.publish(`): a large topic goes through the framework's fan-out queue. */
+  readonly wsPublishes: boolean;
 }
 
 /** Methods of `BucketClient` that create, replace or delete objects (a presigned upload is signed with write rights). */
@@ -42,8 +49,11 @@ const INVOKE_CALL = /\binvoke\s*(?:<[^()]*>)?\s*\(\s*/g;
 const INVOKE_TARGET = new RegExp(String.raw`^\{\s*function\s*:\s*${STRING}\s*[,}]`);
 /** `storage.bucket(<x>)`, `storage[<x>]` or `storage.<x>`. */
 const BUCKET_REFERENCE = new RegExp(String.raw`\bstorage${OPT}bucket\s*\(\s*(?:${STRING}\s*\)|([^)\s]))|\bstorage\s*(?:\?\.\s*)?(?:\[\s*(?:${STRING}\s*\]|([^\]\s]))|\.\s*${IDENT})`, 'g');
-/** `ws.send(`, `ws.broadcast(`, `ws.disconnect(` (`service.ws`, or `ws` destructured from it). */
-const WS_SEND = new RegExp(String.raw`\bws${OPT}(?:send|broadcast|disconnect)\s*\(`);
+/** `ws.send(`, `ws.broadcast(`, `ws.disconnect(`, `ws.publish(` (`service.ws`, or `ws` destructured from it). */
+const WS_SEND = new RegExp(String.raw`\bws${OPT}(?:send|broadcast|disconnect|publish)\s*\(`);
+/** The `service.ws` methods that read or write the connection registry. */
+const WS_REGISTRY = new RegExp(String.raw`\bws${OPT}(?:send|broadcast|publish|subscribe|unsubscribe|connections)\s*\(`);
+const WS_PUBLISH = new RegExp(String.raw`\bws${OPT}publish\s*\(`);
 /** The WebSocket API's management client, imported directly by a project file. */
 const WS_DIRECT_CLIENT = '@aws-sdk/client-apigatewaymanagementapi';
 const BUCKET_WRITE = new RegExp(String.raw`\.\s*(?:${BUCKET_WRITE_METHODS.join('|')})\s*\(`);
@@ -98,6 +108,8 @@ export function referencesOf(projectCode: string, projectPackages: ReadonlySet<s
     buckets: allBuckets ? ALL : [...buckets].sort(),
     bucketWrites: hasBuckets && bucketWrites,
     wsSends: projectPackages.has(WS_DIRECT_CLIENT) || WS_SEND.test(projectCode),
+    wsRegistry: WS_REGISTRY.test(projectCode),
+    wsPublishes: WS_PUBLISH.test(projectCode),
   };
 }
 

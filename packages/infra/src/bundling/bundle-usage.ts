@@ -56,7 +56,7 @@ export function packagesOfOutput(metafile: Metafile, outputKey: string): Set<str
   return packages;
 }
 
-const NO_REFERENCES: FunctionReferences = { queues: [], functions: [], buckets: [], bucketWrites: false, wsSends: false };
+const NO_REFERENCES: FunctionReferences = { queues: [], functions: [], buckets: [], bucketWrites: false, wsSends: false, wsRegistry: false, wsPublishes: false };
 
 /** The needs of one function from its packages, the idempotency its handler declares and the ids its files name. */
 export function needsOf(packages: ReadonlySet<string>, declaredIdempotent = false, references: FunctionReferences = NO_REFERENCES): FunctionNeeds {

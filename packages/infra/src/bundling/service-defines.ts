@@ -13,6 +13,6 @@ export function serviceBundleDefines(references: FunctionReferences): Record<str
   const defines: Record<string, string> = {};
   if (!referencesAny(references.queues)) defines[SERVICE_CLIENT_OMIT_DEFINES.queues] = 'true';
   if (!referencesAny(references.functions)) defines[SERVICE_CLIENT_OMIT_DEFINES.invoke] = 'true';
-  if (!references.wsSends) defines[SERVICE_CLIENT_OMIT_DEFINES.ws] = 'true';
+  if (!references.wsSends && !references.wsRegistry) defines[SERVICE_CLIENT_OMIT_DEFINES.ws] = 'true';
   return defines;
 }

@@ -44,6 +44,8 @@ export const NAG_ACKNOWLEDGEMENTS = {
   mfaOptional: { id: 'AwsSolutions-COG2', scope: 'resource', on: 'user pools whose auth intent does not require MFA', reason: 'MFA is the auth intent\'s `mfa` setting (default optional, TOTP).' },
   cognitoPlus: { id: 'AwsSolutions-COG8', scope: 'resource', on: 'user pools', reason: 'The Plus feature plan (threat protection) is billed per monthly active user; the Essentials plan is the default.' },
   tablePitr: { id: 'AwsSolutions-DDB3', scope: 'resource', on: 'the idempotency table', reason: 'Records expire within the idempotency TTL (24 hours by default); there is nothing worth restoring.' },
+  wsRegistryPitr: { id: 'AwsSolutions-DDB3', scope: 'resource', on: 'the WebSocket connection registry table', reason: 'It records open connections, which API Gateway closes within 2 hours; after a restore they would all be gone anyway.' },
+  wsRegistryIndex: { id: 'AwsSolutions-IAM5', scope: 'resource', on: 'policies of functions that use the WebSocket connection registry', reason: 'Table.grantReadWriteData on the registry table includes its indexes (`<table arn>/index/*`): the lookups by user and by topic query the `members` index.' },
   noDeadLetterQueue: { id: 'AwsSolutions-SQS3', scope: 'resource', on: 'queues declared with deadLetterQueue: false, and dead-letter queues', reason: 'The user opted out of a dead-letter queue in the queue intent; a dead-letter queue needs none of its own.' },
 } as const satisfies Record<string, NagAcknowledgement>;
 

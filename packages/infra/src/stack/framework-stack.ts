@@ -30,6 +30,7 @@ import { AppQueue } from '../queues/app-queue.js';
 import { AppBucket } from '../storage/app-bucket.js';
 import { AppWebSocketApi } from '../ws-api/app-ws-api.js';
 import { WsConnectAuthorizer } from '../ws-api/ws-connect-authorizer.js';
+import { WS_REGISTRY_FUNCTION_TIMEOUT_SECONDS, WsConnectionRegistry } from '../ws-api/ws-connection-registry.js';
 import { IntentOutputs } from './intent-outputs.js';
 import { DEFAULT_ROUTE_SHARDS, MAX_RESOURCES_PER_STACK, routeShardOf } from './route-shards.js';
 
@@ -105,6 +106,13 @@ export class FrameworkStack extends Stack {
   public readonly httpApi?: AppHttpApi;
   /** The WebSocket API of `src/ws/`, when it has handlers. */
   public readonly wsApi?: AppWebSocketApi;
+  /** The WebSocket API's connection registry (table) and fan-out queue, with the API. */
+  public readonly wsRegistry?: WsConnectionRegistry;
+  /**
+   * The framework's WebSocket function (`{project}-{stage}-fw-ws-registry`): consumes the fan-out queue and serves
+   * `$connect` / `$disconnect` when `src/ws/` has no such file.
+   */
+  public wsRegistryFunction?: AppFunction;
   /** WebSocket routes by route key (`$connect`, `sendMessage`). */
   public readonly wsRoutes = new Map<string, apigw.WebSocketRoute>();
   /** Every function, by function name. */
@@ -157,7 +165,8 @@ export class FrameworkStack extends Stack {
     this.auth = this.addAuth(props.resourceServerIdentifier);
     this.idempotencyTable = this.addIdempotencyTable(props.idempotencyTable);
     this.wsApi = this.addWebSocketApi();
-    const outputs: ProvidedOutputs = { databases, storage, queues, caches, auth: this.authOutputs(), idempotency: this.idempotencyOutputs(), ws: this.wsApi ? { [WS_ID]: this.wsApi.outputs } : {} };
+    this.wsRegistry = this.app.ws ? new WsConnectionRegistry(this, 'WebSocketRegistry', { definition: this.app.ws }) : undefined;
+    const outputs: ProvidedOutputs = { databases, storage, queues, caches, auth: this.authOutputs(), idempotency: this.idempotencyOutputs(), ws: this.wsApi && this.wsRegistry ? { [WS_ID]: this.wsApi.outputs(this.wsRegistry) } : {} };
     const environment = this.resolveEnvironment(outputs);
     this.addMigrations(environment);
     this.addFunctions(environment);
@@ -364,6 +373,39 @@ export class FrameworkStack extends Stack {
       if (!(route.routeKey === '$connect' && authorizer)) acknowledgeNag(wsRoute, 'publicWebSocketRoute');
       this.wsRoutes.set(route.routeKey, wsRoute);
     }
+    this.addWsRegistryFunction(environment);
+  }
+
+  /**
+   * The framework's WebSocket function: the fan-out queue's consumer, and the `$connect` / `$disconnect` routes the
+   * app has no file for, so the registry records and forgets every connection.
+   */
+  private addWsRegistryFunction(environment: Record<string, string>): void {
+    const { wsApi, wsRegistry } = this;
+    const bundle = this.bundle.wsRegistry;
+    if (!wsApi || !wsRegistry) return;
+    if (!bundle) throw new Error(`the bundle has no WebSocket registry function (${this.app.ws!.registryFunctionName})`);
+    const unit: FunctionUnit = {
+      kind: 'function',
+      id: 'fw/ws-registry',
+      file: '@framework/runtime (wsRegistryMain)',
+      functionName: bundle.functionName,
+      memorySize: 256,
+      timeout: WS_REGISTRY_FUNCTION_TIMEOUT_SECONDS,
+      environment: {},
+    };
+    const fn = new AppFunction(new Construct(this, 'WebSocketRegistryFunction'), bundle.functionName, { unit, bundle, settings: this.app.config.settings, environment });
+    this.wsRegistryFunction = fn;
+    fn.function.addEventSource(new SqsEventSource(wsRegistry.fanoutQueue, { batchSize: 5, reportBatchItemFailures: true }));
+    wsRegistry.grantReadWriteData(fn.function);
+    wsApi.grantManageConnections(fn.function);
+    acknowledgeNagFindings(fn.function.role!, 'wsManageConnections', [this.manageConnectionsFinding(fn.function.role!)]);
+    for (const routeKey of ['$connect', '$disconnect'] as const) {
+      if (this.wsRoutes.has(routeKey)) continue;
+      const route = wsApi.addFrameworkRoute(routeKey, fn.function);
+      acknowledgeNag(route, 'publicWebSocketRoute');
+      this.wsRoutes.set(routeKey, route);
+    }
   }
 
   /** How cdk-nag prints the ManageConnections resource in a policy of `role`'s stack (see `grantManageConnections`). */
@@ -490,6 +532,8 @@ export class FrameworkStack extends Stack {
       queues: selectReferenced(new Map(this.app.queues.map((q) => [q.id, q])), refs.queues).map(([id]) => id),
       invokes: this.invokeTargetsOf(functionName).map((t) => t.functionName),
       wsSends: refs.wsSends && this.app.ws !== undefined,
+      wsRegistry: (refs.wsRegistry || unit.kind === 'ws') && this.app.ws !== undefined,
+      wsPublishes: refs.wsPublishes && this.app.ws !== undefined,
       idempotency: need.idempotency,
     });
   }
@@ -582,6 +626,11 @@ export class FrameworkStack extends Stack {
         this.wsApi.grantManageConnections(role);
         acknowledgeNagFindings(fn.function.role!, 'wsManageConnections', [this.manageConnectionsFinding(fn.function.role!)]);
       }
+      // The ws functions record and forget connections ($connect, $disconnect) and may subscribe them; other
+      // functions only when their code calls a registry method.
+      const unit = this.app.units.find((u) => u.functionName === name);
+      if (this.wsRegistry && (refs.wsRegistry || unit?.kind === 'ws')) this.wsRegistry.grantReadWriteData(role);
+      if (this.wsRegistry && refs.wsPublishes) this.wsRegistry.grantPublish(role);
     }
   }
 
@@ -609,6 +658,7 @@ export class FrameworkStack extends Stack {
     if (this.wsApi) {
       out('WebSocketUrl', this.wsApi.stage.url, 'URL clients connect to (FW_WS_URL)');
       out('WebSocketManagementUrl', this.wsApi.stage.callbackUrl, 'The @connections endpoint of the WebSocket API (FW_WS_MANAGEMENT_URL)');
+      if (this.wsRegistry) out('WebSocketRegistryTable', this.wsRegistry.table.tableName, 'The WebSocket connection registry (FW_WS_REGISTRY_TABLE)');
     }
     if (this.auth) {
       out('UserPoolId', this.auth.userPool.userPoolId, 'Cognito user pool id');

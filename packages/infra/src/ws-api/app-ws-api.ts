@@ -7,6 +7,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import { RemovalPolicy, Stack } from 'aws-cdk-lib';
 import type { ApiSettings, LogSettings, OutputValues, WsDefinition, WsRouteDefinition } from '@framework/core';
 import { Construct } from 'constructs';
+import type { WsConnectionRegistry } from './ws-connection-registry.js';
 
 /** Props of `AppWebSocketApi`. */
 export interface AppWebSocketApiProps {
@@ -50,6 +51,14 @@ export class AppWebSocketApi extends Construct {
   }
 
   /**
+   * A route served by the framework's own function (`$connect` / `$disconnect` when `src/ws/` has no such file, so
+   * the connection registry records and forgets every connection).
+   */
+  public addFrameworkRoute(routeKey: '$connect' | '$disconnect', fn: lambda.IFunction): apigw.WebSocketRoute {
+    return this.api.addRoute(routeKey, { integration: new WebSocketLambdaIntegration(`Integration-framework${routeKey}`, fn) });
+  }
+
+  /**
    * `execute-api:ManageConnections` on this API's stage only (`POST`/`GET`/`DELETE` of `@connections/<id>`), for a
    * function that sends: connection ids are not known in advance, so the connection is a wildcard.
    */
@@ -61,8 +70,11 @@ export class AppWebSocketApi extends Construct {
     });
   }
 
-  /** The outputs functions get: `url` (`wss://...`) and `managementUrl` (`https://...`, the `@connections` endpoint). */
-  public get outputs(): OutputValues<'ws'> {
-    return { url: this.stage.url, managementUrl: this.stage.callbackUrl };
+  /**
+   * The outputs functions get: `url` (`wss://...`), `managementUrl` (`https://...`, the `@connections` endpoint), and
+   * the registry's table and fan-out queue.
+   */
+  public outputs(registry: WsConnectionRegistry): OutputValues<'ws'> {
+    return { url: this.stage.url, managementUrl: this.stage.callbackUrl, registryTable: registry.table.tableName, fanoutQueueUrl: registry.fanoutQueue.queueUrl };
   }
 }

@@ -1,2 +1,3 @@
 export * from './app-ws-api.js';
 export * from './ws-connect-authorizer.js';
+export * from './ws-connection-registry.js';
