@@ -47,6 +47,9 @@ describe('the WebSocket API kind (src/ws/)', () => {
     expect(app.environment[ENV.wsUrl]).to.deep.equal({ kind: 'output', intent: 'ws', id: 'default', output: 'url' });
     expect(app.environment[ENV.wsManagementUrl]).to.deep.equal({ kind: 'output', intent: 'ws', id: 'default', output: 'managementUrl' });
     expect([ENV.wsUrl, ENV.wsManagementUrl]).to.deep.equal(['FW_WS_URL', 'FW_WS_MANAGEMENT_URL']);
+    expect(app.environment[ENV.wsRegistryTable]).to.deep.equal({ kind: 'output', intent: 'ws', id: 'default', output: 'registryTable' });
+    expect(app.environment[ENV.wsFanoutQueueUrl]).to.deep.equal({ kind: 'output', intent: 'ws', id: 'default', output: 'fanoutQueueUrl' });
+    expect([app.ws!.registryTableName, app.ws!.registryFunctionName, app.ws!.fanoutQueueName]).to.deep.equal(['acme-dev-ws-connections', 'acme-dev-fw-ws-registry', 'acme-dev-fw-ws-fanout']);
   });
 
   it('refuses file names that are no route key, sub-folders, and actions whose function name would be a $ route\'s, naming the fix', () => {
