@@ -114,7 +114,7 @@ export class EmbeddedWsEngine implements DevEngine {
     return {
       outputs,
       plugin,
-      summary: [`${url} (routes ${routes}; selection ${app.ws?.routeSelectionExpression}; @connections at ${managementUrl}`],
+      summary: [`${url} (routes ${routes}; selection ${app.ws?.routeSelectionExpression}; @connections at ${managementUrl})`],
       workerServices: { [DEV_WS_REGISTRY_SERVICE]: (request) => this.serveRegistry(request as DevWsRegistryRequest) },
     };
   }
