@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as http from 'node:http';
 import * as path from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { expect } from 'chai';
@@ -69,19 +70,25 @@ describe('fw dev serves /_dev/openapi.json and the API reference page /_dev/docs
     expect(after.paths['/items/{id}/tags']!.post!.operationId).to.equal('postItemsByIdTags');
   });
 
-  it('answers only this machine: another Host gets 403 HOST_NOT_ALLOWED', async () => {
+  it('the page answers this machine only: a loopback Host gets the page, another Host 403 HOST_NOT_ALLOWED', async () => {
     const port = new URL(server.url).port;
-    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      import('node:http').then(({ request }) => {
-        const req = request({ host: '127.0.0.1', port, path: '/_dev/docs', headers: { host: `attacker.example:${port}` } }, (res) => {
+    const get = (file: string, host: string) =>
+      new Promise<{ status: number; type: string; body: string }>((resolve, reject) => {
+        const req = http.request({ host: '127.0.0.1', port, path: file, headers: { host } }, (res) => {
           let body = '';
-          res.setEncoding('utf8').on('data', (c: string) => (body += c)).on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+          res.setEncoding('utf8').on('data', (c: string) => (body += c)).on('end', () => resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type']), body }));
         });
         req.on('error', reject).end();
-      }, reject);
-    });
-    expect(answer.status).to.equal(403);
-    expect(answer.body).to.include('HOST_NOT_ALLOWED');
+      });
+    const own = await get('/_dev/docs', `localhost:${port}`);
+    expect(own.status).to.equal(200);
+    expect(own.type).to.match(/^text\/html/);
+    expect(own.body).to.include('/_dev/docs/swagger-ui-bundle.js');
+    for (const file of ['/_dev/docs', '/_dev/openapi.json', '/_dev/docs/swagger-ui-bundle.js']) {
+      const other = await get(file, `attacker.example:${port}`);
+      expect(other.status, file).to.equal(403);
+      expect(other.body, file).to.include('HOST_NOT_ALLOWED');
+    }
   });
 
   it('the docs page, loaded in Chromium, shows every route with its operation, from files served by fw dev only', async function () {
