@@ -1,4 +1,4 @@
-import type { AppDefinition, RouteDefinition, RouteSchemaPart } from '@framework/core';
+import type { AppDefinition, OAuthFlow, RouteDefinition, RouteSchemaPart } from '@framework/core';
 import { tokenScope } from '../dev/auth/issuer-plugin.js';
 import { ERROR_RESPONSES, ERROR_SCHEMAS } from './error-components.js';
 import type { ConvertedSchema, JsonSchema } from './json-schema.js';
@@ -75,8 +75,8 @@ interface Security {
 
 /**
  * With the auth intent: OAuth 2.0 with the flows the app clients use (authorization code for front ends, client
- * credentials for machines) and every declared scope as tokens carry it (`<resource server>/<scope>`, Cognito's custom
- * scopes; the dev issuer accepts both forms). Without flows, or without the auth intent (tokens of another issuer):
+ * credentials for machines), each offering the scopes its clients may request, as tokens carry them (`<resource
+ * server>/<scope>`, Cognito's custom scopes; the dev issuer accepts both forms). Without flows, or without the auth intent (tokens of another issuer):
  * a bearer JWT scheme, the scopes listed per operation.
  */
 function securityScheme(app: AppDefinition, authBaseUrl: string | undefined): Security | undefined {
@@ -84,14 +84,18 @@ function securityScheme(app: AppDefinition, authBaseUrl: string | undefined): Se
   const anyScoped = Object.keys(declared).length > 0;
   if (!app.auth && !anyScoped) return undefined;
   const clients = Object.values(app.config.security.appClients ?? {});
-  const scopes = Object.fromEntries(Object.entries(declared).map(([scope, description]) => [tokenScope(app, scope), description]));
+  // A flow offers the scopes its clients may request (the reporting client's machine tokens never carry tasks:write).
+  const scopesOf = (flow: OAuthFlow) => {
+    const held = new Set(clients.filter((c) => c.flows.includes(flow)).flatMap((c) => c.scopes));
+    return Object.fromEntries(Object.entries(declared).filter(([scope]) => held.has(scope)).map(([scope, description]) => [tokenScope(app, scope), description]));
+  };
   const flows: Record<string, unknown> = {};
   if (app.auth && authBaseUrl) {
     const base = authBaseUrl.replace(/\/+$/, '');
     if (clients.some((c) => c.flows.includes('authorization_code'))) {
-      flows.authorizationCode = { authorizationUrl: `${base}/oauth2/authorize`, tokenUrl: `${base}/oauth2/token`, refreshUrl: `${base}/oauth2/token`, scopes };
+      flows.authorizationCode = { authorizationUrl: `${base}/oauth2/authorize`, tokenUrl: `${base}/oauth2/token`, refreshUrl: `${base}/oauth2/token`, scopes: scopesOf('authorization_code') };
     }
-    if (clients.some((c) => c.flows.includes('client_credentials'))) flows.clientCredentials = { tokenUrl: `${base}/oauth2/token`, scopes };
+    if (clients.some((c) => c.flows.includes('client_credentials'))) flows.clientCredentials = { tokenUrl: `${base}/oauth2/token`, scopes: scopesOf('client_credentials') };
   }
   if (Object.keys(flows).length > 0) {
     return { name: 'oauth2', scheme: { type: 'oauth2', description: 'Access tokens of the app\'s identity provider; each operation lists the scopes it requires.', flows }, scopeName: (s) => tokenScope(app, s) };

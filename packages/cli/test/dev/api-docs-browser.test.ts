@@ -4,7 +4,7 @@ import * as http from 'node:http';
 import * as path from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { expect } from 'chai';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Locator } from 'playwright-core';
 import { DevServer } from '../../src/dev/dev-server.js';
 import { smallProject } from './small-project.js';
 
@@ -29,6 +29,18 @@ const ROUTES = {
   'src/routes/items/get.ts': `import { handler } from '@framework/runtime';\nimport { z } from 'zod';\nexport const main = handler({ scopes: ['items:read'], query: z.object({ color: z.enum(['red', 'blue']).optional() }), fn: async () => [] });\n`,
   'src/routes/items/[id]/get.ts': `import { handler } from '@framework/runtime';\nimport { z } from 'zod';\nexport const main = handler({ params: z.object({ id: z.string().uuid() }), response: z.object({ id: z.string() }), fn: async (_b, ctx) => ({ id: ctx.input.params.id }) });\n`,
 };
+
+/** The located element's text once it is `text`, or its last text after 15 s (Swagger UI renders the answer asynchronously). */
+async function textOnceIs(locator: Locator, text: string): Promise<string> {
+  await locator.waitFor({ timeout: 15_000 });
+  let seen = '';
+  for (let i = 0; i < 60; i++) {
+    seen = (await locator.innerText()).trim();
+    if (seen === text) break;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return seen;
+}
 
 type Document = { paths: Record<string, Record<string, { operationId: string; security?: unknown }>> };
 
@@ -107,6 +119,35 @@ describe('fw dev serves /_dev/openapi.json and the API reference page /_dev/docs
     expect(await page.locator('.opblock-summary-operation-id').allInnerTexts()).to.include.members(['getItems', 'getItemsById']);
     expect(await page.locator('button.authorize').count()).to.equal(1);
     expect([...origins]).to.deep.equal([new URL(server.url).origin]);
+    await context.close();
+  });
+
+  it('on the page, Authorize (the client credentials client, from the dev issuer) then "Try it out" on the scoped GET /items answers 200', async function () {
+    if (!browser) {
+      console.log("    skipped: no Chromium on PATH (chromium, chromium-browser or google-chrome); .ci/prepare-machine installs Debian's chromium");
+      this.skip();
+    }
+    const context = await browser!.newContext();
+    const page = await context.newPage();
+    await page.goto(`${server.url}/_dev/docs`);
+    const operation = page.locator('#operations-items-getItems');
+    await operation.waitFor({ timeout: 30_000 });
+
+    // Without a token the gateway answers 401, as deployed.
+    await operation.locator('.opblock-summary').click();
+    await operation.locator('button.try-out__btn').click();
+    await operation.locator('button.execute').click();
+    expect(await textOnceIs(operation.locator('.live-responses-table tbody .response-col_status').first(), '401')).to.equal('401');
+
+    await page.locator('.auth-wrapper button.authorize').click();
+    const flow = page.locator('.modal-ux .auth-container').filter({ hasText: 'clientCredentials' });
+    await flow.locator('button.authorize').click();
+    await page.locator('.modal-ux button', { hasText: 'Logout' }).waitFor({ timeout: 15_000 });
+    expect(await page.locator('.modal-ux').innerText()).to.include('Authorized');
+    await page.locator('.modal-ux button.close-modal').click();
+
+    await operation.locator('button.execute').click();
+    expect(await textOnceIs(operation.locator('.live-responses-table tbody .response-col_status').first(), '200')).to.equal('200');
     await context.close();
   });
 });

@@ -150,7 +150,7 @@ export async function wireHttpServer(fastify: FastifyInstance, wiring: HttpWirin
       log,
     }),
   );
-  await fastify.register(apiDocsPlugin({ document: () => wiring.openApi.document(), title: () => wiring.currentApp().project }));
+  await fastify.register(apiDocsPlugin({ document: () => wiring.openApi.document(), currentApp: () => wiring.currentApp() }));
   for (const plugin of wiring.enginePlugins) await fastify.register(plugin);
   // Only reached when the engines took longer than the wait for them: a clear answer instead of a handler failing.
   // Callback style: no promise per request once every engine is ready.
