@@ -9,6 +9,7 @@ export * from './context/index.js';
 export * from './logger/index.js';
 export * from './middleware/index.js';
 export * from './service/index.js';
+export * from './register/index.js';
 export * from './task/index.js';
 export * from './invoke/index.js';
 export * from './queues/index.js';

@@ -1,6 +1,7 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { ENV } from '@framework/core/names';
 import { InsufficientScope, Unauthorized } from '../errors.js';
+import type { AppScope } from '../register/register.js';
 
 /** Who called, from the verified token claims. */
 export interface AuthInfo {
@@ -32,9 +33,10 @@ export interface AuthInfo {
   readonly isMachine: boolean;
   /**
    * Whether the token grants `scope` (the bare name a route declares, `tasks:write`): the same rule as the routes'
-   * check (the app's own resource-server prefix, or the bare name).
+   * check (the app's own resource-server prefix, or the bare name). With the generated `.fw/types` only the scopes
+   * declared in `config/security.ts` compile.
    */
-  can(scope: string): boolean;
+  can(scope: AppScope): boolean;
   /** Every claim, as the gateway's JWT authorizer passes them (values are strings there). */
   readonly claims: Readonly<Record<string, unknown>>;
 }

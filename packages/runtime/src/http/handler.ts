@@ -10,6 +10,7 @@ import {
 import { IDEMPOTENT_MIDDLEWARE, withHandlerInfo, type HandlerInfo } from '../handler-info.js';
 import { runMiddleware } from '../middleware/run-middleware.js';
 import type { HttpResponse, Middleware, MiddlewareRequest } from '../middleware/types.js';
+import type { AppScope } from '../register/register.js';
 import { getService, type Service } from '../service/service.js';
 import { ENV, ROUTE_SCHEMA_PARTS, ROUTE_SCHEMAS_KEY } from '@framework/core/names';
 import { responseForError } from './error-response.js';
@@ -28,10 +29,11 @@ export type HandlerFn<TBody = unknown, TResult = unknown, TContext extends Handl
 
 export interface HandlerOptions {
   /**
-   * Scopes the caller's token must all carry. Absent or empty: the route is public.
+   * Scopes the caller's token must all carry. Absent or empty: the route is public. With the generated `.fw/types`
+   * only the scopes declared in `config/security.ts` compile.
    * @default - public
    */
-  readonly scopes?: readonly string[];
+  readonly scopes?: readonly AppScope[];
   /**
    * Middlewares, outermost first (see the README, "Middleware").
    * @default - none
@@ -41,7 +43,7 @@ export interface HandlerOptions {
 
 /** Options of an authenticated route: at least one scope, so `ctx.auth` is always set. */
 export interface ScopedHandlerOptions extends HandlerOptions {
-  readonly scopes: readonly [string, ...string[]];
+  readonly scopes: readonly [AppScope, ...AppScope[]];
 }
 
 /** A definition without schemas; the `never` fields send one with schemas to the schema overloads' inference. */
@@ -87,7 +89,7 @@ type InputOf<B extends Schema, Q extends Schema, P extends Schema, H extends Sch
 
 /** `handler({ body?, query?, params?, headers?, response?, fn, ...options })` with at least one scope. */
 export interface ScopedSchemaHandlerDefinition<B extends Schema, Q extends Schema, P extends Schema, H extends Schema, R extends Schema, T extends ReturnOf<R> = ReturnOf<R>> extends SchemaHandlerOptions {
-  readonly scopes: readonly [string, ...string[]];
+  readonly scopes: readonly [AppScope, ...AppScope[]];
   readonly body?: B;
   readonly query?: Q;
   readonly params?: P;

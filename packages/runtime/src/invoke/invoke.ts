@@ -1,18 +1,23 @@
 import { DEV_PATHS } from '@framework/core/names';
 import { InvokeError, RuntimeError } from '../errors.js';
+import type { FunctionId, FunctionPayload, FunctionResult } from '../register/register.js';
 import { deployedFunctionName, devEndpoint } from './function-name.js';
 
-/** Which function to call: the id is its path below `src/functions/` without extension (`reports/daily`). */
-export interface InvokeTarget {
-  readonly function: string;
+/**
+ * Which function to call: the id is its path below `src/functions/` without extension (`reports/daily`). With the
+ * generated `.fw/types` only the app's ids compile.
+ */
+export interface InvokeTarget<F extends string = FunctionId> {
+  readonly function: F;
 }
 
-export interface InvokeOptions {
+export interface InvokeOptions<F extends string = FunctionId> {
   /**
-   * The event the function receives (JSON-serializable).
+   * The event the function receives (JSON-serializable): typed by the event type of the function's `main`
+   * (`taskHandler<TEvent>`) when the generated `.fw/types` knows the function.
    * @default null
    */
-  readonly payload?: unknown;
+  readonly payload?: FunctionPayload<F>;
   /**
    * `sync` waits and returns the function's result; `async` queues the invocation (fire-and-forget) and returns
    * once Lambda (or the dev server) accepted it.
@@ -109,9 +114,12 @@ async function invokeLambda(name: string, payload: unknown, mode: 'sync' | 'asyn
  * `mode: 'async'` it resolves once the invocation is queued. Under `fw dev` (`FW_DEV_ENDPOINT` set) it calls the dev
  * server instead of Lambda.
  */
-export function invoke(target: InvokeTarget, options: InvokeOptions & { readonly mode: 'async' }): Promise<void>;
-export function invoke<TResult = unknown>(target: InvokeTarget, options?: InvokeOptions): Promise<TResult>;
-export async function invoke(target: InvokeTarget, options: InvokeOptions = {}): Promise<unknown> {
+export function invoke<F extends FunctionId>(target: InvokeTarget<F>, options: InvokeOptions<F> & { readonly mode: 'async' }): Promise<void>;
+/** Resolves with what the function's `main` returns (its type from the generated `.fw/types`, else `unknown`). */
+export function invoke<F extends FunctionId>(target: InvokeTarget<F>, options?: InvokeOptions<F>): Promise<FunctionResult<F>>;
+/** With the result's type given: `invoke<Summary>({ function: 'task-summary' })` (the payload is then not checked by function). */
+export function invoke<TResult, F extends FunctionId = FunctionId>(target: InvokeTarget<F>, options?: InvokeOptions<NoInfer<F>>): Promise<TResult>;
+export async function invoke(target: InvokeTarget<string>, options: InvokeOptions<string> = {}): Promise<unknown> {
   const name = deployedFunctionName(target.function);
   const mode = options.mode ?? 'sync';
   const endpoint = devEndpoint();

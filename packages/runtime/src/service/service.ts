@@ -2,15 +2,18 @@ import { ENV } from '@framework/core/names';
 import { RuntimeError } from '../errors.js';
 import { invoke } from '../invoke/invoke.js';
 import { queueClient, type QueueClient } from '../queues/queue-client.js';
+import type { QueueId } from '../register/register.js';
 import { wsClient, type WsClient } from '../ws/ws-client.js';
+
+/** A client per queue id: the app's ids once `.fw/types` is generated (see `Register`), any string before. */
+type QueueClients = { readonly [Id in QueueId]: QueueClient };
 
 /**
  * The queues of the app by id: `service.queues['email-outbox'].send({ to })`. Any id works at run time (the URL comes
- * from `FW_QUEUE_<ID>_URL`); augment this interface to list your ids for autocompletion.
+ * from `FW_QUEUE_<ID>_URL`); the generated `.fw/types/app.d.ts` lists the app's ids, so a missing one is a compile
+ * error.
  */
-export interface Queues {
-  readonly [queueId: string]: QueueClient;
-}
+export interface Queues extends QueueClients {}
 
 /**
  * The third argument of every handler: the app's identity and clients. Other packages add their own clients by

@@ -5,6 +5,7 @@ import { fallbackRequestId, standInLambdaContext, type BaseContext } from '../co
 import { HttpError } from '../errors.js';
 import { withHandlerInfo, type HandlerInfo } from '../handler-info.js';
 import { getRootLogger, type Logger } from '../logger/logger.js';
+import type { AppScope } from '../register/register.js';
 import { getService, type Service } from '../service/service.js';
 import { forgetConnection, recordConnection } from './registry/connection-lifecycle.js';
 
@@ -48,10 +49,11 @@ export type WsHandlerFn<TMessage = unknown, TContext extends WsContext = WsConte
 export interface WsHandlerOptions {
   /**
    * Scopes the connection's token must all carry. On `$connect` a connection without them is refused (401 without a
-   * token, 403 with a token lacking one); on a message route, the message is refused.
+   * token, 403 with a token lacking one); on a message route, the message is refused. With the generated
+   * `.fw/types` only the scopes declared in `config/security.ts` compile.
    * @default - public
    */
-  readonly scopes?: readonly string[];
+  readonly scopes?: readonly AppScope[];
 }
 
 /** What the function gives back to the WebSocket API: a status (a non-2xx on `$connect` refuses the connection). */
@@ -113,7 +115,7 @@ function errorResult(error: unknown, logger: () => Logger, routeKey: string): Ws
  * WebSocket API. Order per event: scope check (401/403; on `$connect` it refuses the connection), message parse, the
  * function. What the function returns is not sent to the client: answer with `service.ws.send(ctx.connectionId, ...)`.
  */
-export function wsHandler<TMessage = unknown>(fn: WsHandlerFn<TMessage, AuthenticatedWsContext>, options: { readonly scopes: readonly [string, ...string[]] }): WsHandler;
+export function wsHandler<TMessage = unknown>(fn: WsHandlerFn<TMessage, AuthenticatedWsContext>, options: { readonly scopes: readonly [AppScope, ...AppScope[]] }): WsHandler;
 export function wsHandler<TMessage = unknown>(fn: WsHandlerFn<TMessage>, options?: WsHandlerOptions): WsHandler;
 export function wsHandler(fn: WsHandlerFn<unknown, never>, options: WsHandlerOptions = {}): WsHandler {
   const scopes = Object.freeze([...(options.scopes ?? [])]);

@@ -1,3 +1,4 @@
+import type { BucketId, Register } from '@framework/runtime';
 import type { BucketClient } from './bucket-client.js';
 import { createBucketClient, type BucketClientOptions } from './create-bucket-client.js';
 
@@ -13,10 +14,16 @@ import { createBucketClient, type BucketClientOptions } from './create-bucket-cl
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type
 export interface Buckets {}
 
-/** `service.storage`: one client per bucket id, created on first use and kept for the life of the function. */
-export type StorageService = { readonly [K in keyof Buckets]: BucketClient } & {
+/** The app's bucket ids from the generated `.fw/types` (`Register` of `@framework/runtime`); none without it. */
+type RegisteredBucketIds = Register extends { readonly buckets: infer Ids extends string } ? Ids : never;
+
+/**
+ * `service.storage`: one client per bucket id, created on first use and kept for the life of the function. With the
+ * generated `.fw/types`, `service.storage.<id>` is typed for every bucket of the app and `bucket(id)` takes only them.
+ */
+export type StorageService = { readonly [K in keyof Buckets | RegisteredBucketIds]: BucketClient } & {
   /** The client of a bucket by id (works without augmenting `Buckets`). */
-  bucket(id: string): BucketClient;
+  bucket(id: BucketId): BucketClient;
 };
 
 /**

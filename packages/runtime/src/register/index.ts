@@ -1,0 +1,1 @@
+export type { AppFunctions, AppScope, BucketId, DatabaseId, FunctionId, FunctionPayload, FunctionResult, QueueId, Register } from './register.js';
