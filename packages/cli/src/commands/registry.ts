@@ -93,6 +93,13 @@ const ENTRIES: readonly CommandEntry[] = [
     load: () => import('./gen.js'),
   },
   {
+    name: 'types',
+    summary: "Write the app's types (.fw/types/app.d.ts): queue, function, bucket and database ids and the declared scopes",
+    options: [stage('Stage whose configuration is read')],
+    examples: ['fw types && tsc --noEmit'],
+    load: () => import('./types.js'),
+  },
+  {
     name: 'synth',
     summary: 'Write the cloud assembly of a stage',
     options: [stage('Stage to synthesize'), { name: 'out', type: 'string', valueName: 'dir', default: 'cdk.out', description: 'Cloud assembly folder' }, noChecks, validation],

@@ -2,6 +2,7 @@ import { summarizeAssembly } from '../cloud/assembly-summary.js';
 import { parseCloudOptions } from '../cloud/cloud-options.js';
 import { loadCloudApp } from '../cloud/load-cloud-app.js';
 import { synthesizeStage } from '../cloud/synthesize-stage.js';
+import { APP_TYPES_FILE, writeAppTypes } from '../types/index.js';
 
 /**
  * `fw synth [--stage dev] [--out cdk.out] [--no-checks] [--validation]`: bundles every function, builds the stage's
@@ -12,6 +13,12 @@ export async function run(argv: string[]): Promise<number> {
   const options = parseCloudOptions('synth', argv);
   const started = Date.now();
   const app = await loadCloudApp(process.cwd(), options.stage);
+  // The app's types as a side product (CI synthesizes before it type-checks); never a reason to fail the synth.
+  try {
+    writeAppTypes(process.cwd(), app);
+  } catch (error) {
+    process.stderr.write(`Could not write ${APP_TYPES_FILE}: ${(error as Error).message}\n`);
+  }
   process.stderr.write(`Synthesizing ${app.project} stage ${app.stage} (preset ${app.config.preset}, ${app.units.length} functions)...\n`);
   const directory = await synthesizeStage(app, options);
   for (const stack of summarizeAssembly(directory)) process.stdout.write(`  ${stack.name}: ${stack.resources} resources (${stack.templateFile})\n`);

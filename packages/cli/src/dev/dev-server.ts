@@ -7,6 +7,7 @@ import { ActivityLog, turnBatchedWriter, type ActivityLogOptions } from './activ
 import { refreshClient } from './client-refresh.js';
 import { BackgroundTypeCheck } from './typecheck/index.js';
 import { loadAppWithInputs } from '../app-loader/index.js';
+import { writeAppTypes } from '../types/index.js';
 import { localAudiences, localResourceServer } from './auth/issuer-plugin.js';
 import { checkJwt } from './auth/jwt-check.js';
 import { LocalIssuer } from './auth/local-issuer.js';
@@ -158,6 +159,8 @@ export class DevServer {
     const { app, inputs: configInputs } = await loadAppWithInputs(rootDir, stage);
     warnMissingRoutesDir(rootDir, app, log);
     refreshClient(rootDir, app, log);
+    // Before the background type check starts, so it checks against this app's ids and scopes.
+    writeTypes(rootDir, app, log);
     const port = options.port === 0 ? await freePort(hostName) : options.port ?? 3000;
     const reachable = hostName === '0.0.0.0' || hostName === '::' ? '127.0.0.1' : hostName;
     const url = `http://${reachable}:${port}`;
@@ -281,6 +284,7 @@ export class DevServer {
       this.app = next;
       this.routes = new RouteTable(next.routes);
       refreshClient(this.rootDir, next, this.log);
+      writeTypes(this.rootDir, next, this.log);
       if (intentShape(next) !== before) this.log.warn('the intents changed (databases, queues, caches, storage): restart fw dev to start their engines');
       this.log.info(`reloaded the app: ${next.routes.length} routes, ${next.functions.length} functions, ${next.queues.length} queues, ${next.crons.length} crons`);
     } catch (error) {
@@ -387,6 +391,18 @@ export function fillEnvironment(app: AppDefinition, outputs: ReadonlyMap<string,
   // Response schemas are checked while developing (a mismatch is a 500 naming the field); deployed, only on opt-in.
   values[ENV.validateResponses] ??= '1';
   return values;
+}
+
+/**
+ * `.fw/types/app.d.ts` for the app just loaded (ids and scopes for the type checker). A failure to write it is said
+ * and serving goes on: the types help the editor, the server does not need them.
+ */
+function writeTypes(rootDir: string, app: AppDefinition, log: DevLogger): void {
+  try {
+    writeAppTypes(rootDir, app);
+  } catch (error) {
+    log.warn(`could not write the app's types (.fw/types/app.d.ts): ${(error as Error).message}`);
+  }
 }
 
 /** A routes folder that does not exist is most often a typo in `routesDir`: nothing would say why no route answers. */
