@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { javascript, typescript } from 'projen';
-import { AppIntents, BaseConfigFile, FrameworkTasks, FwConfigFile, MochaConfig, SampleFiles, SecurityConfigFile, StageConfigFile } from './components';
+import { AppIntents, AppTypes, BaseConfigFile, FrameworkTasks, FwConfigFile, MochaConfig, SampleFiles, SecurityConfigFile, StageConfigFile } from './components';
 import { FrameworkAppError, ERROR_CODES } from './errors';
 import { sampleReadme } from './files';
 import { cronSample, functionSample, queueConsumerSample } from './files/samples';
@@ -209,7 +209,7 @@ export class FrameworkApp extends typescript.TypeScriptProject {
           inlineSourceMap: false,
           inlineSources: false,
         },
-        include: ['fw.config.ts', 'config/**/*.ts', 'src/**/*.ts', 'tests/**/*.ts', '.projenrc.ts'],
+        include: ['fw.config.ts', 'config/**/*.ts', 'src/**/*.ts', 'tests/**/*.ts', '.projenrc.ts', AppTypes.INCLUDE],
       },
       deps: [fw('runtime'), fw('core'), ...(options.deps ?? [])],
       devDeps: [
@@ -270,6 +270,7 @@ export class FrameworkApp extends typescript.TypeScriptProject {
     new FwConfigFile(this, this.intents);
     new BaseConfigFile(this, { name: options.name, region, account: options.account });
     new SecurityConfigFile(this, this.intents);
+    new AppTypes(this);
     // Stage files are registered at synth so stages added after construction get theirs too.
   }
 

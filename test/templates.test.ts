@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
+import { AppTypes } from '../src/components';
 import { FrameworkApp, FrameworkTemplate } from '../src/index';
 import { TEMPLATES } from '../src/templates/catalog';
 import { filesNamingPaths, listFiles, tempDir } from './support/temp-dir';
@@ -32,9 +33,11 @@ describe('templates', function () {
   for (const template of Object.values(FrameworkTemplate)) {
     describe(`${template} (${TEMPLATES[template].description})`, () => {
       let project: { dir: string; remove(): void };
+      let app: FrameworkApp;
       before(() => {
         project = tempDir(`fw-template-${template}`);
-        new FrameworkApp({ name: 'my-app', outdir: project.dir, template }).synth();
+        app = new FrameworkApp({ name: 'my-app', outdir: project.dir, template });
+        app.synth();
         fs.symlinkSync(path.join(repoRoot, 'node_modules'), path.join(project.dir, 'node_modules'), 'dir');
       });
       after(() => project?.remove());
@@ -58,10 +61,27 @@ describe('templates', function () {
         expect(app.storage).to.deep.equal(TEMPLATES[template].storage.map((s) => s.id));
       });
 
-      it('type-checks (tsc --noEmit)', async () => {
-        await run(bin('tsc'), ['--noEmit', '-p', 'tsconfig.json'], { cwd: project.dir }).catch((error: { stdout?: string }) => {
-          throw new Error(`tsc failed in the generated ${template} project:\n${error.stdout ?? String(error)}`);
+      it('writes the app types after the install (AppTypes runs fw types): its queue ids and scopes', () => {
+        const typesFile = path.join(project.dir, AppTypes.FILE);
+        fs.rmSync(path.join(project.dir, '.fw'), { recursive: true, force: true });
+        // What projen runs once it installed the dependencies (skipped above with PROJEN_DISABLE_POST: no install here).
+        app.components.find((c): c is AppTypes => c instanceof AppTypes)!.postSynthesize();
+        const text = fs.readFileSync(typesFile, 'utf8');
+        const queues = TEMPLATES[template].queues.map((q) => JSON.stringify(q.id)).join(' | ') || 'never';
+        expect(text).to.contain(`    queues: ${queues};`);
+        expect(text).to.match(/ {4}scopes: "tasks:read" \| "tasks:write"/);
+      });
+
+      it('type-checks with its typecheck task (fw types, then tsc --noEmit), the generated types included', async () => {
+        const tasks = JSON.parse(fs.readFileSync(path.join(project.dir, '.projen', 'tasks.json'), 'utf8')) as { tasks: Record<string, { steps: { exec: string }[] }> };
+        const command = tasks.tasks['typecheck']!.steps.map((step) => step.exec).join(' && ');
+        expect(command).to.equal('fw types && tsc --noEmit');
+        fs.rmSync(path.join(project.dir, '.fw'), { recursive: true, force: true });
+        const env = { ...process.env, PATH: `${path.join(project.dir, 'node_modules', '.bin')}${path.delimiter}${process.env.PATH}` };
+        await run('sh', ['-c', command], { cwd: project.dir, env }).catch((error: { stdout?: string; stderr?: string }) => {
+          throw new Error(`the typecheck task failed in the generated ${template} project:\n${error.stdout ?? ''}${error.stderr ?? String(error)}`);
         });
+        expect(fs.existsSync(path.join(project.dir, AppTypes.FILE))).to.equal(true);
       });
 
       it('passes its own tests (mocha)', async () => {

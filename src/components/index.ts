@@ -1,4 +1,5 @@
 export * from './app-intents';
+export * from './app-types';
 export * from './base-config-file';
 export * from './framework-tasks';
 export * from './fw-config-file';

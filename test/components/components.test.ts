@@ -1,6 +1,8 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { expect } from 'chai';
 import { Project, Testing } from 'projen';
-import { AppIntents, BaseConfigFile, FrameworkTasks, FwConfigFile, MochaConfig, SampleFiles, SecurityConfigFile, StageConfigFile } from '../../src/components';
+import { AppIntents, AppTypes, BaseConfigFile, FrameworkTasks, FwConfigFile, MochaConfig, SampleFiles, SecurityConfigFile, StageConfigFile } from '../../src/components';
 import { OAuthFlow, Preset } from '../../src/intents';
 import { tempDir } from '../support/temp-dir';
 
@@ -71,8 +73,26 @@ describe('components (one per generated file)', () => {
     const files = Testing.synth(project);
     const tasks = (files['.projen/tasks.json'] as { tasks: Record<string, { steps?: { exec?: string }[] }> }).tasks;
     expect(tasks.dev?.steps?.[0]?.exec).to.equal('fw dev');
-    expect(tasks.typecheck?.steps?.[0]?.exec).to.equal('tsc --noEmit');
+    // The generated types first (.fw/ is not committed), so a fresh clone type-checks.
+    expect(tasks.typecheck?.steps?.[0]?.exec).to.equal('fw types && tsc --noEmit');
     expect(files['.mocharc.json']).to.deep.include({ spec: ['tests/**/*.test.ts'], 'node-option': ['import=tsx'] });
+  });
+
+  it('AppTypes does nothing before fw is installed, and an app that does not load is a warning, not a failed synth', () => {
+    // Given a project without node_modules: no fw to run yet
+    const project = bareProject();
+    const types = new AppTypes(project);
+    types.postSynthesize();
+    expect(fs.existsSync(path.join(project.outdir, AppTypes.FILE))).to.equal(false);
+    // Given an fw that fails (a config being edited)
+    const bin = path.join(project.outdir, 'node_modules', '.bin');
+    fs.mkdirSync(bin, { recursive: true });
+    fs.writeFileSync(path.join(bin, 'fw'), '#!/bin/sh\necho "fw.config.ts does not compile" >&2\nexit 1\n', { mode: 0o755 });
+    const warnings: string[] = [];
+    project.logger.warn = (...text: unknown[]) => void warnings.push(text.join(' '));
+    // When projen runs the post-synthesis step, then it says so and goes on
+    expect(() => types.postSynthesize()).not.to.throw();
+    expect(warnings.join('\n')).to.contain('.fw/types/app.d.ts was not written (fw types failed: fw.config.ts does not compile)');
   });
 
   it('SampleFiles writes the first declaration of a path only', () => {
