@@ -12,12 +12,13 @@ import { localAudiences, localResourceServer } from './auth/issuer-plugin.js';
 import { checkJwt } from './auth/jwt-check.js';
 import { LocalIssuer } from './auth/local-issuer.js';
 import { UserStore } from './auth/user-store.js';
+import { DevClock, type DevClockMode } from './clock/index.js';
 import { EngineStartup } from './engines/engine-startup.js';
 import type { EnginePreferences } from './engines/index.js';
 import type { DevContext, DevEngine, DevLogger } from './engines/engine.js';
 import { freePort, portInUse } from './engines/ports.js';
 import { FileStamps, FolderListing, Freshness } from './freshness/index.js';
-import { FunctionHost } from './functions/function-host.js';
+import { FunctionHost, type FunctionOutput } from './functions/function-host.js';
 import { lambdaEnvironment } from './functions/lambda-environment.js';
 import { OUT_OF_MEMORY_ERROR_TYPE, SYNC_REQUEST_LIMIT_BYTES, describeBytes, eventBytesOver } from './limits/index.js';
 import { HandlerBundler } from './functions/handler-bundler.js';
@@ -79,6 +80,19 @@ export interface DevServerOptions {
    * still finds and builds what changed before it is served. @default true
    */
   readonly watch?: boolean;
+  /**
+   * The time the engines schedule by: `real` the machine's clock; `manual` a clock that stands still until a test
+   * moves it (`DevServer.clock.advance`): crons fire only then, delayed messages and retries wait for it. @default 'real'
+   */
+  readonly clock?: DevClockMode;
+  /**
+   * Where the engines keep their data (databases, queue logs, stored files, the issuer's key) and the state file.
+   * A test harness points it at a folder of its own, so tests never touch the data of the developer's `fw dev`.
+   * @default '<rootDir>/.fw'
+   */
+  readonly dataDir?: string;
+  /** Where the functions' own output (their logs) goes. @default - stdout and stderr */
+  readonly functionOutput?: FunctionOutput;
 }
 
 /** Variables of the `fw dev` process that functions also get (they run on this machine, not in Lambda). */
@@ -111,6 +125,10 @@ export class DevServer {
   readonly environment: Readonly<Record<string, string>>;
   /** Resolves when every route handler has been loaded once and the start-up table printed. */
   readonly settled: Promise<void>;
+  /** The engines' time (`DevServerOptions.clock`): a test moves a manual one with `advance` and `drain`. */
+  clock: DevClock = new DevClock();
+  /** Where the engines keep their data (`DevServerOptions.dataDir`). */
+  dataDir = '';
 
   private constructor(
     readonly url: string,
@@ -144,6 +162,11 @@ export class DevServer {
     return this.app;
   }
 
+  /** The running engine of an intent (the queue engine for `queues`), for a test harness to observe; undefined if the app has none. */
+  engine(intent: DevEngine['intent']): DevEngine | undefined {
+    return this.engines.find((e) => e.intent === intent);
+  }
+
   static async start(options: DevServerOptions): Promise<DevServer> {
     const rootDir = path.resolve(options.rootDir);
     const stage = options.stage ?? 'dev';
@@ -164,8 +187,9 @@ export class DevServer {
     const port = options.port === 0 ? await freePort(hostName) : options.port ?? 3000;
     const reachable = hostName === '0.0.0.0' || hostName === '::' ? '127.0.0.1' : hostName;
     const url = `http://${reachable}:${port}`;
-    const dataDir = path.join(rootDir, '.fw');
+    const dataDir = path.resolve(options.dataDir ?? path.join(rootDir, '.fw'));
     fs.mkdirSync(path.join(dataDir, 'dev'), { recursive: true });
+    const clock = new DevClock(options.clock ?? 'real');
 
     let environment: Record<string, string> = {};
     // What functions get: `environment`, with the engines' own ports once they are ready (see `readyOutputs`).
@@ -182,7 +206,7 @@ export class DevServer {
       ...lambdaEnvironment(server?.currentApp() ?? app, unit, buildDir),
     });
     const bundler = new HandlerBundler(rootDir, buildDir);
-    const host = new FunctionHost(bundler, baseEnv, functionEnv, log);
+    const host = new FunctionHost(bundler, baseEnv, functionEnv, log, options.functionOutput ? { output: options.functionOutput } : {});
     let server: DevServer | undefined;
     const context: DevContext = {
       rootDir,
@@ -197,10 +221,12 @@ export class DevServer {
         const started = performance.now();
         const outcome = await host.invoke(unit, event, invokeOptions);
         activity?.unitRun(unit, event, outcome, performance.now() - started, time);
+        clock.record({ kind: unit.kind, id: unit.id, ok: outcome.ok, ...(outcome.ok ? {} : { error: `${outcome.errorType}: ${outcome.errorMessage}` }) });
         return outcome;
       },
       currentApp: () => server?.currentApp() ?? app,
       freePort: () => freePort(reachable),
+      clock,
     };
 
     let fastify: FastifyInstance | undefined;
@@ -226,6 +252,7 @@ export class DevServer {
       await wireHttpServer(fastify, {
         listenHost: hostName,
         log,
+        clock,
         ...(activity ? { activity } : {}),
         issuer,
         users,
@@ -263,6 +290,8 @@ export class DevServer {
       // After start-up, so that checking never slows the first requests down.
       if (options.typecheck && !s.stopping) s.typeCheck = BackgroundTypeCheck.start(rootDir, log);
     });
+    server.clock = clock;
+    server.dataDir = dataDir;
     if (options.watch !== false) server.watcher = watchProject(rootDir, { onChange: () => server!.freshness.refresh(), log });
     return server;
   }
@@ -372,7 +401,7 @@ export class DevServer {
       await this.server.close();
       await this.host.stop();
       await Promise.all(this.engines.map((e) => e.stop().catch((error: Error) => this.log.warn(`${e.intent} engine did not stop cleanly: ${error.message}`))));
-      removeStateFile(path.join(this.rootDir, '.fw'));
+      removeStateFile(this.dataDir);
     })();
     return this.stopping;
   }

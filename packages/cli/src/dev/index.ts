@@ -1,5 +1,6 @@
 /** `fw dev`: the local development server, its engines and its functions host. */
 export * from './dev-server.js';
+export * from './clock/index.js';
 export * from './engines/index.js';
 export * from './auth/index.js';
 export * from './events/index.js';

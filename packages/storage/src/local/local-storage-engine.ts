@@ -23,6 +23,8 @@ export const LOCAL_STORAGE_PATH = DEV_PATHS.storage;
 export interface LocalStorageEngineOptions {
   /** The project folder; data goes to `<rootDir>/.fw/storage/<bucketId>/`, the signing secret to `.fw/storage/.secret`. */
   readonly rootDir: string;
+  /** Where the buckets' folders and the secret go instead (a test harness's own folder). @default '<rootDir>/.fw/storage' */
+  readonly dataDir?: string;
   readonly buckets: readonly BucketDefinition[];
   /** The dev server's base URL (`http://127.0.0.1:3000`), or a function giving it once the server listens. */
   readonly baseUrl: string | (() => string);
@@ -78,7 +80,7 @@ export class LocalStorageEngine {
   ) {}
 
   static async start(options: LocalStorageEngineOptions): Promise<LocalStorageEngine> {
-    const root = LocalStorageEngine.dataDir(options.rootDir);
+    const root = options.dataDir ?? LocalStorageEngine.dataDir(options.rootDir);
     const signer = await LocalSigner.open(path.join(root, '.secret'));
     const buckets = new Map<string, Bucket>();
     for (const definition of options.buckets) {

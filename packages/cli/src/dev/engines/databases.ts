@@ -20,6 +20,8 @@ export class PostgresEngine implements DevEngine {
   private running?: Promise<RunningPostgres | undefined>;
   /** The backend that actually serves (after fallbacks), once started. */
   description = 'starting';
+  private databaseNames = new Map<string, string>();
+  private host = '127.0.0.1';
 
   constructor(
     readonly kind: EngineKind,
@@ -28,7 +30,9 @@ export class PostgresEngine implements DevEngine {
 
   async start(app: AppDefinition, context: DevContext): Promise<EngineStart<'databases'>> {
     const outputs: Record<string, OutputValues<'databases'>> = {};
+    this.host = context.host;
     for (const database of app.databases) {
+      this.databaseNames.set(database.id, database.databaseName);
       const proxy = await DeferredPort.listen(context.host);
       this.proxies.set(database.id, proxy);
       outputs[database.id] = { host: context.host, port: String(proxy.port), name: database.databaseName, secretArn: 'local' };
@@ -57,6 +61,18 @@ export class PostgresEngine implements DevEngine {
     });
     // Ready once the server is up and the pending migrations are applied (or every backend failed, logged).
     return { outputs, summary, ready: this.running.then(() => undefined), readyOutputs };
+  }
+
+  /**
+   * Where each database answers once ready, by id: the server's own port (not the forwarding one), for a test
+   * harness that snapshots and resets it. Undefined when no backend started.
+   */
+  async endpoints(): Promise<Map<string, { host: string; port: number; database: string }> | undefined> {
+    const running = await this.running;
+    if (!running) return undefined;
+    const endpoints = new Map<string, { host: string; port: number; database: string }>();
+    for (const [id, port] of running.ports) endpoints.set(id, { host: this.host, port, database: this.databaseNames.get(id) ?? id });
+    return endpoints;
   }
 
   /** Resolves when the databases accept connections (or every backend failed: undefined). */

@@ -1,5 +1,6 @@
 import type { AppDefinition, FunctionUnit, OutputIntent, OutputValues } from '@framework/core';
 import type { FastifyPluginAsync } from 'fastify';
+import type { DevClock } from '../clock/index.js';
 
 /**
  * The contract between `fw dev` and its local engines: one file per intent under `dev/engines/` (`queues.ts`,
@@ -59,6 +60,11 @@ export interface DevContext {
   currentApp(): AppDefinition;
   /** A free TCP port on `host`. */
   freePort(): Promise<number>;
+  /**
+   * The time engines schedule by (crons, delays, visibility timeouts, retries): the machine's clock under `fw dev`,
+   * one the test moves under `@framework/testing`. @default - the machine's clock
+   */
+  readonly clock?: DevClock;
 }
 
 /** The outputs an engine of intent `I` serves: every output core's `INTENT_OUTPUTS` names for that kind, by intent id. */

@@ -10,7 +10,7 @@ import { embeddedStorage } from './storage.js';
 import { embeddedWs } from './ws.js';
 
 export * from './engine.js';
-export { EmbeddedQueueEngine, LocalQueue } from './queues.js';
+export { EmbeddedQueueEngine, LocalQueue, type DeadLetter, type LocalMessage } from './queues.js';
 export { EmbeddedScheduler } from './schedules.js';
 export { PostgresEngine } from './databases.js';
 export { EmbeddedWsEngine } from './ws.js';

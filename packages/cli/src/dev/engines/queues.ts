@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import { DEV_PATHS, type AppDefinition, type OutputValues, type QueueDefinition } from '@framework/core';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import { DevClock, type DevTimer } from '../clock/index.js';
 import { AppendOnlyLog } from '../durable-log/index.js';
 import { buildSqsEvent } from '../events/sqs-event.js';
 import { sendError } from '../server/send-response.js';
@@ -52,18 +53,21 @@ export class LocalQueue {
   private readonly unconfirmed = new Set<string>();
   readonly deadLetters: DeadLetter[] = [];
   private log?: AppendOnlyLog<QueueRecord>;
-  private timer?: NodeJS.Timeout;
+  private timer?: DevTimer;
   private timerAt = Infinity;
+  private readonly clock: DevClock;
   private busy = false;
   private stopped = false;
 
   constructor(
     readonly id: string,
-    private readonly context: Pick<DevContext, 'invoke' | 'currentApp' | 'log'>,
-  ) {}
+    private readonly context: Pick<DevContext, 'invoke' | 'currentApp' | 'log' | 'clock'>,
+  ) {
+    this.clock = context.clock ?? new DevClock();
+  }
 
   /** A queue whose state lives in the log `file` (created if missing), restored from it, delivering at once. */
-  static async open(id: string, context: Pick<DevContext, 'invoke' | 'currentApp' | 'log'>, file: string): Promise<LocalQueue> {
+  static async open(id: string, context: Pick<DevContext, 'invoke' | 'currentApp' | 'log' | 'clock'>, file: string): Promise<LocalQueue> {
     const queue = new LocalQueue(id, context);
     const { log, records } = await AppendOnlyLog.open<QueueRecord>(file, { snapshot: () => queue.snapshot(), onRecover: (problem) => context.log.warn(`queue ${id}: ${problem}`) });
     queue.log = log;
@@ -78,7 +82,7 @@ export class LocalQueue {
 
   /** Accepts a message; resolves once it is durable (on disk for an opened queue), rejects if it could not be kept. */
   async send(body: string, delaySeconds = 0): Promise<LocalMessage> {
-    const now = Date.now();
+    const now = this.clock.now();
     const message: LocalMessage = { messageId: randomUUID(), body, sentTimestamp: now, receiveCount: 0, visibleAt: now + delaySeconds * 1000 };
     // In memory first, so a compaction running meanwhile keeps it; delivered only once it is on disk.
     this.messages.set(message.messageId, message);
@@ -102,9 +106,14 @@ export class LocalQueue {
     return this.messages.size;
   }
 
+  /** The messages not yet deleted, oldest first (copies). */
+  pending(): LocalMessage[] {
+    return [...this.messages.values()].map((m) => ({ ...m }));
+  }
+
   stop(): void {
     this.stopped = true;
-    clearTimeout(this.timer);
+    this.timer?.cancel();
   }
 
   /** Stops delivering and closes the log once what is pending is on disk. */
@@ -142,7 +151,7 @@ export class LocalQueue {
       }
     }
     // The consumer that held in-flight messages is gone: they are visible again (receive counts kept); delays stay.
-    const now = Date.now();
+    const now = this.clock.now();
     let inFlight = 0;
     for (const message of this.messages.values()) {
       if (message.receiveCount > 0 && message.visibleAt > now) {
@@ -157,12 +166,13 @@ export class LocalQueue {
 
   private schedule(at: number): void {
     if (this.stopped || at >= this.timerAt) return;
-    clearTimeout(this.timer);
+    this.timer?.cancel();
     this.timerAt = at;
-    this.timer = setTimeout(() => {
+    this.timer = this.clock.setTimer(at, () => {
       this.timerAt = Infinity;
-      void this.pump();
-    }, Math.max(0, at - Date.now()));
+      // Held work of the clock: a test's `advance`/`drain` returns after the batch (and what it sent) is handled.
+      void this.clock.track(() => this.pump());
+    });
   }
 
   private scheduleNext(): void {
@@ -177,7 +187,7 @@ export class LocalQueue {
     if (!queue) return;
     this.busy = true;
     try {
-      const now = Date.now();
+      const now = this.clock.now();
       const batch: LocalMessage[] = [];
       const records: QueueRecord[] = [];
       for (const message of this.messages.values()) {

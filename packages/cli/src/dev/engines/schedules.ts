@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import { nextCronTime, parseSchedule, type AppDefinition, type CronDefinition } from '@framework/core';
+import { DevClock, type DevTimer } from '../clock/index.js';
 import { AppendOnlyLog } from '../durable-log/index.js';
 import { buildScheduledEvent } from '../events/scheduled-event.js';
 import type { DevContext, DevEngine, EngineFactory, EngineStart } from './engine.js';
@@ -9,9 +10,6 @@ export interface EmbeddedSchedulerOptions {
   /** First retry delay; each next one doubles (the cloud scheduler's exponential backoff, shortened). @default 1000 */
   readonly retryBaseMs?: number;
 }
-
-/** setTimeout holds at most 2^31-1 ms; a later fire is re-armed in steps. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * How the retries log records runs: `pending` says attempt `attempt` (0 = the first) of the run of `cron` for the
@@ -36,16 +34,18 @@ type PendingRun = Extract<ScheduleRecord, { op: 'pending' }>;
 export class EmbeddedScheduler implements DevEngine {
   readonly intent = 'schedules' as const;
   readonly kind = 'embedded' as const;
-  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly timers = new Map<string, DevTimer>();
   private readonly runs = new Map<string, PendingRun>();
   private log?: AppendOnlyLog<ScheduleRecord>;
   private stopped = false;
   private context?: DevContext;
+  private clock = new DevClock();
 
   constructor(private readonly options: EmbeddedSchedulerOptions = {}) {}
 
   async start(app: AppDefinition, context: DevContext): Promise<EngineStart> {
     this.context = context;
+    this.clock = context.clock ?? this.clock;
     const opened = await AppendOnlyLog.open<ScheduleRecord>(retriesLogFile(context.dataDir), {
       snapshot: () => [...this.runs.values()],
       onRecover: (problem) => context.log.warn(`schedules: ${problem}`),
@@ -69,11 +69,17 @@ export class EmbeddedScheduler implements DevEngine {
   }
 
   /** Runs a cron now with the scheduler's retries; resolves after the last attempt (or when `fw dev` stops). */
-  async fire(cron: CronDefinition, time = new Date()): Promise<boolean> {
-    const key = `${cron.id}@${time.toISOString()}`;
-    const run: PendingRun = { op: 'pending', key, cron: cron.id, time: time.toISOString(), attempt: 0, dueAt: Date.now() };
-    if (!(await this.record(run))) return false;
-    return this.attempts(cron, run);
+  async fire(cron: CronDefinition, time = new Date(this.clock.now())): Promise<boolean> {
+    // Held from the first step: a test's `advance` must not move on while the run is being written down.
+    const hold = this.clock.hold();
+    try {
+      const key = `${cron.id}@${time.toISOString()}`;
+      const run: PendingRun = { op: 'pending', key, cron: cron.id, time: time.toISOString(), attempt: 0, dueAt: this.clock.now() };
+      if (!(await this.record(run))) return false;
+      return await this.attempts(cron, run);
+    } finally {
+      hold.release();
+    }
   }
 
   /** A run found in the log: continue it with the attempt it was at, at its time. */
@@ -89,6 +95,16 @@ export class EmbeddedScheduler implements DevEngine {
   }
 
   private async attempts(cron: CronDefinition, from: PendingRun): Promise<boolean> {
+    // Held work of the clock: a test's `advance` returns after the run, retries within its window included.
+    const hold = this.clock.hold();
+    try {
+      return await this.attemptsHeld(cron, from, hold.sleepUntil);
+    } finally {
+      hold.release();
+    }
+  }
+
+  private async attemptsHeld(cron: CronDefinition, from: PendingRun, sleepUntil: (at: number) => Promise<void>): Promise<boolean> {
     const context = this.context!;
     const base = this.options.retryBaseMs ?? 1000;
     const time = new Date(from.time);
@@ -96,11 +112,10 @@ export class EmbeddedScheduler implements DevEngine {
     for (let attempt = from.attempt; attempt <= cron.retryAttempts; attempt++) {
       if (this.stopped) return false;
       if (attempt > run.attempt) {
-        run = { ...run, attempt, dueAt: Date.now() + base * 2 ** (attempt - 1) };
+        run = { ...run, attempt, dueAt: this.clock.now() + base * 2 ** (attempt - 1) };
         if (!(await this.record(run))) return false;
       }
-      const wait = run.dueAt - Date.now();
-      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait).unref());
+      if (run.dueAt > this.clock.now()) await sleepUntil(run.dueAt);
       if (this.stopped) return false;
       const outcome = await context.invoke(cron, buildScheduledEvent(context.currentApp().region, cron.ruleName, time));
       if (outcome.ok) {
@@ -129,31 +144,29 @@ export class EmbeddedScheduler implements DevEngine {
     }
   }
 
-  private arm(id: string, from = new Date()): Date | undefined {
+  private arm(id: string, from = new Date(this.clock.now())): Date | undefined {
     const cron = this.context!.currentApp().crons.find((c) => c.id === id);
     if (!cron || !cron.enabled || this.stopped) return undefined;
     const parsed = parseSchedule(cron.schedule);
     if (!parsed.ok) return undefined;
     const next = parsed.kind === 'cron' ? nextCronTime(parsed.cron, from) : new Date(from.getTime() + parsed.rateMs);
     if (!next) return undefined;
-    const wait = (target: Date) => {
-      const ms = target.getTime() - Date.now();
-      const timer = setTimeout(() => {
-        if (target.getTime() > Date.now()) return wait(target);
+    const timer = this.clock.setTimer(
+      next.getTime(),
+      () => {
         const current = this.context!.currentApp().crons.find((c) => c.id === id);
-        if (current) void this.fire(current, target);
-        this.arm(id, target);
-      }, Math.min(Math.max(0, ms), MAX_TIMER_MS));
-      timer.unref();
-      this.timers.set(id, timer);
-    };
-    wait(next);
+        if (current) void this.fire(current, next);
+        this.arm(id, next);
+      },
+      { periodic: true, ref: false },
+    );
+    this.timers.set(id, timer);
     return next;
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
-    for (const timer of this.timers.values()) clearTimeout(timer);
+    for (const timer of this.timers.values()) timer.cancel();
     this.timers.clear();
     await this.log?.close();
   }

@@ -1,6 +1,7 @@
 import type { AppDefinition, OutputValues } from '@framework/core';
 import type { LocalStorageEngine } from '@framework/storage/local';
 import type { FastifyPluginAsync } from 'fastify';
+import * as path from 'node:path';
 import { Readable } from 'node:stream';
 import type { DevContext, DevEngine, EngineFactory, EngineStart } from './engine.js';
 
@@ -21,6 +22,7 @@ export class EmbeddedStorageEngine implements DevEngine {
     const { devServerNotifier, LOCAL_STORAGE_PATH, LocalStorageEngine } = await import('@framework/storage/local');
     const engine = await LocalStorageEngine.start({
       rootDir: context.rootDir,
+      dataDir: path.join(context.dataDir, 'storage'),
       buckets: app.storage,
       baseUrl: context.baseUrl,
       region: app.region,

@@ -23,6 +23,14 @@ export const INIT_TIMEOUT_MS = 10_000;
 export interface FunctionHostOptions {
   /** How long a handler may take to load (its import) before its instance is ended. @default INIT_TIMEOUT_MS (10 s) */
   readonly initTimeoutMs?: number;
+  /** Where the functions' output goes. @default - this process's stdout and stderr */
+  readonly output?: FunctionOutput;
+}
+
+/** The streams the functions' threads print to (a test harness captures them). */
+export interface FunctionOutput {
+  readonly stdout: NodeJS.WritableStream;
+  readonly stderr: NodeJS.WritableStream;
 }
 
 /** Options of `FunctionHost.rebuild`. */
@@ -87,10 +95,10 @@ class WorkerHandle {
   readonly booted: Promise<void>;
   private listener?: (message: FromWorker) => void;
 
-  constructor(preload: string | undefined, env: Readonly<Record<string, string>>, readonly memorySize: number, services: ReadonlyMap<string, WorkerService>) {
+  constructor(preload: string | undefined, env: Readonly<Record<string, string>>, readonly memorySize: number, services: ReadonlyMap<string, WorkerService>, output: FunctionOutput = process) {
     this.worker = new Worker(WORKER_URL, { workerData: { preload }, env: { ...env }, execArgv: workerExecArgv(), resourceLimits: workerResourceLimits(memorySize), stdout: true, stderr: true });
-    relayWorkerOutput(this.worker.stdout, process.stdout);
-    relayWorkerOutput(this.worker.stderr, process.stderr);
+    relayWorkerOutput(this.worker.stdout, output.stdout);
+    relayWorkerOutput(this.worker.stderr, output.stderr);
     let booted!: () => void;
     this.booted = new Promise((resolve, reject) => {
       booted = resolve;
@@ -326,7 +334,7 @@ export class FunctionHost {
   }
 
   private fillSpares(): void {
-    while (!this.stopped && this.spares.length < SPARES) this.spares.push(new WorkerHandle(this.preloadFile, this.baseEnvironment(), this.spareMemorySize, this.services));
+    while (!this.stopped && this.spares.length < SPARES) this.spares.push(new WorkerHandle(this.preloadFile, this.baseEnvironment(), this.spareMemorySize, this.services, this.options.output));
   }
 
   /**
@@ -444,7 +452,7 @@ export class FunctionHost {
 
   private takeSpare(memorySize: number): WorkerHandle {
     const index = this.spares.findIndex((spare) => spare.memorySize === memorySize);
-    const handle = index === -1 ? new WorkerHandle(this.preloadFile, this.baseEnvironment(), memorySize, this.services) : this.spares.splice(index, 1)[0]!;
+    const handle = index === -1 ? new WorkerHandle(this.preloadFile, this.baseEnvironment(), memorySize, this.services, this.options.output) : this.spares.splice(index, 1)[0]!;
     this.fillSpares();
     return handle;
   }

@@ -8,6 +8,7 @@ import { issuerPlugin } from '../auth/issuer-plugin.js';
 import type { LocalIssuer } from '../auth/local-issuer.js';
 import { oauthPlugin } from '../auth/oauth/oauth-plugin.js';
 import type { UserStore } from '../auth/user-store.js';
+import type { DevClock } from '../clock/index.js';
 import type { DevLogger, InvokeOptions, InvokeOutcome } from '../engines/engine.js';
 import type { Freshness } from '../freshness/index.js';
 import type { FunctionHost } from '../functions/function-host.js';
@@ -32,6 +33,8 @@ export interface HttpWiring {
   /** The host the server listens on (the `/_dev` guard admits it besides loopback). */
   readonly listenHost: string;
   readonly log: DevLogger;
+  /** The engines' clock: invocations through `/_dev/invoke` count as its work and are in its trace. @default - none */
+  readonly clock?: DevClock;
   /** @default - no activity lines */
   readonly activity?: ActivityLog;
   readonly issuer: LocalIssuer;
@@ -140,8 +143,16 @@ export async function wireHttpServer(fastify: FastifyInstance, wiring: HttpWirin
     devEndpointsPlugin({
       currentApp: () => wiring.currentApp(),
       invoke: async (unit, event, o?: InvokeOptions): Promise<InvokeOutcome> => {
-        await wiring.freshness()?.beforeInvoke(unit.file);
-        return host.invoke(unit, event, o);
+        // A function a cron or a consumer invokes (asynchronously too) is part of the work a test's clock waits for.
+        const hold = wiring.clock?.hold();
+        try {
+          await wiring.freshness()?.beforeInvoke(unit.file);
+          const outcome = await host.invoke(unit, event, o);
+          wiring.clock?.record({ kind: unit.kind, id: unit.id, ok: outcome.ok, ...(outcome.ok ? {} : { error: `${outcome.errorType}: ${outcome.errorMessage}` }) });
+          return outcome;
+        } finally {
+          hold?.release();
+        }
       },
       load: async (unit) => {
         await wiring.freshness()?.beforeInvoke(unit.file);
