@@ -186,6 +186,19 @@ const packages: WorkspacePackage[] = [
     },
     // A committed launcher of lib/bin/fw.js: linked by `npm ci` before anything is built.
     bin: { fw: 'bin/fw.js' },
+    // `./dev`: the dev server and its engines as a library (@framework/testing runs them inside a test process).
+    subpathExports: { './dev': 'dev/index' },
+    sideEffectFree: false,
+    testTimeout: 120000,
+  }),
+  new WorkspacePackage(project, {
+    name: 'testing',
+    description: 'framework testing: the whole app in a test (fw dev in process), clients signed in per role or machine client, a clock that fires crons and delivers queue messages, a clean database per test',
+    // cli: the dev server and its engines run inside the test process; pg: snapshots and resets of the databases.
+    workspaceDeps: ['core', 'cli'],
+    // PGlite: the data folder fresh from initdb that each test app's embedded database starts from (same version as cli's).
+    deps: { 'pg': '^8.16.0', '@electric-sql/pglite': '0.5.14' },
+    devDeps: { '@types/pg': '^8.15.0' },
     sideEffectFree: false,
     testTimeout: 120000,
   }),
@@ -290,6 +303,11 @@ project.addTask('bench:queues', {
 project.addTask('bench:infra', {
   description: 'fw synth of the example vs a one-Lambda CDK app, fw synth of 300 routes; with --per-route: synth + bundle of 10/100/300-route apps vs CDK NodejsFunction per route',
   exec: 'tsc -b packages/infra packages/cli && tsx bench/infra/run.ts',
+});
+
+project.addTask('bench:testing', {
+  description: '@framework/testing: per-test database reset (PGlite and native PostgreSQL) vs re-running the migrations, startApp to first response',
+  exec: 'tsc -b packages/testing && tsx bench/testing/run.mts',
 });
 
 project.addTask('bench:auth', {

@@ -1,0 +1,102 @@
+import pg from 'pg';
+
+/** Where a database of the running app answers (the engine's own server, not the dev server's forwarding port). */
+export interface DatabaseEndpoint {
+  readonly host: string;
+  readonly port: number;
+  readonly database: string;
+}
+
+interface TableSnapshot {
+  /** `"schema"."table"`, quoted. */
+  readonly name: string;
+  /** Quoted names of the columns a row is restored into (generated columns left out). */
+  readonly columns: string;
+  /** The rows, as `json_agg` gave them; undefined when the table was empty. */
+  readonly rows: string | undefined;
+}
+
+interface SequenceSnapshot {
+  readonly name: string;
+  readonly lastValue: string;
+  readonly isCalled: boolean;
+}
+
+const USER_TABLES = `
+  SELECT n.nspname AS schema, c.relname AS table
+  FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+  WHERE c.relkind IN ('r', 'p') AND n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg_toast%' AND n.nspname NOT LIKE 'pg_temp%'
+  ORDER BY 1, 2`;
+
+const USER_SEQUENCES = `
+  SELECT quote_ident(schemaname) || '.' || quote_ident(sequencename) AS name, COALESCE(last_value, start_value)::text AS last_value, last_value IS NOT NULL AS is_called
+  FROM pg_sequences WHERE schemaname NOT IN ('pg_catalog', 'information_schema')`;
+
+const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+/**
+ * The rows of every table and the position of every sequence of one database, taken once after the migrations ran,
+ * and put back before each test: one transaction that truncates every table, re-inserts the rows the migrations left
+ * (seed data, the migrations' own bookkeeping) and resets the sequences. The schema is not touched, so the open
+ * connections of the app's functions stay valid (dropping and re-creating the database would break their pools), and
+ * the same statements work on PGlite and on a native PostgreSQL server.
+ */
+export class DatabaseSnapshot {
+  private constructor(
+    /** Where the database answers (user `postgres`, no password). */
+    readonly endpoint: DatabaseEndpoint,
+    private readonly client: pg.Client,
+    private readonly tables: readonly TableSnapshot[],
+    private readonly sequences: readonly SequenceSnapshot[],
+  ) {}
+
+  /** Connects and takes the snapshot of the database as it is now. */
+  static async take(endpoint: DatabaseEndpoint): Promise<DatabaseSnapshot> {
+    const client = new pg.Client({ host: endpoint.host, port: endpoint.port, database: endpoint.database, user: 'postgres' });
+    await client.connect();
+    try {
+      const tables: TableSnapshot[] = [];
+      for (const { schema, table } of (await client.query<{ schema: string; table: string }>(USER_TABLES)).rows) {
+        const name = `${quote(schema)}.${quote(table)}`;
+        const columns = await client.query<{ column_name: string }>(
+          `SELECT column_name FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2 AND is_generated = 'NEVER' ORDER BY ordinal_position`,
+          [schema, table],
+        );
+        const rows = await client.query<{ rows: unknown }>(`SELECT json_agg(t)::text AS rows FROM ${name} t`);
+        tables.push({ name, columns: columns.rows.map((c) => quote(c.column_name)).join(', '), rows: (rows.rows[0]?.rows as string | null) ?? undefined });
+      }
+      const sequences = (await client.query<{ name: string; last_value: string; is_called: boolean }>(USER_SEQUENCES)).rows.map((s) => ({ name: s.name, lastValue: s.last_value, isCalled: s.is_called }));
+      return new DatabaseSnapshot(endpoint, client, tables, sequences);
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /** Puts the database back as it was when the snapshot was taken. */
+  async restore(): Promise<void> {
+    if (this.tables.length === 0) return;
+    const statements = ['BEGIN', 'SET LOCAL session_replication_role = replica', `TRUNCATE ${this.tables.map((t) => t.name).join(', ')} RESTART IDENTITY CASCADE`];
+    if (this.sequences.length) statements.push(`SELECT ${this.sequences.map((s) => `setval('${s.name.replace(/'/g, "''")}', ${BigInt(s.lastValue)}, ${s.isCalled})`).join(', ')}`);
+    await this.client.query(statements.join('; '));
+    try {
+      for (const table of this.tables) {
+        if (table.rows === undefined) continue;
+        await this.client.query(`INSERT INTO ${table.name} (${table.columns}) OVERRIDING SYSTEM VALUE SELECT ${table.columns} FROM json_populate_recordset(NULL::${table.name}, $1::json)`, [table.rows]);
+      }
+      await this.client.query('COMMIT');
+    } catch (error) {
+      await this.client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /** The connection the snapshot restores through (tests seed and query with it). */
+  get connection(): pg.Client {
+    return this.client;
+  }
+
+  async close(): Promise<void> {
+    await this.client.end().catch(() => undefined);
+  }
+}
