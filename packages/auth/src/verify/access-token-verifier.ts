@@ -2,10 +2,11 @@ import { CognitoJwtVerifier, JwtVerifier } from 'aws-jwt-verify';
 import { validateCognitoJwtFields } from 'aws-jwt-verify/cognito-verifier';
 import { SimpleJwksCache, type Jwks, type JwksCache } from 'aws-jwt-verify/jwk';
 import type { JwtPayload } from 'aws-jwt-verify/jwt-model';
-import { ENV } from '@framework/core/names';
+import { ENV, TOKEN_VERIFIER_ENV } from '@framework/core/names';
 import { AuthNotConfiguredError } from '../errors.js';
 import { accessTokenOf, type AccessToken } from './access-token.js';
 import { HttpFetcher } from './http-fetcher.js';
+import { preloadedJwksOf } from './preloaded-jwks.js';
 import { rejection } from './rejection.js';
 
 /** A Cognito user pool and the app clients whose access tokens it accepts. */
@@ -87,18 +88,25 @@ export class AccessTokenVerifier {
   /**
    * The app's own pool, from the variables the auth intent sets: under `fw dev` (`FW_DEV_ENDPOINT` set) the local
    * issuer (`FW_AUTH_ISSUER`, its JWKS at `/.well-known/jwks.json`), deployed the Cognito pool
-   * (`FW_AUTH_USER_POOL_ID`); the accepted clients are `FW_AUTH_AUDIENCE` in both.
+   * (`FW_AUTH_USER_POOL_ID`); the accepted clients are `FW_AUTH_AUDIENCE` in both. A JWKS preloaded at deploy
+   * (`FW_AUTH_JWKS`) goes straight into the cache: the first verification makes no network call, and a token of a key
+   * it lacks (after a rotation) still fetches the JWKS.
    */
   static fromEnvironment(env: NodeJS.ProcessEnv = process.env, options: AccessTokenVerifierOptions = {}): AccessTokenVerifier {
     const clientIds = (env[ENV.authAudience] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+    let verifier: AccessTokenVerifier;
     if (env[ENV.devEndpoint]) {
       const issuer = env[ENV.authIssuer];
       if (!issuer) throw new AuthNotConfiguredError(`${ENV.authIssuer} is not set`);
-      return AccessTokenVerifier.forIssuer({ issuer, jwksUri: `${issuer.replace(/\/+$/, '')}/.well-known/jwks.json`, clientIds }, options);
+      verifier = AccessTokenVerifier.forIssuer({ issuer, jwksUri: `${issuer.replace(/\/+$/, '')}/.well-known/jwks.json`, clientIds }, options);
+    } else {
+      const userPoolId = env[ENV.authUserPoolId];
+      if (!userPoolId) throw new AuthNotConfiguredError(`${ENV.authUserPoolId} is not set`);
+      verifier = AccessTokenVerifier.forPool({ userPoolId, clientIds }, options);
     }
-    const userPoolId = env[ENV.authUserPoolId];
-    if (!userPoolId) throw new AuthNotConfiguredError(`${ENV.authUserPoolId} is not set`);
-    return AccessTokenVerifier.forPool({ userPoolId, clientIds }, options);
+    const preloaded = preloadedJwksOf(env[TOKEN_VERIFIER_ENV.jwks]);
+    if (preloaded) verifier.cacheJwks(preloaded);
+    return verifier;
   }
 
   private constructor(
@@ -152,7 +160,7 @@ let fromEnvironment: { readonly key: string; readonly verifier: AccessTokenVerif
 export async function verifyAccessToken(token: string): Promise<AccessToken> {
   const now = Date.now();
   if (!fromEnvironment || now - fromEnvironment.checkedAt >= VARIABLES_RECHECK_MS) {
-    const key = [ENV.devEndpoint, ENV.authIssuer, ENV.authUserPoolId, ENV.authAudience].map((name) => process.env[name] ?? '').join('\n');
+    const key = [ENV.devEndpoint, ENV.authIssuer, ENV.authUserPoolId, ENV.authAudience, TOKEN_VERIFIER_ENV.jwks].map((name) => process.env[name] ?? '').join('\n');
     if (fromEnvironment?.key !== key) fromEnvironment = { key, verifier: AccessTokenVerifier.fromEnvironment(process.env), checkedAt: now };
     else fromEnvironment.checkedAt = now;
   }

@@ -1,4 +1,4 @@
-import { ENV, WS_ANONYMOUS_CONNECTION, WS_AUTHORIZER_ENV } from '@framework/core/names';
+import { ENV, TOKEN_VERIFIER_ENV, WS_ANONYMOUS_CONNECTION, WS_AUTHORIZER_ENV } from '@framework/core/names';
 import { TokenRejectedError } from '../errors.js';
 import type { AccessToken } from '../verify/access-token.js';
 import { AccessTokenVerifier, verifyAccessToken } from '../verify/access-token-verifier.js';
@@ -101,4 +101,4 @@ export async function main(event: WsConnectAuthorizerEvent): Promise<WsConnectAu
 }
 
 /** The variables the deployed authorizer reads (infra sets exactly these). */
-export const WS_CONNECT_AUTHORIZER_VARIABLES: readonly string[] = [ENV.devEndpoint, ENV.authUserPoolId, ENV.authAudience, ENV.authIssuer, ENV.authResourceServer, WS_AUTHORIZER_ENV.connectScopes];
+export const WS_CONNECT_AUTHORIZER_VARIABLES: readonly string[] = [ENV.devEndpoint, ENV.authUserPoolId, ENV.authAudience, ENV.authIssuer, ENV.authResourceServer, WS_AUTHORIZER_ENV.connectScopes, TOKEN_VERIFIER_ENV.jwks];

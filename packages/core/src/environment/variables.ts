@@ -77,6 +77,18 @@ export const WS_AUTHORIZER_ENV = {
   connectScopes: 'FW_WS_CONNECT_SCOPES',
 } as const;
 
+/**
+ * Variables of the functions that verify access tokens themselves (`@framework/auth`'s verifier in their bundle, and the
+ * WebSocket `$connect` authorizer), deployed only.
+ */
+export const TOKEN_VERIFIER_ENV = {
+  /**
+   * The user pool's JWKS (JSON `{ keys: [...] }`), fetched once at deploy after the pool exists: the verifier starts
+   * with it in its cache, so a cold start verifies without fetching it (a token of a key it lacks still fetches).
+   */
+  jwks: 'FW_AUTH_JWKS',
+} as const;
+
 /** Variables the dev server sets that deployed functions never get (excluded when comparing both). */
 export const DEV_ONLY_ENV: readonly string[] = [ENV.devEndpoint, ENV.devStorageToken, ENV.validateResponses];
 

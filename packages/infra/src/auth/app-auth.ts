@@ -6,6 +6,7 @@ import type { AuthTriggerBundle } from '../bundling/bundle-app.js';
 import { InfraError } from '../errors.js';
 import { acknowledgeNag } from '../checks/nag-suppressions.js';
 import { PreTokenGenerationTrigger } from './pre-token-generation-trigger.js';
+import { PreloadedJwks } from './preloaded-jwks.js';
 import { dataRemovalPolicy } from '../stack/removal-policy.js';
 
 /** Props of `AppAuth`. */
@@ -130,6 +131,22 @@ export class AppAuth extends Construct {
     if (anyOAuth) this.domain = this.userPool.addDomain('Domain', { cognitoDomain: { domainPrefix: this.domainPrefix } });
     this.issuer = `https://cognito-idp.${Stack.of(this).region}.amazonaws.com/${this.userPool.userPoolId}`;
     this.audience = clients.size ? Fn.join(',', [...clients.values()].map((c) => c.userPoolClientId)) : '';
+  }
+
+  private preloaded?: PreloadedJwks;
+
+  /** The pool's JWKS fetched at deploy, once something asked for it (`preloadJwks`). */
+  public get jwks(): PreloadedJwks | undefined {
+    return this.preloaded;
+  }
+
+  /**
+   * The pool's JWKS fetched at deploy, for the functions that verify tokens themselves (`FW_AUTH_JWKS`). Made on the
+   * first call: an app none of whose functions verifies a token deploys no fetcher.
+   */
+  public preloadJwks(settings: EnvironmentSettings): PreloadedJwks {
+    this.preloaded ??= new PreloadedJwks(this, 'Jwks', { jwksUri: `${this.issuer}/.well-known/jwks.json`, settings });
+    return this.preloaded;
   }
 
   /**

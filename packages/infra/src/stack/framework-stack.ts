@@ -8,7 +8,7 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as s3n from 'aws-cdk-lib/aws-s3-notifications';
 import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
-import { AUTH_ID, IDEMPOTENCY_ID, WS_ID, schedulerEvent, shortHash, stackName, wsConnectIsAuthorized, type AppDefinition, type FunctionUnit, type OutputIntent, type OutputValues, type RouteDefinition } from '@framework/core';
+import { AUTH_ID, IDEMPOTENCY_ID, TOKEN_VERIFIER_ENV, WS_ID, schedulerEvent, shortHash, stackName, wsConnectIsAuthorized, type AppDefinition, type FunctionUnit, type OutputIntent, type OutputValues, type RouteDefinition } from '@framework/core';
 import { Construct, type IConstruct } from 'constructs';
 import { AppAuth } from '../auth/app-auth.js';
 import { acknowledgeNag, acknowledgeNagFindings, nagResourceRef } from '../checks/nag-suppressions.js';
@@ -359,7 +359,8 @@ export class FrameworkStack extends Stack {
     }
     const bundle = this.bundle.wsAuthorizer;
     if (!bundle) throw new Error(`the bundle has no $connect authorizer (${this.app.ws!.connectAuthorizerFunctionName})`);
-    return new WsConnectAuthorizer(this, 'WsConnectAuthorizer', { bundle, settings: this.app.config.settings, tokenScopes: scopes.map((s) => auth.tokenScope(s)), environment });
+    const withJwks = { ...environment, [TOKEN_VERIFIER_ENV.jwks]: auth.preloadJwks(this.app.config.settings).jwks };
+    return new WsConnectAuthorizer(this, 'WsConnectAuthorizer', { bundle, settings: this.app.config.settings, tokenScopes: scopes.map((s) => auth.tokenScope(s)), environment: withJwks });
   }
 
   /** One route per handler file of `src/ws/`, integrated with its function; `$connect` behind its authorizer if any. */
@@ -506,11 +507,14 @@ export class FrameworkStack extends Stack {
 
   private createFunction(scope: Construct, unit: FunctionUnit, appEnvironment: Record<string, string>): AppFunction {
     const joinsVpc = this.joinsVpc(unit.functionName);
+    const bundle = this.bundle.functions.get(unit.functionName)!;
+    // A function that verifies tokens itself (@framework/auth's verifier is in its bundle) starts with the pool's keys.
+    const verifiesTokens = this.auth !== undefined && bundle.packages.has('aws-jwt-verify');
     return new AppFunction(scope, unit.functionName, {
       unit,
-      bundle: this.bundle.functions.get(unit.functionName)!,
+      bundle,
       settings: this.app.config.settings,
-      environment: { ...appEnvironment, ...unit.environment },
+      environment: { ...appEnvironment, ...(verifiesTokens ? { [TOKEN_VERIFIER_ENV.jwks]: this.auth!.preloadJwks(this.app.config.settings).jwks } : {}), ...unit.environment },
       network: joinsVpc ? this.network : undefined,
       role: this.shareRoles ? this.sharedRoleOf(unit.functionName) : undefined,
     });
