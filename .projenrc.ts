@@ -311,7 +311,7 @@ project.addTask('bench:testing', {
 });
 
 project.addTask('bench:auth', {
-  description: 'verifyAccessToken on a warm JWKS vs aws-jwt-verify used directly (fw dev issuer and a Cognito pool, same token, same checks): per-call cost and ratio',
+  description: 'verifyAccessToken on a warm JWKS vs aws-jwt-verify used directly (fw dev issuer and a Cognito pool, same token, same checks): per-call cost and ratio; then cold starts with the JWKS preloaded (FW_AUTH_JWKS) vs fetched: JWKS requests and time',
   exec: 'tsc -b packages/auth && tsx bench/auth/run.mts',
 });
 

@@ -96,3 +96,6 @@ try {
   server.closeAllConnections();
   server.close();
 }
+
+// Cold starts with the JWKS preloaded at deploy vs fetched on the first token (fresh processes, counted requests).
+await import('./cold-start.mts');

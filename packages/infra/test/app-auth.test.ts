@@ -13,6 +13,8 @@ const definition = (domain: Pick<AuthDefinition, 'domainPrefix' | 'domainPrefixU
   scopes: { 'tasks:read': 'Read tasks' },
   appClients: { worker: { scopes: ['tasks:read'], flows: ['client_credentials'] } },
   roles: {},
+  identityProviders: {},
+  mfaFactors: ['totp'],
   preTokenGenerationFunctionName: 'acme-dev-auth-pre-token',
   ...domain,
 });

@@ -75,6 +75,19 @@ describe('the dev issuer\'s login page in a real browser (Chromium via playwrigh
     expect(remove.headers.get('www-authenticate')).to.contain('scope="small/items:write"');
   });
 
+  it('lists the federated providers as not available offline, says MFA is not asked, and signs the member in without it', async () => {
+    const { page } = await openLogin();
+    const providers = page.getByRole('region', { name: 'Other sign-in options' });
+    expect(await providers.getByRole('button').allTextContents()).to.deep.equal(['Continue with google-oidc (OIDC)', 'Continue with okta (SAML)']);
+    for (const button of await providers.getByRole('button').all()) expect(await button.isDisabled()).to.equal(true);
+    expect(await providers.textContent()).to.contain('Not available offline');
+    expect(await page.locator('#mfa-note').textContent()).to.equal('Multi-factor authentication (required when deployed) is not asked on the local dev issuer.');
+    // MFA is required deployed, yet the local sign-in goes straight to the callback.
+    await submit(page, MEMBER.username, MEMBER.password);
+    await page.waitForURL(`${CALLBACK_URL}**`);
+    await page.context().close();
+  });
+
   it('a wrong password shows an error on the page and stays there', async () => {
     const { page } = await openLogin();
     await submit(page, MEMBER.username, 'not-the-password');

@@ -12,7 +12,8 @@ const route = (scope: string) => `import { handler } from '@framework/runtime';\
 
 /**
  * An app shaped as the example's: roles `admin` and `member`, a web client with the authorization code flow, users
- * seeded in `envs.dev.auth.users`, `GET /items` for readers and `DELETE /items` for admins only.
+ * seeded in `envs.dev.auth.users`, `GET /items` for readers and `DELETE /items` for admins only; an OIDC and a SAML
+ * provider and required MFA, which the deployed pool has and the local issuer only mentions.
  */
 export function loginProject(): string {
   const security = `{
@@ -22,6 +23,11 @@ export function loginProject(): string {
       reporting: { scopes: ['items:read'], flows: ['client_credentials'] },
     },
     roles: { admin: { scopes: ['items:read', 'items:write'] }, member: { scopes: ['items:read'] } },
+    identityProviders: {
+      'google-oidc': { type: 'oidc', issuer: 'https://accounts.google.com', clientId: 'small.apps.googleusercontent.com', clientSecret: { secretName: 'small/google' } },
+      okta: { type: 'saml', metadataUrl: 'https://small.okta.com/app/abc/sso/saml/metadata' },
+    },
+    mfa: { mode: 'required' },
   }`;
   const users = `[{ username: '${MEMBER.username}', password: '${MEMBER.password}', roles: ['member'], email: 'mia@example.com' }, { username: '${ADMIN.username}', password: '${ADMIN.password}', roles: ['admin'] }]`;
   return smallProject({

@@ -173,6 +173,29 @@ export function struct<T extends object>(name: string, fields: Fields<T>): Codec
   );
 }
 
+/**
+ * One of several object shapes told apart by a tag field (`{ type: 'oidc', ... }` or `{ type: 'saml', ... }`): the
+ * tag picks the variant whose struct then checks the whole object, so errors name that variant's fields.
+ */
+export function tagged<T extends object>(name: string, tag: string, variants: Readonly<Record<string, Codec<T>>>): Codec<T> {
+  const tags = Object.keys(variants);
+  return new t.Type<T, T, unknown>(
+    name,
+    (u): u is T => isPlainObject(u) && typeof u[tag] === 'string' && Object.hasOwn(variants, u[tag] as string) && variants[u[tag] as string]!.is(u),
+    (u, c) => {
+      if (!isPlainObject(u)) return t.failure(u, c, problemMessage('FW_ERR_CONFIG_INVALID_VALUE', `expected ${name}, got ${describeValue(u)}`));
+      const value = u[tag];
+      if (typeof value !== 'string' || !Object.hasOwn(variants, value)) {
+        const context = t.appendContext(c, tag, t.unknown, value);
+        const code = value === undefined ? 'FW_ERR_CONFIG_MISSING_FIELD' : 'FW_ERR_CONFIG_INVALID_VALUE';
+        return t.failure(value, context, problemMessage(code, `expected one of ${tags.map((v) => JSON.stringify(v)).join(', ')}, got ${describeValue(value)}`));
+      }
+      return variants[value]!.validate(u, c);
+    },
+    t.identity,
+  );
+}
+
 export function isPlainObject(u: unknown): u is Record<string, unknown> {
   return typeof u === 'object' && u !== null && !Array.isArray(u);
 }

@@ -24,7 +24,8 @@ export interface ResolvedConfig {
   readonly region: string;
   readonly account?: string;
   readonly tags: Readonly<Record<string, string>>;
-  readonly security: Required<SecurityConfig>;
+  /** The security config with its maps filled in; `mfa` stays as given (the auth intent's `mfa` is its default). */
+  readonly security: Required<Omit<SecurityConfig, 'mfa'>> & Pick<SecurityConfig, 'mfa'>;
   readonly preset: PresetName;
   readonly settings: EnvironmentSettings;
   /** The stage's local sign-in (seeded users for `fw dev`); absent when the stage declares none. */
@@ -57,7 +58,7 @@ export function checkLayers(
   return problems;
 }
 
-/** App clients may only ask for declared scopes, and roles may only grant declared ones. */
+/** App clients may only ask for declared scopes, roles may only grant declared ones, providers need a browser client. */
 function checkSecurity(security: SecurityConfig, root: string): ConfigProblem[] {
   const declared = Object.keys(security.scopes);
   const problems: ConfigProblem[] = [];
@@ -75,6 +76,16 @@ function checkSecurity(security: SecurityConfig, root: string): ConfigProblem[] 
   };
   for (const [name, client] of Object.entries(security.appClients ?? {})) check('appClients', name, client.scopes);
   for (const [name, role] of Object.entries(security.roles ?? {})) check('roles', name, role.scopes);
+  // Federated sign-in happens in a browser: a provider no app client can send users to is a config mistake.
+  const providers = Object.keys(security.identityProviders ?? {});
+  const browserClient = Object.values(security.appClients ?? {}).some((client) => client.flows.includes('authorization_code') || client.flows.includes('implicit'));
+  if (providers.length && !browserClient) {
+    problems.push({
+      code: 'FW_ERR_CONFIG_INVALID_VALUE',
+      path: `${root}.identityProviders`,
+      message: `declares ${providers.map((p) => JSON.stringify(p)).join(', ')} but no app client signs users in through a browser; add "authorization_code" to the flows of an app client (with its callbackUrls), or remove the providers`,
+    });
+  }
   return problems;
 }
 
@@ -100,6 +111,8 @@ export function layer(base: BaseConfig, security: SecurityConfig, env: Environme
   fields.push({ path: 'security.scopes', value: Object.keys(security.scopes), source: 'security' });
   fields.push({ path: 'security.appClients', value: Object.keys(security.appClients ?? {}), source: 'security' });
   fields.push({ path: 'security.roles', value: Object.keys(security.roles ?? {}), source: 'security' });
+  if (security.identityProviders) fields.push({ path: 'security.identityProviders', value: Object.keys(security.identityProviders), source: 'security' });
+  if (security.mfa) fields.push({ path: 'security.mfa', value: security.mfa, source: 'security' });
 
   const settings: Record<string, Record<string, unknown>> = {};
   for (const [group, values] of Object.entries(preset) as Array<[keyof EnvironmentSettings, Record<string, unknown>]>) {
@@ -117,7 +130,7 @@ export function layer(base: BaseConfig, security: SecurityConfig, env: Environme
     region: base.region,
     account: base.account,
     tags: base.tags ?? {},
-    security: { scopes: security.scopes, appClients: security.appClients ?? {}, roles: security.roles ?? {} },
+    security: { scopes: security.scopes, appClients: security.appClients ?? {}, roles: security.roles ?? {}, identityProviders: security.identityProviders ?? {}, ...(security.mfa ? { mfa: security.mfa } : {}) },
     preset: env.preset,
     settings: settings as unknown as EnvironmentSettings,
     ...(env.auth ? { auth: env.auth } : {}),

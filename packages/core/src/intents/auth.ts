@@ -1,5 +1,7 @@
 import type { Codec } from '../config/codec.js';
 import type { ResolvedConfig } from '../config/resolve.js';
+import type { MfaFactor } from '../config/security.js';
+import { ConfigError } from '../errors.js';
 import { ENV } from '../environment/variables.js';
 import { authDomainPrefixBase, preTokenGenerationFunctionName, userPoolName } from '../naming/unit-names.js';
 import { outputRef, type CodecKit, type IntentKindModule, type KindValue } from './intent-kind.js';
@@ -11,7 +13,7 @@ export const AUTH_OUTPUTS = ['issuer', 'audience', 'userPoolId', 'resourceServer
 export interface AuthIntent {
   /** Let users sign themselves up. @default false */
   readonly selfSignUp?: boolean;
-  /** @default 'optional' */
+  /** Default of `security.mfa.mode` (set one or the other, or both alike). @default 'optional' */
   readonly mfa?: 'off' | 'optional' | 'required';
   /** @default 12 */
   readonly passwordMinLength?: number;
@@ -74,6 +76,25 @@ export interface AuthDefinition extends Required<AuthIntent> {
   readonly roles: ResolvedConfig['security']['roles'];
   /** Core's `preTokenGenerationFunctionName`: the trigger deployed when there are roles. */
   readonly preTokenGenerationFunctionName: string;
+  /** Provider name → federated identity provider, from the security config. */
+  readonly identityProviders: ResolvedConfig['security']['identityProviders'];
+  /** The second factors users may use when `mfa` is not `off` (`security.mfa.factors`, TOTP by default). */
+  readonly mfaFactors: readonly MfaFactor[];
+}
+
+/** The MFA mode: `security.mfa.mode`, else the intent's `mfa`, else optional; the two may not disagree. */
+function mfaModeOf(auth: AuthIntent, security: ResolvedConfig['security']): AuthIntent['mfa'] & string {
+  const declared = security.mfa?.mode;
+  if (declared && auth.mfa && declared !== auth.mfa) {
+    throw new ConfigError([
+      {
+        code: 'FW_ERR_CONFIG_INVALID_VALUE',
+        path: 'infrastructure.auth.mfa',
+        message: `says "${auth.mfa}" but security.mfa.mode says "${declared}"; keep one of them (security.mfa is the place for MFA: mode and factors)`,
+      },
+    ]);
+  }
+  return declared ?? auth.mfa ?? 'optional';
 }
 
 /** `infrastructure.auth`: the identity provider of the security config's scopes and app clients (present when set). */
@@ -85,7 +106,9 @@ export const authKind: IntentKindModule<AuthIntent, AuthDefinition | undefined, 
     auth
       ? {
           selfSignUp: auth.selfSignUp ?? false,
-          mfa: auth.mfa ?? 'optional',
+          mfa: mfaModeOf(auth, config.security),
+          mfaFactors: config.security.mfa?.factors ?? ['totp'],
+          identityProviders: config.security.identityProviders,
           passwordMinLength: auth.passwordMinLength ?? 12,
           accessTokenValidityMinutes: auth.accessTokenValidityMinutes ?? 60,
           domainPrefix: auth.domainPrefix ?? authDomainPrefixBase(project, stage),

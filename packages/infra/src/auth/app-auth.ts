@@ -1,10 +1,10 @@
-import { Aws, Duration, Fn, Stack } from 'aws-cdk-lib';
+import { Aws, Duration, Fn, SecretValue, Stack } from 'aws-cdk-lib';
 import * as cognito from 'aws-cdk-lib/aws-cognito';
-import type { AuthDefinition, EnvironmentSettings, ResourceSettings } from '@framework/core';
+import type { AuthDefinition, EnvironmentSettings, IdentityProviderConfig, ResourceSettings } from '@framework/core';
 import { Construct } from 'constructs';
 import type { AuthTriggerBundle } from '../bundling/bundle-app.js';
 import { InfraError } from '../errors.js';
-import { acknowledgeNag } from '../checks/nag-suppressions.js';
+import { acknowledgeNag, acknowledgeNagFindings } from '../checks/nag-suppressions.js';
 import { PreTokenGenerationTrigger } from './pre-token-generation-trigger.js';
 import { PreloadedJwks } from './preloaded-jwks.js';
 import { dataRemovalPolicy } from '../stack/removal-policy.js';
@@ -50,6 +50,10 @@ export class AppAuth extends Construct {
   public readonly groups: ReadonlyMap<string, cognito.CfnUserPoolGroup>;
   /** Present when there are roles: puts the scopes of a user's roles into their access tokens. */
   public readonly preTokenGeneration?: PreTokenGenerationTrigger;
+  /** The federated identity providers of the security config, by provider name. */
+  public readonly identityProviders: ReadonlyMap<string, cognito.IUserPoolIdentityProvider>;
+  /** The managed login style of each browser app client, by client name (managed login needs one per client). */
+  public readonly managedLoginBranding: ReadonlyMap<string, cognito.CfnManagedLoginBranding>;
 
   constructor(scope: Construct, id: string, props: AppAuthProps) {
     super(scope, id);
@@ -66,12 +70,15 @@ export class AppAuth extends Construct {
       autoVerify: { email: true },
       accountRecovery: cognito.AccountRecovery.EMAIL_ONLY,
       mfa: definition.mfa === 'required' ? cognito.Mfa.REQUIRED : definition.mfa === 'optional' ? cognito.Mfa.OPTIONAL : cognito.Mfa.OFF,
-      mfaSecondFactor: definition.mfa === 'off' ? undefined : { otp: true, sms: false },
+      mfaSecondFactor: definition.mfa === 'off' ? undefined : { otp: definition.mfaFactors.includes('totp'), sms: definition.mfaFactors.includes('sms') },
       passwordPolicy: { minLength: definition.passwordMinLength, requireDigits: true, requireLowercase: true, requireUppercase: true, requireSymbols: true },
       removalPolicy: dataRemovalPolicy(props.resources),
     });
     acknowledgeNag(this.userPool, 'cognitoPlus');
     if (definition.mfa !== 'required') acknowledgeNag(this.userPool, 'mfaOptional');
+    // SMS codes go out through Amazon SNS: CDK gives the pool a role that may publish (to phone numbers, so `*`).
+    if (definition.mfa !== 'off' && definition.mfaFactors.includes('sms')) acknowledgeNagFindings(this.userPool, 'mfaSmsRole', ['Resource::*']);
+    this.identityProviders = new Map(Object.entries(definition.identityProviders ?? {}).map(([name, provider]) => [name, this.addIdentityProvider(name, provider)]));
     const scopes = Object.entries(definition.scopes).map(([name, description]) => new cognito.ResourceServerScope({ scopeName: name, scopeDescription: description || name }));
     this.resourceServer = this.userPool.addResourceServer('ResourceServer', { identifier: props.resourceServerIdentifier, scopes });
     const scopeByName = new Map(scopes.map((s) => [s.scopeName, s]));
@@ -102,12 +109,19 @@ export class AppAuth extends Construct {
                 logoutUrls: browser && client.logoutUrls?.length ? [...client.logoutUrls] : undefined,
               }
             : undefined,
+          // Federated sign-in is offered where users sign in in a browser (the managed login page lists the providers);
+          // other clients keep the pool's own sign-in only (CDK would otherwise register every provider on them).
+          ...(this.identityProviders.size
+            ? { supportedIdentityProviders: [cognito.UserPoolClientIdentityProvider.COGNITO, ...(browser ? [...this.identityProviders.keys()].map((p) => cognito.UserPoolClientIdentityProvider.custom(p)) : [])] }
+            : {}),
           accessTokenValidity: Duration.minutes(definition.accessTokenValidityMinutes),
           idTokenValidity: Duration.minutes(definition.accessTokenValidityMinutes),
           preventUserExistenceErrors: true,
         }),
       );
     }
+    // A client names its providers by name only: it must be created after them.
+    for (const [name, client] of clients) if (BROWSER_FLOWS.some((f) => definition.appClients[name]!.flows.includes(f))) for (const provider of this.identityProviders.values()) client.node.addDependency(provider);
     this.appClients = clients;
     this.groups = new Map(
       Object.entries(definition.roles).map(([name, role]) => [
@@ -128,9 +142,47 @@ export class AppAuth extends Construct {
       this.userPool.addTrigger(cognito.UserPoolOperation.PRE_TOKEN_GENERATION_CONFIG, this.preTokenGeneration.function.function, cognito.LambdaVersion.V2_0);
     }
     // The hosted domain serves the OAuth token endpoint; only needed when a client uses an OAuth flow.
-    if (anyOAuth) this.domain = this.userPool.addDomain('Domain', { cognitoDomain: { domainPrefix: this.domainPrefix } });
+    // Managed login (Cognito's current sign-in pages, which list the federated providers) needs a style per browser
+    // client; Cognito's default style is used.
+    if (anyOAuth) this.domain = this.userPool.addDomain('Domain', { cognitoDomain: { domainPrefix: this.domainPrefix }, managedLoginVersion: cognito.ManagedLoginVersion.NEWER_MANAGED_LOGIN });
+    const branding = new Map<string, cognito.CfnManagedLoginBranding>();
+    for (const [name, client] of clients) {
+      if (!BROWSER_FLOWS.some((f) => definition.appClients[name]!.flows.includes(f))) continue;
+      branding.set(name, new cognito.CfnManagedLoginBranding(this, `ManagedLogin${name.replace(/[^A-Za-z0-9]/g, '')}`, { userPoolId: this.userPool.userPoolId, clientId: client.userPoolClientId, useCognitoProvidedValues: true }));
+    }
+    this.managedLoginBranding = branding;
     this.issuer = `https://cognito-idp.${Stack.of(this).region}.amazonaws.com/${this.userPool.userPoolId}`;
     this.audience = clients.size ? Fn.join(',', [...clients.values()].map((c) => c.userPoolClientId)) : '';
+  }
+
+  /**
+   * One federated provider of the security config. The OIDC client secret is a dynamic reference to its Secrets
+   * Manager secret, resolved by CloudFormation: the template and the config never hold the value.
+   */
+  private addIdentityProvider(name: string, provider: IdentityProviderConfig): cognito.IUserPoolIdentityProvider {
+    const id = `Provider${name.replace(/[^A-Za-z0-9]/g, '')}`;
+    const mapping = (attributes: Readonly<Record<string, string>>): cognito.AttributeMapping => ({
+      custom: Object.fromEntries(Object.entries(attributes).map(([attribute, claim]) => [attribute, cognito.ProviderAttribute.other(claim)])),
+    });
+    if (provider.type === 'saml') {
+      return new cognito.UserPoolIdentityProviderSaml(this, id, {
+        userPool: this.userPool,
+        name,
+        metadata: cognito.UserPoolIdentityProviderSamlMetadata.url(provider.metadataUrl),
+        attributeMapping: mapping(provider.attributeMapping ?? {}),
+      });
+    }
+    const secret = SecretValue.secretsManager(provider.clientSecret.secretName, provider.clientSecret.jsonField ? { jsonField: provider.clientSecret.jsonField } : {});
+    return new cognito.UserPoolIdentityProviderOidc(this, id, {
+      userPool: this.userPool,
+      name,
+      issuerUrl: provider.issuer,
+      clientId: provider.clientId,
+      clientSecret: secret.unsafeUnwrap(),
+      scopes: [...(provider.scopes ?? ['openid', 'email', 'profile'])],
+      attributeRequestMethod: cognito.OidcAttributeRequestMethod.GET,
+      attributeMapping: mapping(provider.attributeMapping ?? { email: 'email' }),
+    });
   }
 
   private preloaded?: PreloadedJwks;

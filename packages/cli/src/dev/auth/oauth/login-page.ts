@@ -10,6 +10,13 @@ export interface LoginPage {
   readonly username?: string;
   /** Shown above the form (a wrong password). */
   readonly error?: string;
+  /**
+   * The security config's federated providers: listed, but not usable offline (signing in there needs the provider
+   * and a deployed pool). @default []
+   */
+  readonly identityProviders?: ReadonlyArray<{ readonly name: string; readonly type: 'oidc' | 'saml' }>;
+  /** The pool's MFA mode deployed: when not `off`, the page says it is not asked locally. @default 'off' */
+  readonly mfa?: 'off' | 'optional' | 'required';
 }
 
 /** Escapes text for HTML content and double-quoted attributes. */
@@ -43,8 +50,22 @@ ${page.error ? `<p class="error" role="alert" id="error">${e(page.error)}</p>\n`
 <input id="password" name="password" type="password" autocomplete="current-password" required>
 <button type="submit">Sign in</button>
 </form>
-</body>
+${page.mfa && page.mfa !== 'off' ? `<p id="mfa-note">Multi-factor authentication (${page.mfa} when deployed) is not asked on the local dev issuer.</p>\n` : ''}${providerList(page.identityProviders ?? [])}</body>
 </html>
+`;
+}
+
+/** The federated providers as disabled buttons: the page shows what the deployed sign-in offers, without pretending. */
+function providerList(providers: NonNullable<LoginPage['identityProviders']>): string {
+  if (providers.length === 0) return '';
+  const items = providers.map((p) => `<li><button type="button" disabled aria-describedby="providers-offline">Continue with ${escapeHtml(p.name)} (${p.type.toUpperCase()})</button></li>`).join('\n');
+  return `<section aria-labelledby="providers-title">
+<h2 id="providers-title">Other sign-in options</h2>
+<p id="providers-offline">Not available offline: federated sign-in goes through the provider and the deployed user pool. Sign in with a seeded user here.</p>
+<ul>
+${items}
+</ul>
+</section>
 `;
 }
 

@@ -105,7 +105,18 @@ export function oauthPlugin(issuer: LocalIssuer, users: UserStore, currentApp: (
   const refreshTokens = new ExpiringStore<UserGrant>(REFRESH_SECONDS);
 
   const loginPage = (reply: FastifyReply, app: AppDefinition, id: string, transaction: LoginTransaction, extra: { username?: string; error?: string } = {}) =>
-    reply.headers(PAGE_HEADERS).send(renderLoginPage({ action: DEV_OAUTH_PATHS.login, appName: app.project, clientName: transaction.clientName, transaction: id, csrf: transaction.csrf, ...extra }));
+    reply.headers(PAGE_HEADERS).send(
+      renderLoginPage({
+        action: DEV_OAUTH_PATHS.login,
+        appName: app.project,
+        clientName: transaction.clientName,
+        transaction: id,
+        csrf: transaction.csrf,
+        identityProviders: Object.entries(app.auth?.identityProviders ?? {}).map(([name, provider]) => ({ name, type: provider.type })),
+        mfa: app.auth?.mfa ?? 'off',
+        ...extra,
+      }),
+    );
 
   return async (server) => {
     server.get(DEV_OAUTH_PATHS.authorize, async (request, reply) => {
