@@ -149,19 +149,21 @@ export function wsHandler(fn: WsHandlerFn<unknown, never>, options: WsHandlerOpt
       },
       getRemainingTimeInMillis: () => context.getRemainingTimeInMillis(),
     };
+    let accepted = false;
     try {
+      // `$connect` records the connection before the function runs, so the function may `subscribe` it; a registry
+      // that cannot record it refuses the connection (500) rather than open one no `publish` can reach.
+      if (eventType === 'CONNECT') await recordConnection(event, auth);
       const result = await (fn as WsHandlerFn)(parseMessage(event), ctx, getService());
       const statusCode = (result as { statusCode?: unknown } | null)?.statusCode;
       const answer: WsResult = typeof statusCode === 'number' ? { statusCode, ...(typeof (result as WsResult).body === 'string' ? { body: (result as WsResult).body } : {}) } : { statusCode: 200 };
-      // An accepted connection is recorded before API Gateway opens it, so a `subscribe` right after finds it; a
-      // registry that cannot record it refuses it (500) rather than leave a connection no `publish` can reach.
-      if (eventType === 'CONNECT' && answer.statusCode >= 200 && answer.statusCode <= 299) await recordConnection(event, auth);
+      accepted = answer.statusCode >= 200 && answer.statusCode <= 299;
       return answer;
     } catch (error) {
       return errorResult(error, log, routeKey);
     } finally {
-      // Whatever `$disconnect` did, the connection is gone.
-      if (eventType === 'DISCONNECT') await forgetConnection(connectionId, log);
+      // Whatever `$disconnect` did, the connection is gone; a `$connect` that refused never opened one.
+      if (eventType === 'DISCONNECT' || (eventType === 'CONNECT' && !accepted)) await forgetConnection(connectionId, log);
     }
   }
   return withHandlerInfo(main, { kind: 'ws', scopes, middleware: [] });

@@ -116,12 +116,19 @@ describe('wsHandler and service.ws keep the registry', () => {
   beforeEach(() => setConnectionRegistry((registry = new InMemoryConnectionRegistry())));
   afterEach(() => setConnectionRegistry(undefined));
 
-  it('records an accepted $connect with the caller, not a refused one, and forgets the connection at $disconnect even when the handler throws', async () => {
-    const connect = wsHandler(async (_m, ctx) => (ctx.query['deny'] ? { statusCode: 403 } : undefined));
+  it('records a $connect with the caller before the function runs (which may subscribe it), forgets a refused one, and forgets the connection at $disconnect even when the handler throws', async () => {
+    const connect = wsHandler(async (_m, ctx, service) => {
+      if (ctx.query['deny']) return { statusCode: 403 };
+      if (ctx.query['fail']) throw new Error('boom');
+      await service.ws.subscribe(ctx.connectionId, 'lobby');
+      return undefined;
+    });
     await connect(lifecycleEvent('CONNECT', 'c1', { principalId: 'user-7', sub: 'user-7' }));
     await connect({ ...lifecycleEvent('CONNECT', 'c2'), queryStringParameters: { deny: '1' } } as WsEvent);
-    expect(registry.get('c1')).to.deep.include({ connectionId: 'c1', subject: 'user-7', topics: [] });
+    await connect({ ...lifecycleEvent('CONNECT', 'c3'), queryStringParameters: { fail: '1' } } as WsEvent);
+    expect(registry.get('c1')).to.deep.include({ connectionId: 'c1', subject: 'user-7', topics: ['lobby'] });
     expect(registry.get('c2')).to.equal(undefined);
+    expect(registry.get('c3')).to.equal(undefined);
     await wsClient().subscribe('c1', 'tasks');
     expect(await wsClient().connections({ topic: 'tasks' })).to.deep.equal(['c1']);
     const disconnect = wsHandler(async () => {
