@@ -1,10 +1,11 @@
 import { createDefaultIdempotencyStore, handler, idempotencyMiddleware } from '@framework/runtime';
 import { newTask, task } from '../../lib/task-schemas.js';
+import { publishTaskUpdate } from '../../lib/task-updates.js';
 import { createTask, type TaskEvent } from '../../lib/tasks.js';
 
 /**
  * POST /tasks `{ title }` → 201 the task. Idempotent: a retry with the same `Idempotency-Key` header gets the first
- * response back instead of a second task.
+ * response back instead of a second task. The owner's open WebSocket connections get `{ type: 'task.created', task }`.
  */
 export const main = handler({
   scopes: ['tasks:write'],
@@ -15,6 +16,7 @@ export const main = handler({
     const created = await createTask(service.db, ctx.auth.subject, body.title);
     const event: TaskEvent = { type: 'task.created', taskId: created.id };
     await service.queues['task-events']!.send(event);
+    await publishTaskUpdate(service, ctx.logger, ctx.auth.subject, { type: 'task.created', task: created });
     return created;
   },
 });
