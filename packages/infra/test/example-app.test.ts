@@ -57,8 +57,11 @@ describe('the example app (examples/tasks-api), stage prod', () => {
   });
 
   it('protects the routes with the scopes their handlers declare, and leaves /health public', () => {
-    const routes = new Map(resourcesOf(prod, 'AWS::ApiGatewayV2::Route').map((r) => [r.properties.RouteKey, r.properties]));
+    const all = resourcesOf(prod, 'AWS::ApiGatewayV2::Route').map((r) => [r.properties.RouteKey as string, r.properties] as const);
+    const routes = new Map(all.filter(([key]) => !key.startsWith('$')));
     expect([...routes.keys()]).to.have.members(app.routes.map((r) => r.routeKey));
+    // the WebSocket API: src/ws/$connect.ts, and $disconnect on the framework's registry function
+    expect(all.map(([key]) => key).filter((key) => key.startsWith('$'))).to.have.members(['$connect', '$disconnect']);
     expect(routes.get('GET /health')).to.include({ AuthorizationType: 'NONE' });
     expect(routes.get('GET /tasks')).to.deep.include({ AuthorizationType: 'JWT', AuthorizationScopes: ['tasks-api/tasks:read'] });
     expect(routes.get('POST /tasks')).to.deep.include({ AuthorizationType: 'JWT' });
@@ -246,15 +249,15 @@ describe('the example app (examples/tasks-api): a first deploy of dev and prod',
     }
   });
 
-  it('keeps what POST /tasks needs: send to task-events only, the credentials, the idempotency table; nothing else', () => {
+  it('keeps what POST /tasks needs: send to task-events and the WebSocket fan-out queue only (it publishes task.created), the credentials, the idempotency and connection registry tables, ManageConnections; nothing else', () => {
     for (const stage of ['dev', 'prod']) {
       const s = stages.get(stage)!.synthesized;
       const { statements, actions } = permissionsOf(s, route(stage, 'POST /tasks'));
       const send = statements.filter((st) => [st.Action].flat().includes('sqs:SendMessage'));
-      expect(send, stage).to.have.length(1);
-      expect(JSON.stringify(send[0]!.Resource)).to.match(/Queuetaskevents/);
-      expect(JSON.stringify(send[0]!.Resource)).to.not.match(/DeadLetter/);
-      expect(actions).to.include.members(['secretsmanager:GetSecretValue', 'dynamodb:PutItem']);
+      expect(send, stage).to.have.length(2);
+      expect(send.map((st) => JSON.stringify(st.Resource)).join()).to.match(/Queuetaskevents/).and.to.match(/FanoutQueue/);
+      expect(JSON.stringify(send.map((st) => st.Resource))).to.not.match(/DeadLetter/);
+      expect(actions).to.include.members(['secretsmanager:GetSecretValue', 'dynamodb:PutItem', 'execute-api:ManageConnections']);
       expect(actions.filter((a) => /^(lambda|s3):/.test(a)), stage).to.deep.equal([]);
     }
   });
