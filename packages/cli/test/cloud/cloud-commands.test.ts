@@ -58,9 +58,13 @@ describe('fw synth', () => {
   it('writes the cloud assembly of the stage with its unit names and preset sizes, without credentials', function () {
     this.timeout(180_000);
     const out = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-synth-out-'));
+    const types = path.join(fixture, '.fw', 'types');
+    fs.rmSync(types, { recursive: true, force: true });
     try {
       const result = fw(['synth', '--stage', 'prod', '--out', out]);
       expect(result.status, result.stderr).to.equal(0);
+      // The app's types as a side product (CI synthesizes, then type-checks).
+      expect(fs.readFileSync(path.join(types, 'app.d.ts'), 'utf8')).to.contain('scopes: "tasks:read";');
       expect(result.stdout).to.include(`Cloud assembly written to ${out}`);
       expect(result.stdout).to.match(/cloudcmd-prod: \d+ resources/);
       const templates = fs.readdirSync(out).filter((f) => f.endsWith('.template.json')).map((f) => fs.readFileSync(path.join(out, f), 'utf8'));
@@ -69,6 +73,7 @@ describe('fw synth', () => {
       for (const f of functions) expect(f.Properties).to.deep.include({ MemorySize: 1024, Runtime: 'nodejs22.x', Architectures: ['arm64'] });
     } finally {
       fs.rmSync(out, { recursive: true, force: true });
+      fs.rmSync(types, { recursive: true, force: true });
     }
   });
 });
