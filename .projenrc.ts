@@ -139,11 +139,16 @@ const packages: WorkspacePackage[] = [
   new WorkspacePackage(project, {
     name: 'auth',
     description: 'framework auth: access-token verification (aws-jwt-verify, jose) for the deployed pool, fw dev and other issuers; the Cognito pre-token-generation trigger that puts role scopes into access tokens',
-    workspaceDeps: ['core'],
+    // runtime: `service.auth` is a service extension (registered when the package is imported).
+    workspaceDeps: ['core', 'runtime'],
     deps: { 'aws-jwt-verify': '^5.2.1', 'jose': '^6.2.17', '@aws-sdk/client-cognito-identity-provider': AWS_SDK, '@types/aws-lambda': '^8.10.164' },
+    // service.auth's Cognito calls are tested against cognito-local (a user pool emulator); the calls it lacks, with SDK mocks.
+    devDeps: { 'cognito-local': '^5.3.0', 'aws-sdk-client-mock': '^4.1.0' },
     // `./pre-token-generation`: the Cognito trigger's handler, bundled into its own Lambda by @framework/infra.
     // `./ws-connect-authorizer`: the WebSocket API's `$connect` Lambda authorizer, bundled the same way.
     subpathExports: { './pre-token-generation': 'pre-token-generation/index', './ws-connect-authorizer': 'ws-connect-authorizer/index' },
+    // Importing the package registers `service.auth` (a top-level call): bundlers must keep it.
+    sideEffectFree: false,
     testTimeout: 20000,
   }),
   new WorkspacePackage(project, {

@@ -76,6 +76,63 @@ export class AuthNotConfiguredError extends AuthError {
   }
 }
 
+/** Bad input to a `service.auth` call (a caller's mistake, worth a 4xx if it came from a request). */
+export class InvalidUserInputError extends AuthError {
+  public static readonly CODE = 'FW_ERR_AUTH_INVALID_INPUT';
+  constructor(detail: string, options?: { cause?: unknown }) {
+    super(InvalidUserInputError.CODE, `Invalid input to service.auth: ${detail}.`, options);
+  }
+}
+
+/** A role that `config/security.ts` does not declare. */
+export class UnknownRoleError extends AuthError {
+  public static readonly CODE = 'FW_ERR_AUTH_UNKNOWN_ROLE';
+  constructor(
+    readonly roles: readonly string[],
+    readonly declared: readonly string[],
+  ) {
+    super(UnknownRoleError.CODE, `Role${roles.length > 1 ? 's' : ''} ${roles.map((r) => JSON.stringify(r)).join(', ')} ${roles.length > 1 ? 'are' : 'is'} not declared in config/security.ts; declared roles: ${declared.join(', ') || '(none)'}. Use one of them, or declare the role under security.roles.`);
+  }
+}
+
+/** No user of that name in the pool (or in fw dev's user store). */
+export class UserNotFoundError extends AuthError {
+  public static readonly CODE = 'FW_ERR_AUTH_USER_NOT_FOUND';
+  constructor(
+    readonly username: string,
+    options?: { cause?: unknown },
+  ) {
+    super(UserNotFoundError.CODE, `There is no user "${username}". Check the username (service.auth.listUsers() lists them).`, options);
+  }
+}
+
+/** `createUser` with a username that is taken. */
+export class UserExistsError extends AuthError {
+  public static readonly CODE = 'FW_ERR_AUTH_USER_EXISTS';
+  constructor(
+    readonly username: string,
+    options?: { cause?: unknown },
+  ) {
+    super(UserExistsError.CODE, `A user "${username}" exists already. Choose another username, or change the existing user's roles with setRoles.`, options);
+  }
+}
+
+/** `machineToken` for an app client that is not declared, or has no client_credentials flow. */
+export class UnknownAppClientError extends AuthError {
+  public static readonly CODE = 'FW_ERR_AUTH_UNKNOWN_CLIENT';
+  constructor(detail: string) {
+    super(UnknownAppClientError.CODE, `${detail}. Declare the app client in config/security.ts with flows: ['client_credentials'] and the scopes it may request.`);
+  }
+}
+
+/** The identity provider refused or failed a call (Cognito's error, or fw dev's issuer's, is the `cause`). */
+export class IdentityProviderError extends AuthError {
+  public static readonly CODE = 'FW_ERR_AUTH_PROVIDER';
+  constructor(operation: string, detail: string, options?: { cause?: unknown }) {
+    super(IdentityProviderError.CODE, `service.auth.${operation} failed: ${detail}.`, options);
+  }
+}
+
 /** Every code of this package, with its cause (the README's table lists the same codes). */
 export const AUTH_ERROR_CODES = {
   [TokenExpiredError.CODE]: 'the token has expired',
@@ -86,4 +143,10 @@ export const AUTH_ERROR_CODES = {
   [InvalidTokenError.CODE]: 'not a JWT, a bad signature or a bad claim',
   [JwksUnavailableError.CODE]: "the issuer's JWKS could not be fetched",
   [AuthNotConfiguredError.CODE]: 'the auth variables or the trigger settings are missing',
+  [InvalidUserInputError.CODE]: 'bad input to a service.auth call',
+  [UnknownRoleError.CODE]: 'a role not declared in config/security.ts',
+  [UserNotFoundError.CODE]: 'no user of that name',
+  [UserExistsError.CODE]: 'createUser with a username that is taken',
+  [UnknownAppClientError.CODE]: 'machineToken for an undeclared client or one without client_credentials',
+  [IdentityProviderError.CODE]: 'Cognito or the dev issuer refused or failed a call',
 } as const;

@@ -33,6 +33,11 @@ export const DEV_PATHS = {
   openapi: `${DEV_PATH_ROOT}/openapi.json`,
   /** `GET`: the API reference page of that document (Swagger UI, served from the CLI's own files). */
   docs: `${DEV_PATH_ROOT}/docs`,
+  /**
+   * `POST { action, ... }`: the dev issuer's user admin (create, get, list, disable, enable, delete, set roles, global
+   * sign-out) that `service.auth` calls under `fw dev`, with this run's `FW_DEV_AUTH_TOKEN`.
+   */
+  authAdmin: `${DEV_PATH_ROOT}/auth/admin`,
 } as const;
 
 /**

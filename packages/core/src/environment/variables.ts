@@ -27,6 +27,11 @@ export const ENV = {
    * runtime's scope check accepts that prefix and no other (the project name unless the stack names another).
    */
   authResourceServer: 'FW_AUTH_RESOURCE_SERVER',
+  /**
+   * The roles `config/security.ts` declares, comma-separated (empty when none): `service.auth.setRoles` refuses any
+   * other, locally and deployed (a Cognito group that is no declared role grants nothing).
+   */
+  authRoles: 'FW_AUTH_ROLES',
   /** The WebSocket API's URL clients connect to (`wss://...`; in `fw dev` `ws://<host>:<port>/_ws`), when `src/ws/` has handlers. */
   wsUrl: 'FW_WS_URL',
   /** The WebSocket API's `@connections` endpoint that `service.ws` sends through (in `fw dev` the dev server's). */
@@ -50,6 +55,11 @@ export const ENV = {
    * object API answers no one else). Never set in a deployed function.
    */
   devStorageToken: 'FW_DEV_STORAGE_TOKEN',
+  /**
+   * Local development only: the per-run secret `service.auth` presents to the dev issuer's user admin endpoint
+   * (`DEV_PATHS.authAdmin`), which answers no one else. Never set in a deployed function.
+   */
+  devAuthToken: 'FW_DEV_AUTH_TOKEN',
   /**
    * Not given to functions: the project folder `defineApp` discovers files in when its options name no `rootDir` (the
    * `fw` commands set it before they import `fw.config.ts`).
@@ -90,7 +100,7 @@ export const TOKEN_VERIFIER_ENV = {
 } as const;
 
 /** Variables the dev server sets that deployed functions never get (excluded when comparing both). */
-export const DEV_ONLY_ENV: readonly string[] = [ENV.devEndpoint, ENV.devStorageToken, ENV.validateResponses];
+export const DEV_ONLY_ENV: readonly string[] = [ENV.devEndpoint, ENV.devStorageToken, ENV.devAuthToken, ENV.validateResponses];
 
 export { envToken } from './env-token.js';
 export { databaseEnv } from '../intents/databases.js';

@@ -4,7 +4,7 @@ import type { MfaFactor } from '../config/security.js';
 import { ConfigError } from '../errors.js';
 import { ENV } from '../environment/variables.js';
 import { authDomainPrefixBase, preTokenGenerationFunctionName, userPoolName } from '../naming/unit-names.js';
-import { outputRef, type CodecKit, type IntentKindModule, type KindValue } from './intent-kind.js';
+import { fixedValue, outputRef, type CodecKit, type IntentKindModule, type KindValue } from './intent-kind.js';
 
 /** Outputs of the auth intent that reach functions. */
 export const AUTH_OUTPUTS = ['issuer', 'audience', 'userPoolId', 'resourceServer'] as const;
@@ -127,6 +127,7 @@ export const authKind: IntentKindModule<AuthIntent, AuthDefinition | undefined, 
     env[ENV.authAudience] = outputRef(AUTH_ID, 'audience');
     env[ENV.authUserPoolId] = outputRef(AUTH_ID, 'userPoolId');
     env[ENV.authResourceServer] = outputRef(AUTH_ID, 'resourceServer');
+    env[ENV.authRoles] = fixedValue(Object.keys(auth.roles ?? {}).join(','));
     return env;
   },
   units: () => [],

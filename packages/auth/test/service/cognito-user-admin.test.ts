@@ -1,0 +1,176 @@
+import {
+  AdminAddUserToGroupCommand,
+  AdminGetUserCommand,
+  AdminUserGlobalSignOutCommand,
+  CognitoIdentityProviderClient,
+  CreateGroupCommand,
+  CreateUserPoolCommand,
+  DescribeUserPoolClientCommand,
+  DescribeUserPoolCommand,
+  ListUsersCommand,
+} from '@aws-sdk/client-cognito-identity-provider';
+import { mockClient } from 'aws-sdk-client-mock';
+import { expect } from 'chai';
+import { createAuthService, InvalidUserInputError, UnknownAppClientError, UnknownRoleError, UserExistsError, UserNotFoundError, type AuthService } from '../../src/index.js';
+import { CognitoLocal } from '../helpers/cognito-local.js';
+
+const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
+const ROLES = ['admin', 'member'];
+
+describe('service.auth on Cognito, against cognito-local', function () {
+  this.timeout(60000);
+  let cognito: CognitoLocal;
+  let auth: AuthService;
+  let admin: CognitoIdentityProviderClient;
+  let userPoolId: string;
+
+  before(async () => {
+    cognito = await CognitoLocal.start();
+    admin = new CognitoIdentityProviderClient({ region: 'eu-west-1', endpoint: cognito.endpoint, credentials });
+    const pool = await admin.send(new CreateUserPoolCommand({ PoolName: 'shop-dev-users' }));
+    userPoolId = pool.UserPool!.Id!;
+    // As infra synthesizes it: a group per declared role, plus a group no role declares (a federated provider's).
+    for (const role of [...ROLES, 'eu-west-1_x_Google']) await admin.send(new CreateGroupCommand({ UserPoolId: userPoolId, GroupName: role }));
+    auth = createAuthService({ env: { FW_AUTH_USER_POOL_ID: userPoolId, FW_AUTH_ROLES: ROLES.join(','), FW_AUTH_AUDIENCE: '' }, cognito: { region: 'eu-west-1', endpoint: cognito.endpoint, credentials } });
+  });
+
+  after(async () => {
+    admin?.destroy();
+    await cognito?.stop();
+  });
+
+  it('creates a user with a temporary password and roles, then reads them back', async () => {
+    const created = await auth.createUser({ username: 'ada@example.com', roles: ['member'], temporaryPassword: 'Temp-pass-123' });
+    expect(created).to.include({ username: 'ada@example.com', email: 'ada@example.com', enabled: true, status: 'FORCE_CHANGE_PASSWORD' });
+    expect(created.sub).to.match(/^[0-9a-f-]{36}$/);
+    const read = await auth.getUser('ada@example.com');
+    expect(read).to.deep.include({ username: 'ada@example.com', sub: created.sub, roles: ['member'], enabled: true });
+    expect(read!.createdAt).to.be.instanceOf(Date);
+  });
+
+  it('invites a user (Cognito generates the temporary password)', async () => {
+    const invited = await auth.createUser({ username: 'grace@example.com', invite: true });
+    expect(invited).to.include({ username: 'grace@example.com', status: 'FORCE_CHANGE_PASSWORD' });
+    expect((await auth.getUser('grace@example.com'))!.roles).to.deep.equal([]);
+  });
+
+  it('refuses a username that is taken, with UserExistsError', async () => {
+    await auth.createUser({ username: 'taken@example.com', temporaryPassword: 'Temp-pass-123' });
+    const error = await auth.createUser({ username: 'taken@example.com', temporaryPassword: 'Temp-pass-123' }).catch((e: unknown) => e);
+    expect(error).to.be.instanceOf(UserExistsError).with.property('code', 'FW_ERR_AUTH_USER_EXISTS');
+  });
+
+  it('setRoles applies the difference and leaves groups that are no role alone', async () => {
+    await auth.createUser({ username: 'linus@example.com', roles: ['member'], temporaryPassword: 'Temp-pass-123' });
+    await auth.setRoles('linus@example.com', ['admin', 'member']);
+    expect((await auth.getUser('linus@example.com'))!.roles).to.deep.equal(['admin', 'member']);
+    await auth.setRoles('linus@example.com', ['admin']);
+    expect((await auth.getUser('linus@example.com'))!.roles).to.deep.equal(['admin']);
+    const { Username } = await admin.send(new AdminGetUserCommand({ UserPoolId: userPoolId, Username: 'linus@example.com' }));
+    await admin.send(new AdminAddUserToGroupCommand({ UserPoolId: userPoolId, Username, GroupName: 'eu-west-1_x_Google' }));
+    await auth.setRoles('linus@example.com', []);
+    expect((await auth.getUser('linus@example.com'))!.roles).to.deep.equal(['eu-west-1_x_Google']);
+  });
+
+  it('refuses a role config/security.ts does not declare, naming the declared ones', async () => {
+    await auth.createUser({ username: 'ken@example.com', temporaryPassword: 'Temp-pass-123' });
+    const error = await auth.setRoles('ken@example.com', ['member', 'owner']).catch((e: unknown) => e);
+    expect(error).to.be.instanceOf(UnknownRoleError).with.property('code', 'FW_ERR_AUTH_UNKNOWN_ROLE');
+    expect((error as Error).message).to.contain('"owner"').and.contain('declared roles: admin, member');
+    // A group of the pool that is no declared role is refused as well: it grants nothing.
+    expect(await auth.setRoles('ken@example.com', ['eu-west-1_x_Google']).catch((e: unknown) => e)).to.be.instanceOf(UnknownRoleError);
+    expect(await auth.createUser({ username: 'ken2@example.com', roles: ['owner'], temporaryPassword: 'Temp-pass-123' }).catch((e: unknown) => e)).to.be.instanceOf(UnknownRoleError);
+    expect(await auth.getUser('ken2@example.com')).to.equal(undefined);
+  });
+
+  it('disables, enables and deletes a user', async () => {
+    await auth.createUser({ username: 'barbara@example.com', temporaryPassword: 'Temp-pass-123' });
+    await auth.disableUser('barbara@example.com');
+    expect((await auth.getUser('barbara@example.com'))!.enabled).to.equal(false);
+    await auth.enableUser('barbara@example.com');
+    expect((await auth.getUser('barbara@example.com'))!.enabled).to.equal(true);
+    await auth.deleteUser('barbara@example.com');
+    expect(await auth.getUser('barbara@example.com')).to.equal(undefined);
+  });
+
+  it('answers an unknown user with UserNotFoundError (and getUser with undefined)', async () => {
+    expect(await auth.getUser('nobody@example.com')).to.equal(undefined);
+    for (const call of [() => auth.disableUser('nobody@example.com'), () => auth.deleteUser('nobody@example.com'), () => auth.setRoles('nobody@example.com', ['member'])]) {
+      expect(await call().catch((e: unknown) => e)).to.be.instanceOf(UserNotFoundError).with.property('code', 'FW_ERR_AUTH_USER_NOT_FOUND');
+    }
+  });
+
+  it('lists users with their roles', async () => {
+    const page = await auth.listUsers({ limit: 60 });
+    const ada = page.users.find((u) => u.username === 'ada@example.com');
+    expect(ada).to.deep.include({ roles: ['member'], email: 'ada@example.com' });
+  });
+
+  it('refuses bad input before calling Cognito', async () => {
+    const bad = [
+      () => auth.createUser({ username: 'has space', temporaryPassword: 'Temp-pass-123' }),
+      () => auth.createUser({ username: 'both', temporaryPassword: 'Temp-pass-123', invite: true } as never),
+      () => auth.createUser({ username: 'neither' } as never),
+      () => auth.createUser({ username: 'noemail', invite: true }),
+      () => auth.listUsers({ limit: 0 }),
+      () => auth.listUsers({ limit: 61 }),
+    ];
+    for (const call of bad) expect(await call().catch((e: unknown) => e)).to.be.instanceOf(InvalidUserInputError).with.property('code', 'FW_ERR_AUTH_INVALID_INPUT');
+  });
+});
+
+// cognito-local answers ListUsers with every user at once (no Limit, no PaginationToken) and has no
+// AdminUserGlobalSignOut and no pool domain; these are checked against SDK mocks.
+describe('service.auth on Cognito, where cognito-local falls short (SDK mocks)', () => {
+  const env = { FW_AUTH_USER_POOL_ID: 'eu-west-1_Pool', FW_AUTH_ROLES: 'member', FW_AUTH_AUDIENCE: 'web-id,jobs-id', FW_AUTH_RESOURCE_SERVER: 'shop' };
+  let cognito: ReturnType<typeof mockClient<CognitoIdentityProviderClient>>;
+  beforeEach(() => {
+    cognito = mockClient(CognitoIdentityProviderClient);
+  });
+  afterEach(() => cognito.restore());
+
+  it('pages through users with Limit and an opaque cursor', async () => {
+    const user = (name: string) => ({ Username: name, Attributes: [{ Name: 'sub', Value: `sub-${name}` }] });
+    cognito.onAnyCommand().resolves({});
+    cognito.on(ListUsersCommand).callsFake((input: { Limit?: number; PaginationToken?: string }) => {
+      expect(input.Limit).to.equal(2);
+      return input.PaginationToken === 'page-2' ? { Users: [user('c')] } : { Users: [user('a'), user('b')], PaginationToken: 'page-2' };
+    });
+    const auth = createAuthService({ env });
+    const first = await auth.listUsers({ limit: 2 });
+    expect(first.users.map((u) => u.username)).to.deep.equal(['a', 'b']);
+    expect(first.nextCursor).to.be.a('string');
+    const second = await auth.listUsers({ limit: 2, cursor: first.nextCursor! });
+    expect(second.users.map((u) => u.username)).to.deep.equal(['c']);
+    expect(second.nextCursor).to.equal(undefined);
+  });
+
+  it('signOutEverywhere is AdminUserGlobalSignOut on the pool', async () => {
+    cognito.on(AdminUserGlobalSignOutCommand).resolves({});
+    await createAuthService({ env }).signOutEverywhere('ada@example.com');
+    expect(cognito.commandCalls(AdminUserGlobalSignOutCommand).map((c) => c.args[0].input)).to.deep.equal([{ UserPoolId: 'eu-west-1_Pool', Username: 'ada@example.com' }]);
+  });
+
+  it('machineToken finds the client by name, takes its secret from DescribeUserPoolClient and posts to the pool domain', async () => {
+    cognito.on(DescribeUserPoolClientCommand, { ClientId: 'web-id' }).resolves({ UserPoolClient: { ClientId: 'web-id', ClientName: 'web', AllowedOAuthFlows: ['code'] } });
+    cognito.on(DescribeUserPoolClientCommand, { ClientId: 'jobs-id' }).resolves({ UserPoolClient: { ClientId: 'jobs-id', ClientName: 'jobs', ClientSecret: 's3cret', AllowedOAuthFlows: ['client_credentials'] } });
+    cognito.on(DescribeUserPoolCommand).resolves({ UserPool: { Domain: 'shop-dev-abc' } });
+    const requests: { url: string; init: RequestInit }[] = [];
+    const fetch = (async (url: string, init: RequestInit) => {
+      requests.push({ url, init });
+      return new Response(JSON.stringify({ access_token: `token-${requests.length}`, expires_in: 3600, token_type: 'Bearer' }), { status: 200, headers: { 'content-type': 'application/json' } });
+    }) as unknown as typeof globalThis.fetch;
+    const auth = createAuthService({ env, machineTokens: { fetch } });
+    expect(await auth.machineToken('jobs', ['orders:read'])).to.equal('token-1');
+    expect(await auth.machineToken('jobs', ['orders:read'])).to.equal('token-1');
+    expect(requests).to.have.length(1);
+    expect(requests[0]!.url).to.equal('https://shop-dev-abc.auth.eu-west-1.amazoncognito.com/oauth2/token');
+    expect((requests[0]!.init.headers as Record<string, string>).authorization).to.equal(`Basic ${Buffer.from('jobs-id:s3cret').toString('base64')}`);
+    expect(new URLSearchParams(requests[0]!.init.body as string).get('scope')).to.equal('shop/orders:read');
+    // The client's description is read once per container, not per token.
+    await auth.machineToken('jobs');
+    expect(cognito.commandCalls(DescribeUserPoolClientCommand, { ClientId: 'jobs-id' })).to.have.length(1);
+    expect(await auth.machineToken('web').catch((e: unknown) => e)).to.be.instanceOf(UnknownAppClientError);
+    expect(await auth.machineToken('nope').catch((e: unknown) => e)).to.be.instanceOf(UnknownAppClientError);
+  });
+});
