@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { AUTH_ID, ENV, LAMBDA_TZ, resolveEnvironment, type AppDefinition, type FunctionUnit, type IntentOutputValues, type OutputValues } from '@framework/core';
@@ -238,7 +239,9 @@ export class DevServer {
       const auth = { [AUTH_ID]: { issuer: url, audience: localAudiences(app).join(','), userPoolId: 'local', resourceServer: localResourceServer(app) } satisfies OutputValues<'auth'> };
       startup.outputs.set('auth', auth);
       startup.functionOutputs.set('auth', auth);
-      environment = { ...fillEnvironment(app, startup.outputs, url), ...startup.env };
+      // service.auth's per-run secret for the user admin endpoint (kept out of the state file, as the storage one).
+      const devAuthToken = randomBytes(32).toString('base64url');
+      environment = { ...fillEnvironment(app, startup.outputs, url), ...startup.env, [ENV.devAuthToken]: devAuthToken };
       functionEnvironment = environment;
       // Compile in the background (spare threads start with the environment filled in): before the issuer's key and
       // the seeded users (scrypt) are read, so the threads boot meanwhile.
@@ -256,6 +259,7 @@ export class DevServer {
         ...(activity ? { activity } : {}),
         issuer,
         users,
+        devAuthToken,
         host,
         enginePlugins: startup.plugins,
         notReady: startup.notReady,
@@ -267,7 +271,7 @@ export class DevServer {
       // Listen while the handlers compile: a request waits for the build it needs, not for the server to start.
       void compiled;
       await startup.waitUntilReady(options.engineReadyTimeoutMs ?? ENGINE_READY_TIMEOUT_MS, log);
-      functionEnvironment = { ...fillEnvironment(app, startup.functionOutputs, url), ...startup.env };
+      functionEnvironment = { ...fillEnvironment(app, startup.functionOutputs, url), ...startup.env, [ENV.devAuthToken]: devAuthToken };
       await listenHttpServer(fastify, hostName, port);
     } catch (error) {
       await fastify?.close().catch(() => undefined);
@@ -277,7 +281,7 @@ export class DevServer {
     }
 
     // The storage engine's per-run secret stays in memory and in the workers: a file could be read by others.
-    const { [ENV.devStorageToken]: _storageToken, ...stateEnv } = environment;
+    const { [ENV.devStorageToken]: _storageToken, [ENV.devAuthToken]: _authToken, ...stateEnv } = environment;
     writeStateFile(dataDir, { pid: process.pid, url, stage, env: { ...stateEnv, [ENV.devEndpoint]: url } });
     server = new DevServer(url, rootDir, app, fastify, host, bundler, configInputs, startup.engines, environment, log, async (s) => {
       // Load each route once, one after another, for the scopes in the table (and warm instances).

@@ -23,6 +23,14 @@ export interface StoredUser {
   readonly passwordHash: string;
   /** Created from the stage config's `auth.users`: its password and roles follow the config on every start. */
   readonly seeded: boolean;
+  /** False once disabled (`service.auth.disableUser`): the user can neither sign in nor refresh. @default true */
+  readonly enabled?: boolean;
+  /** Cognito's status: `FORCE_CHANGE_PASSWORD` for a user created with a temporary password. @default 'CONFIRMED' */
+  readonly status?: 'CONFIRMED' | 'FORCE_CHANGE_PASSWORD';
+  /** ISO time of creation (users created by `service.auth` or `fw auth users`). @default - unknown */
+  readonly createdAt?: string;
+  /** Milliseconds since the epoch of the last global sign-out: refresh tokens issued before it are refused. @default - never */
+  readonly signedOutAt?: number;
 }
 
 interface UsersFile {
@@ -55,29 +63,41 @@ export async function verifyPassword(password: string, passwordHash: string): Pr
   }
 }
 
+/** What identifies one version of the users file: a write (here or by `fw auth users` in another process) changes it. */
+function fileVersion(file: string): string | undefined {
+  try {
+    const stat = fs.statSync(file);
+    return `${stat.ino}:${stat.size}:${stat.mtimeMs}`;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * The dev issuer's users: a small JSON file under `.fw/`, read once and written whole and atomically (a temporary file
- * renamed over the old one), so a crash mid-write never leaves half a file. Only the dev server's process writes it.
+ * The dev issuer's users: a small JSON file under `.fw/`, written whole and atomically (a temporary file renamed over
+ * the old one), so a crash mid-write never leaves half a file. The dev server and `fw auth users` both use it: each
+ * read first checks whether the file changed on disk (a stat) and reads it again if so.
  */
 export class UserStore {
   private constructor(
     private readonly file: string,
     private users: StoredUser[],
+    private version: string | undefined,
   ) {}
 
   static open(dataDir: string): UserStore {
     const file = usersFilePath(dataDir);
-    let users: StoredUser[] = [];
-    if (fs.existsSync(file)) {
-      try {
-        const parsed = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<UsersFile> | null;
-        if (!Array.isArray(parsed?.users)) throw new Error('no "users" list');
-        users = parsed.users;
-      } catch (error) {
-        throw new DevServerError('FW_ERR_DEV_ENGINE_START', `the dev issuer's users file ${file} cannot be read (${(error as Error).message}); delete it and start again: fw dev seeds the users of the stage config's auth.users anew`, { cause: error });
-      }
+    return new UserStore(file, readUsersFile(file), fileVersion(file));
+  }
+
+  /** Reads the file again when another process wrote it since. */
+  private current(): StoredUser[] {
+    const version = fileVersion(this.file);
+    if (version !== this.version) {
+      this.users = readUsersFile(this.file);
+      this.version = version;
     }
-    return new UserStore(file, users);
+    return this.users;
   }
 
   /**
@@ -85,6 +105,7 @@ export class UserStore {
    * config, restart, and the change applies), its `sub` stays; users not created by seeding are left alone.
    */
   async seed(users: readonly SeededUser[]): Promise<void> {
+    this.current();
     let changed = false;
     for (const declared of users) {
       const existing = this.users.find((u) => u.username === declared.username);
@@ -108,18 +129,49 @@ export class UserStore {
 
   /** The user whose username and password match, else undefined (the same answer for an unknown user and a wrong password). */
   async authenticate(username: string, password: string): Promise<StoredUser | undefined> {
-    const user = this.users.find((u) => u.username === username);
+    const user = this.current().find((u) => u.username === username);
     // An unknown user costs a hash too, so the answer's timing does not tell which usernames exist.
     const matches = await verifyPassword(password, user?.passwordHash ?? UNKNOWN_USER_HASH);
-    return user && matches ? user : undefined;
+    // A disabled user gets the same answer as a wrong password (Cognito says so only after the password matched).
+    return user && matches && user.enabled !== false ? user : undefined;
   }
 
   bySub(sub: string): StoredUser | undefined {
-    return this.users.find((u) => u.sub === sub);
+    return this.current().find((u) => u.sub === sub);
+  }
+
+  byUsername(username: string): StoredUser | undefined {
+    return this.current().find((u) => u.username === username);
   }
 
   list(): readonly StoredUser[] {
-    return this.users;
+    return this.current();
+  }
+
+  /** Adds a user; false (nothing written) when the username is taken. */
+  add(user: StoredUser): boolean {
+    if (this.current().some((u) => u.username === user.username)) return false;
+    this.users = [...this.users, user];
+    this.save();
+    return true;
+  }
+
+  /** Replaces the user `username` by `change(user)`; false when there is no such user. */
+  update(username: string, change: (user: StoredUser) => StoredUser): boolean {
+    const existing = this.current().find((u) => u.username === username);
+    if (!existing) return false;
+    this.users = this.users.map((u) => (u === existing ? change(u) : u));
+    this.save();
+    return true;
+  }
+
+  /** Deletes the user `username`; false when there is no such user. */
+  remove(username: string): boolean {
+    const remaining = this.current().filter((u) => u.username !== username);
+    if (remaining.length === this.users.length) return false;
+    this.users = remaining;
+    this.save();
+    return true;
   }
 
   private save(): void {
@@ -128,6 +180,18 @@ export class UserStore {
     const file: UsersFile = { version: 1, users: this.users };
     fs.writeFileSync(temporary, `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600 });
     fs.renameSync(temporary, this.file);
+    this.version = fileVersion(this.file);
+  }
+}
+
+function readUsersFile(file: string): StoredUser[] {
+  if (!fs.existsSync(file)) return [];
+  try {
+    const parsed = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<UsersFile> | null;
+    if (!Array.isArray(parsed?.users)) throw new Error('no "users" list');
+    return parsed.users;
+  } catch (error) {
+    throw new DevServerError('FW_ERR_DEV_ENGINE_START', `the dev issuer's users file ${file} cannot be read (${(error as Error).message}); delete it and start again: fw dev seeds the users of the stage config's auth.users anew`, { cause: error });
   }
 }
 

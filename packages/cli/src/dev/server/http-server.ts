@@ -7,6 +7,8 @@ import { apiDocsPlugin, type DevOpenApi } from '../api-docs/index.js';
 import { issuerPlugin } from '../auth/issuer-plugin.js';
 import type { LocalIssuer } from '../auth/local-issuer.js';
 import { oauthPlugin } from '../auth/oauth/oauth-plugin.js';
+import { LocalUserAdmin } from '../auth/local-user-admin.js';
+import { userAdminPlugin } from '../auth/user-admin-plugin.js';
 import type { UserStore } from '../auth/user-store.js';
 import type { DevClock } from '../clock/index.js';
 import type { DevLogger, InvokeOptions, InvokeOutcome } from '../engines/engine.js';
@@ -40,6 +42,8 @@ export interface HttpWiring {
   readonly issuer: LocalIssuer;
   /** The dev issuer's users (`.fw/dev/auth/users.json`), who sign in on its login page. */
   readonly users: UserStore;
+  /** This run's secret of the user admin endpoint (`FW_DEV_AUTH_TOKEN`, which functions get). */
+  readonly devAuthToken: string;
   readonly host: FunctionHost;
   /** The engines' own routes. */
   readonly enginePlugins: readonly FastifyPluginAsync[];
@@ -139,6 +143,11 @@ export async function wireHttpServer(fastify: FastifyInstance, wiring: HttpWirin
   });
   await fastify.register(issuerPlugin(wiring.issuer, () => wiring.currentApp()));
   await fastify.register(oauthPlugin(wiring.issuer, wiring.users, () => wiring.currentApp()));
+  const userAdmin = new LocalUserAdmin(wiring.users, {
+    declaredRoles: () => Object.keys(wiring.currentApp().config.security.roles ?? {}),
+    invitation: ({ username, email, temporaryPassword }) => log.info(`service.auth invited ${username}${email ? ` <${email}>` : ''}: fw dev sends no mail; their temporary password is ${temporaryPassword}`),
+  });
+  await fastify.register(userAdminPlugin(userAdmin, wiring.devAuthToken));
   await fastify.register(
     devEndpointsPlugin({
       currentApp: () => wiring.currentApp(),

@@ -102,7 +102,8 @@ function clientById(app: AppDefinition, clientId: string | undefined): [string, 
 export function oauthPlugin(issuer: LocalIssuer, users: UserStore, currentApp: () => AppDefinition): FastifyPluginAsync {
   const transactions = new ExpiringStore<LoginTransaction>(LOGIN_SECONDS);
   const codes = new ExpiringStore<CodeGrant>(CODE_SECONDS);
-  const refreshTokens = new ExpiringStore<UserGrant>(REFRESH_SECONDS);
+  // `issuedAt` (ms): a global sign-out of the user (`signedOutAt`) revokes the refresh tokens issued before it.
+  const refreshTokens = new ExpiringStore<UserGrant & { readonly issuedAt: number }>(REFRESH_SECONDS);
 
   const loginPage = (reply: FastifyReply, app: AppDefinition, id: string, transaction: LoginTransaction, extra: { username?: string; error?: string } = {}) =>
     reply.headers(PAGE_HEADERS).send(
@@ -206,9 +207,10 @@ export function oauthPlugin(issuer: LocalIssuer, users: UserStore, currentApp: (
         if (verifier === undefined || !pkceMatches(verifier, grant.codeChallenge)) return fail('invalid_grant', 'code_verifier does not match the code_challenge of the authorize request (PKCE)');
         const user = users.bySub(grant.sub);
         if (!user) return fail('invalid_grant', 'the user no longer exists');
+        if (user.enabled === false) return fail('invalid_grant', 'the user is disabled');
         const { redirectUri: _r, codeChallenge: _c, ...userGrant } = grant;
         const tokens = await mintUserTokens(issuer, app, user, userGrant);
-        return { ...tokens, refresh_token: refreshTokens.add(userGrant) };
+        return { ...tokens, refresh_token: refreshTokens.add({ ...userGrant, issuedAt: Date.now() }) };
       }
       if (grantType === 'refresh_token') {
         if (!config.flows.includes('refresh_token') && !config.flows.includes('authorization_code')) return fail('unauthorized_client', `app client "${clientName}" has no user flow`);
@@ -216,7 +218,10 @@ export function oauthPlugin(issuer: LocalIssuer, users: UserStore, currentApp: (
         if (!grant || grant.clientName !== clientName) return fail('invalid_grant', 'the refresh token is unknown, expired, or was issued to another client (a restart of fw dev forgets refresh tokens)');
         const user = users.bySub(grant.sub);
         if (!user) return fail('invalid_grant', 'the user no longer exists');
-        return mintUserTokens(issuer, app, user, { ...grant, authTime: grant.authTime });
+        if (user.enabled === false) return fail('invalid_grant', 'the user is disabled');
+        if (user.signedOutAt !== undefined && grant.issuedAt <= user.signedOutAt) return fail('invalid_grant', 'the refresh token has been revoked (the user was signed out everywhere)');
+        const { issuedAt: _issuedAt, ...userGrant } = grant;
+        return mintUserTokens(issuer, app, user, userGrant);
       }
       if (grantType === 'client_credentials') {
         if (!config.flows.includes('client_credentials')) return fail('unauthorized_client', `app client "${clientName}" does not have the client_credentials flow in config/security.ts`);
