@@ -1,5 +1,6 @@
 import { Aws, Duration, Fn, SecretValue, Stack } from 'aws-cdk-lib';
 import * as cognito from 'aws-cdk-lib/aws-cognito';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import type { AuthDefinition, EnvironmentSettings, IdentityProviderConfig, ResourceSettings } from '@framework/core';
 import { Construct } from 'constructs';
 import type { AuthTriggerBundle } from '../bundling/bundle-app.js';
@@ -28,6 +29,22 @@ export interface AppAuthProps {
 }
 
 const BROWSER_FLOWS = ['authorization_code', 'implicit'] as const;
+
+/** The Cognito actions `service.auth` calls (see `grantServiceAuth`). */
+export const SERVICE_AUTH_ACTIONS: readonly string[] = [
+  'cognito-idp:AdminCreateUser',
+  'cognito-idp:AdminGetUser',
+  'cognito-idp:ListUsers',
+  'cognito-idp:AdminListGroupsForUser',
+  'cognito-idp:AdminDisableUser',
+  'cognito-idp:AdminEnableUser',
+  'cognito-idp:AdminDeleteUser',
+  'cognito-idp:AdminAddUserToGroup',
+  'cognito-idp:AdminRemoveUserFromGroup',
+  'cognito-idp:AdminUserGlobalSignOut',
+  'cognito-idp:DescribeUserPoolClient',
+  'cognito-idp:DescribeUserPool',
+];
 
 /**
  * The auth intent: a Cognito user pool (password policy, MFA and sign-up from the intent), a resource server with
@@ -213,6 +230,14 @@ export class AppAuth extends Construct {
     // arn:aws:cloudformation:<region>:<account>:stack/<name>/<uuid> → the uuid's first group.
     const stackUuid = Fn.select(2, Fn.split('/', Aws.STACK_ID));
     return Fn.join('-', [domainPrefix, Fn.select(0, Fn.split('-', stackUuid))]);
+  }
+
+  /**
+   * Lets `grantee` run `service.auth` (`@framework/auth`) on this pool: the admin calls of its user methods and the two
+   * reads `machineToken` makes once per container (the client's secret, the pool's domain). On this pool only.
+   */
+  public grantServiceAuth(grantee: iam.IGrantable): iam.Grant {
+    return this.userPool.grant(grantee, ...SERVICE_AUTH_ACTIONS);
   }
 
   /** The scope as it appears in an access token and in a route's `authorizationScopes`: `<identifier>/<scope>`. */

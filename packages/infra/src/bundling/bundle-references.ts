@@ -23,7 +23,16 @@ export interface FunctionReferences {
   readonly wsRegistry: boolean;
   /** Whether it publishes to a topic (`ws.publish(`): a large topic goes through the framework's fan-out queue. */
   readonly wsPublishes: boolean;
+  /**
+   * Whether it administers the user pool through `service.auth` (`auth.createUser(`, `auth.machineToken(`, ...; any
+   * `service.auth` or destructured `auth` followed by one of `AUTH_SERVICE_METHODS`), or imports Cognito's SDK client.
+   * @default false
+   */
+  readonly authAdmin?: boolean;
 }
+
+/** The methods of `service.auth` (`@framework/auth`): each calls Cognito's admin API or reads an app client. */
+export const AUTH_SERVICE_METHODS: readonly string[] = ['createUser', 'getUser', 'listUsers', 'disableUser', 'enableUser', 'deleteUser', 'setRoles', 'signOutEverywhere', 'machineToken'];
 
 /** Methods of `BucketClient` that create, replace or delete objects (a presigned upload is signed with write rights). */
 export const BUCKET_WRITE_METHODS: readonly string[] = ['presignUpload', 'put', 'delete'];
@@ -54,6 +63,10 @@ const WS_SEND = new RegExp(String.raw`\bws${OPT}(?:send|broadcast|disconnect|pub
 /** The `service.ws` methods that read or write the connection registry. */
 const WS_REGISTRY = new RegExp(String.raw`\bws${OPT}(?:send|broadcast|publish|subscribe|unsubscribe|connections)\s*\(`);
 const WS_PUBLISH = new RegExp(String.raw`\bws${OPT}publish\s*\(`);
+/** `auth.createUser(`, `auth?.setRoles(`, ... (`service.auth`, or `auth` destructured from it); `service.auth` passed on. */
+const AUTH_ADMIN = new RegExp(String.raw`\bauth${OPT}(?:${AUTH_SERVICE_METHODS.join('|')})\s*\(|\bservice${OPT}auth\b(?!${OPT}[A-Za-z_$])`);
+/** Cognito's SDK client, imported directly by a project file. */
+const AUTH_DIRECT_CLIENT = '@aws-sdk/client-cognito-identity-provider';
 /** The WebSocket API's management client, imported directly by a project file. */
 const WS_DIRECT_CLIENT = '@aws-sdk/client-apigatewaymanagementapi';
 const BUCKET_WRITE = new RegExp(String.raw`\.\s*(?:${BUCKET_WRITE_METHODS.join('|')})\s*\(`);
@@ -110,6 +123,8 @@ export function referencesOf(projectCode: string, projectPackages: ReadonlySet<s
     wsSends: projectPackages.has(WS_DIRECT_CLIENT) || WS_SEND.test(projectCode),
     wsRegistry: WS_REGISTRY.test(projectCode),
     wsPublishes: WS_PUBLISH.test(projectCode),
+    // Only when true: a function that does not call service.auth reads as before.
+    ...(projectPackages.has(AUTH_DIRECT_CLIENT) || AUTH_ADMIN.test(projectCode) ? { authAdmin: true } : {}),
   };
 }
 

@@ -56,6 +56,8 @@ export function servicesOf(needs: FunctionNeeds, references: FunctionReferences,
   if (referencesAny(references.functions)) add('lambda', `invokes function ${ids(references.functions)}`);
   if (referencesAny(references.buckets)) add('s3', `uses bucket ${ids(references.buckets)}`);
   if (needs.idempotency) add('dynamodb', 'uses the idempotency table');
+  // machineToken also calls the pool's token endpoint (its domain), which no VPC endpoint serves: a NAT gateway does.
+  if (references.authAdmin) add('cognito-idp', 'calls service.auth');
   for (const pkg of [...projectPackages].sort()) {
     if (!pkg.startsWith('@aws-sdk/client-') && !(pkg in SDK_CLIENT_SERVICES)) continue;
     const service = SDK_CLIENT_SERVICES[pkg];

@@ -538,6 +538,7 @@ export class FrameworkStack extends Stack {
       wsSends: refs.wsSends && this.app.ws !== undefined,
       wsRegistry: (refs.wsRegistry || unit.kind === 'ws') && this.app.ws !== undefined,
       wsPublishes: refs.wsPublishes && this.app.ws !== undefined,
+      authAdmin: refs.authAdmin === true && this.auth !== undefined,
       idempotency: need.idempotency,
     });
   }
@@ -635,6 +636,7 @@ export class FrameworkStack extends Stack {
       const unit = this.app.units.find((u) => u.functionName === name);
       if (this.wsRegistry && (refs.wsRegistry || unit?.kind === 'ws')) this.wsRegistry.grantReadWriteData(role);
       if (this.wsRegistry && refs.wsPublishes) this.wsRegistry.grantPublish(role);
+      if (refs.authAdmin && this.auth) this.auth.grantServiceAuth(role);
     }
   }
 
