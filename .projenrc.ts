@@ -170,6 +170,8 @@ const packages: WorkspacePackage[] = [
       'ws': '^8.18.0',
       // fw dev's API reference page (/_dev/docs): Swagger UI's prebuilt files, served from node_modules (no CDN).
       'swagger-ui-dist': '^5.35.0',
+      // fw auth users --stage: the stage's user pool id, from its stack's outputs.
+      '@aws-sdk/client-cloudformation': AWS_SDK,
     },
     // The event shapes fw dev produces are checked against Powertools' schemas of AWS's events (zod schemas).
     // The dev issuer's login is tested as a front end uses it: oauth4webapi as the OAuth client, and playwright-core

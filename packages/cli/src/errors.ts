@@ -63,6 +63,18 @@ export class MigrateCommandError extends FrameworkError {
   }
 }
 
+/** `fw auth` could not tell what to do, or the stage it names has no user pool: the message says what to pass. */
+export class AuthCommandError extends FrameworkError {
+  public static readonly CODES = {
+    FW_ERR_AUTH_COMMAND_BAD_ARGUMENT: 'An argument of fw auth is missing or malformed (subcommand, username, --roles, --password / --invite).',
+    FW_ERR_AUTH_COMMAND_NO_POOL: 'fw auth users --stage names a stage whose stack has no user pool (not deployed, or no auth intent).',
+  } as const;
+
+  constructor(code: keyof typeof AuthCommandError.CODES, message: string, options?: { cause?: unknown }) {
+    super(code, message, options);
+  }
+}
+
 /** `fw init` refused to create the project, or creating it failed: the message says what to change. */
 export class InitError extends FrameworkError {
   public static readonly CODES = {
@@ -112,6 +124,7 @@ export const CLI_ERROR_CODES = {
   ...DevServerError.CODES,
   ...GenerateError.CODES,
   ...MigrateCommandError.CODES,
+  ...AuthCommandError.CODES,
   ...InitError.CODES,
   ...CloudCommandError.CODES,
   ...OpenApiError.CODES,

@@ -140,6 +140,27 @@ const ENTRIES: readonly CommandEntry[] = [
     examples: ['fw migrate create add_due_date', 'fw migrate status --stage prod'],
     load: () => import('./migrate.js'),
   },
+  {
+    name: 'auth',
+    summary: 'Manage the app\'s users; list who can reach each route',
+    subcommands: [
+      { usage: 'users [list]', description: 'List the users of fw dev\'s issuer (or of a stage\'s user pool with --stage)' },
+      { usage: 'users create <username>', description: 'Create a user: --password <temporary> or --invite, with --roles and --email' },
+      { usage: 'users set-roles <username>', description: 'Make the user\'s roles exactly --roles (declared in config/security.ts)' },
+      { usage: 'users disable|enable|delete <username>', description: 'Disable (no sign-in, no refresh), enable again, or delete a user' },
+      { usage: 'users sign-out <username>', description: 'Revoke every refresh token of the user (global sign-out)' },
+      { usage: 'routes', description: 'Every route with its scopes and the roles and machine clients that reach it; public routes flagged' },
+    ],
+    options: [
+      { name: 'roles', aliases: ['role'], type: 'string', valueName: 'role,...', default: 'none', description: 'Roles of the user (create, set-roles)' },
+      { name: 'email', type: 'string', valueName: 'address', default: 'the username when it is an email address', description: 'Email of a new user' },
+      { name: 'password', type: 'string', valueName: 'password', description: 'Temporary password of a new user (no message is sent)' },
+      { name: 'invite', type: 'boolean', description: 'Let the identity provider generate the password and invite the user by email (fw dev prints it)' },
+      { name: 'stage', type: 'string', valueName: 'stage', default: 'the local fw dev', description: 'Work on a deployed stage\'s user pool (users), or read that stage\'s config (routes)' },
+    ],
+    examples: ['fw auth users create ada@example.com --roles admin --password "Temp-pass-123"', 'fw auth users set-roles mia --roles member', 'fw auth routes'],
+    load: () => import('./auth.js'),
+  },
 ];
 
 export const COMMANDS: Readonly<Record<string, CommandEntry>> = Object.fromEntries(ENTRIES.map((entry) => [entry.name, entry]));

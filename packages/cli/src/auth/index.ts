@@ -1,0 +1,2 @@
+export * from './route-access.js';
+export * from './users-report.js';
