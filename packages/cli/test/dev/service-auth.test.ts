@@ -4,6 +4,7 @@ import { DEV_PATHS, ENV, localAppClientId } from '@framework/core';
 import { expect } from 'chai';
 import { decodeJwt } from 'jose';
 import * as oauth from 'oauth4webapi';
+import { runAuth } from '../../src/commands/auth.js';
 import { DevServer } from '../../src/dev/dev-server.js';
 import { CALLBACK_URL, loginProject } from './login-project.js';
 
@@ -141,6 +142,14 @@ describe('service.auth under fw dev: the dev issuer\'s user store and token endp
     } while (cursor);
     expect(seen).to.include.members(['mia', 'ada', 'newbie']);
     expect(new Set(seen).size).to.equal(seen.length);
+  });
+
+  it('fw auth users, run beside fw dev, changes the same store: the user it creates signs in at once', async () => {
+    await runAuth(['users', 'create', 'from-cli', '--roles', 'member', '--password', 'Temp-pass-123'], { cwd: dir, out: () => undefined });
+    const { status, tokens } = await signIn('from-cli', 'Temp-pass-123');
+    expect(status).to.equal(302);
+    expect(decodeJwt(tokens!.access_token).scope).to.equal('openid small/items:read');
+    expect((await call('getUser', 'from-cli')).result).to.deep.include({ roles: ['member'] });
   });
 
   it('the user admin endpoint answers only a caller with this run\'s secret', async () => {
