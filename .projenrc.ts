@@ -188,6 +188,8 @@ const packages: WorkspacePackage[] = [
       '@seriousme/openapi-schema-validator': '^2.11.0',
       'valibot': '^1.5.0',
       '@valibot/to-json-schema': '^1.8.0',
+      // fw auth users --stage is tested against cognito-local (a Cognito user pool emulator).
+      'cognito-local': '^5.3.0',
       // The generated client's type-level test compiles a project with the TypeScript API.
       'typescript': '~6.0.3',
     },
