@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as path from 'node:path';
@@ -6,20 +5,8 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { expect } from 'chai';
 import { chromium, type Browser, type Locator } from 'playwright-core';
 import { DevServer } from '../../src/dev/dev-server.js';
+import { findChromium } from './chromium.js';
 import { smallProject } from './small-project.js';
-
-/** The machine's Chromium (Debian's `chromium` package; `.ci/prepare-machine` installs it): playwright-core downloads none. */
-function findChromium(): string | undefined {
-  for (const name of ['chromium', 'chromium-browser', 'google-chrome']) {
-    try {
-      const found = execFileSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).trim();
-      if (found) return found;
-    } catch {
-      // not on PATH
-    }
-  }
-  return undefined;
-}
 
 const ROUTES = {
   'fw.config.ts': [
