@@ -76,8 +76,9 @@ export class EmbeddedWsEngine implements DevEngine {
         const subject = authFromWsEvent({ requestContext: { authorizer } } as unknown as WsEvent)?.subject;
         void this.registry.register(connectionRecord(connectionId, connectedAt, subject));
       },
-      closed: (connectionId) => {
-        if (!this.hasRoute(context, '$disconnect')) void this.registry.remove(connectionId);
+      // A connection `$connect` recorded but that never opened gets no `$disconnect`: forget it here.
+      closed: (connectionId, opened) => {
+        if (!opened || !this.hasRoute(context, '$disconnect')) void this.registry.remove(connectionId);
       },
     }));
     const ws = app.ws!;

@@ -54,8 +54,11 @@ export interface LocalWebSocketApiOptions {
    * in the connection registry when the app has no `$connect` file to do so.
    */
   opened?(connectionId: string, connectedAt: number, authorizer: Record<string, string | number | boolean> | undefined): void;
-  /** A connection closed, or was accepted by `$connect` but never opened (after its `$disconnect` ran, if any). */
-  closed?(connectionId: string): void;
+  /**
+   * A connection closed (after its `$disconnect` ran, if any), or `$connect` accepted it but it never opened (the
+   * client went away meanwhile: `opened` false, no `$disconnect` runs for it).
+   */
+  closed?(connectionId: string, opened: boolean): void;
   /** @default WS_LIMITS */
   readonly limits?: Partial<WsLimits>;
 }
@@ -136,7 +139,7 @@ export class LocalWebSocketApi {
       this.options.log.warn(`WebSocket connect refused with ${refused.statusCode}: ${refused.message}`);
       return refuseUpgrade(socket, refused.statusCode);
     }
-    if (this.stopped || socket.destroyed) return void this.options.closed?.(info.connectionId);
+    if (this.stopped || socket.destroyed) return void this.options.closed?.(info.connectionId, false);
     this.server.handleUpgrade(request, socket, head, (ws) => {
       this.open(ws, socket, info);
       this.options.opened?.(info.connectionId, info.connectedAt, info.authorizer);
@@ -225,7 +228,7 @@ export class LocalWebSocketApi {
       const outcome = await this.options.invoke(disconnect, buildDisconnectEvent(this.options.api, connection, code, reason));
       if (!outcome.ok) this.options.log.warn(`WebSocket route $disconnect failed (${outcome.errorType}: ${outcome.errorMessage})`);
     }
-    this.options.closed?.(connection.connectionId);
+    this.options.closed?.(connection.connectionId, true);
   }
 
   /** `POST @connections/{id}`: sends `data` (a text frame when it is UTF-8, else binary). */
