@@ -149,6 +149,32 @@ describe('wsHandler and service.ws keep the registry', () => {
   });
 });
 
+describe('a connection registry that cannot be written (DynamoDB Local, a table that does not exist)', () => {
+  afterEach(() => setConnectionRegistry(undefined));
+
+  it('refuses $connect with 500 (no connection no publish could reach) and throws FW_ERR_WS_REGISTRY_FAILED from subscribe and connections', async function () {
+    const reason = dynamoDBLocalUnavailable();
+    if (reason) {
+      // DynamoDB Local runs on Java.
+      console.warn(`skipping DynamoDB Local tests: ${reason}`);
+      this.skip();
+    }
+    this.timeout(90_000);
+    const local = await dynamoDBLocal();
+    const client = local.client();
+    clients.push(client);
+    setConnectionRegistry(await createDynamoDBConnectionRegistry({ tableName: 'no-such-table', client }));
+    let ran = false;
+    const connect = wsHandler(async () => void (ran = true));
+    const answer = await connect(lifecycleEvent('CONNECT', 'c1'));
+    expect(answer.statusCode).to.equal(500);
+    expect(answer.body).to.not.contain('no-such-table');
+    expect(ran).to.equal(false);
+    await expectRejection(wsClient().subscribe('c1', 'tasks'), 'FW_ERR_WS_REGISTRY_FAILED');
+    await expectRejection(wsClient().connections({ topic: 'tasks' }), 'FW_ERR_WS_REGISTRY_FAILED');
+  });
+});
+
 async function expectRejection(promise: Promise<unknown>, code: string): Promise<void> {
   try {
     await promise;
