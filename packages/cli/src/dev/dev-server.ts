@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { AUTH_ID, ENV, LAMBDA_TZ, resolveEnvironment, type AppDefinition, type FunctionUnit, type IntentOutputValues, type OutputValues } from '@framework/core';
+import { AUTH_ID, ENV, LAMBDA_TZ, resolveEnvironment, WS_DIR, type AppDefinition, type FunctionUnit, type IntentOutputValues, type OutputValues } from '@framework/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DevServerError } from '../errors.js';
 import { ActivityLog, turnBatchedWriter, type ActivityLogOptions } from './activity/index.js';
@@ -217,7 +217,7 @@ export class DevServer {
       log,
       // Queue consumers and crons also run the code on disk (checked without the per-turn reuse of requests).
       invoke: async (unit, event, invokeOptions) => {
-        await server?.freshness.refresh();
+        if (!invokeOptions?.checked) await server?.freshness.refresh();
         const time = new Date();
         const started = performance.now();
         const outcome = await host.invoke(unit, event, invokeOptions);
@@ -226,6 +226,7 @@ export class DevServer {
         return outcome;
       },
       currentApp: () => server?.currentApp() ?? app,
+      fresh: (file) => (file === undefined ? server?.freshness.beforeRequest() : server?.freshness.beforeInvoke(file)),
       freePort: () => freePort(reachable),
       clock,
     };
@@ -448,7 +449,8 @@ function warnMissingRoutesDir(rootDir: string, app: AppDefinition, log: DevLogge
 /** The folders the app's units are discovered in. */
 function discoveryFolders(rootDir: string, app: AppDefinition): string[] {
   const { routes, functions, queues, crons } = app.directories;
-  return [routes, functions, queues, crons].map((dir) => path.join(rootDir, dir));
+  // src/ws/ too: a WebSocket route file added or removed changes the app model as a route file does.
+  return [routes, functions, queues, crons, WS_DIR].map((dir) => path.join(rootDir, dir));
 }
 
 function intentShape(app: AppDefinition): string {

@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { expect } from 'chai';
 import WebSocket from 'ws';
+import { ApiGatewayManagementApiClient, DeleteConnectionCommand, GetConnectionCommand, GoneException, PostToConnectionCommand } from '@aws-sdk/client-apigatewaymanagementapi';
 import type { WsDefinition } from '@framework/core';
 import { DevServer } from '../../src/dev/dev-server.js';
 import { selectRoute } from '../../src/dev/ws/local-websocket-api.js';
@@ -147,7 +148,7 @@ describe('fw dev WebSocket API (src/ws/, ws://<host>:<port>/_ws)', function () {
     expect((await reply).echo).to.equal('plain text');
   });
 
-  it('delivers service.ws.send from an HTTP route to the connected client, through the @connections API', async () => {
+  it('delivers service.ws.send from an HTTP route to the connected client', async () => {
     const socket = await connect(`${wsUrl}?token=${readToken}`);
     const first = nextMessage(socket);
     socket.send('{}');
@@ -160,6 +161,50 @@ describe('fw dev WebSocket API (src/ws/, ws://<host>:<port>/_ws)', function () {
     const described = await fetch(`${server.url}/_dev/ws/@connections/${encodeURIComponent(connectionId)}`);
     expect(described.status).to.equal(200);
     expect(await json(described)).to.have.keys('connectedAt', 'identity', 'lastActiveAt');
+  });
+
+  it('serves the @connections API to the AWS SDK\'s own client (post, get, delete; 410 GoneException after), as API Gateway does', async () => {
+    const socket = await connect(`${wsUrl}?token=${readToken}`);
+    const first = nextMessage(socket);
+    socket.send('{}');
+    const { connectionId } = await first;
+    const client = new ApiGatewayManagementApiClient({ endpoint: `${server.url}/_dev/ws`, region: 'eu-west-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+    try {
+      const delivered = new Promise<string>((resolve) => socket.once('message', (data: Buffer) => resolve(data.toString('utf8'))));
+      await client.send(new PostToConnectionCommand({ ConnectionId: connectionId, Data: Buffer.from('from the SDK') }));
+      expect(await delivered).to.equal('from the SDK');
+      const described = await client.send(new GetConnectionCommand({ ConnectionId: connectionId }));
+      expect(described.ConnectedAt).to.be.instanceOf(Date);
+      expect(described.Identity?.SourceIp).to.equal('127.0.0.1');
+      const code = closed(socket);
+      await client.send(new DeleteConnectionCommand({ ConnectionId: connectionId }));
+      expect(await code).to.equal(1000);
+      const late = await client.send(new PostToConnectionCommand({ ConnectionId: connectionId, Data: Buffer.from('late') })).then(() => undefined, (error: unknown) => error);
+      expect(late).to.be.instanceOf(GoneException);
+    } finally {
+      client.destroy();
+    }
+  });
+
+  it('broadcasts one message from an HTTP route to 100 connections, each receiving it once', async () => {
+    const sockets = await Promise.all(Array.from({ length: 100 }, () => connect(`${wsUrl}?token=${readToken}`)));
+    const ids = await Promise.all(
+      sockets.map(async (socket) => {
+        const reply = nextMessage(socket);
+        socket.send('{}');
+        return (await reply).connectionId as string;
+      }),
+    );
+    expect(new Set(ids).size).to.equal(100);
+    const received = sockets.map(() => [] as string[]);
+    sockets.forEach((socket, i) => socket.on('message', (data: Buffer) => received[i]!.push(data.toString('utf8'))));
+    const response = await fetch(`${server.url}/broadcast`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ connectionIds: [...ids, ids[0]], text: 'to the hundred' }) });
+    expect(response.status).to.equal(201);
+    const result = await json(response);
+    expect([...result.sent].sort()).to.deep.equal([...ids].sort());
+    expect(result).to.deep.include({ gone: [], failed: [] });
+    await eventually(async () => (received.every((r) => r.length >= 1) ? true : undefined), 20_000, 'the broadcast at every connection');
+    expect(received.every((r) => r.length === 1 && r[0] === 'to the hundred')).to.equal(true);
   });
 
   it('runs $disconnect when a client closes, then reports the vanished connection as 410 Gone: thrown by send, listed by broadcast', async () => {

@@ -13,3 +13,17 @@ export const DEV_IDEMPOTENCY_SERVICE = 'idempotency';
 
 /** The dev server's WebSocket connection registry (connections, topics; in memory: connections end with `fw dev`). */
 export const DEV_WS_REGISTRY_SERVICE = 'ws-registry';
+
+/**
+ * The dev server's WebSocket API: `service.ws` sends and closes through it from a function's thread, the work the
+ * deployed function does through the `@connections` management API over HTTPS (which the dev server also serves).
+ */
+export const DEV_WS_SERVICE = 'ws';
+
+/** One `@connections` operation sent to the dev server's WebSocket API. */
+export type DevWsRequest = { readonly op: 'send'; readonly connectionId: string; readonly data: Uint8Array } | { readonly op: 'disconnect'; readonly connectionId: string };
+
+/** Its answer: what the management API would have answered (200, 410 Gone, 413 Payload Too Large). */
+export interface DevWsReply {
+  readonly result: 'sent' | 'closed' | 'gone' | 'too-large';
+}

@@ -5,6 +5,7 @@ import { getRootLogger } from '../logger/logger.js';
 import { checkConnectionId, checkQuery, checkTopic, type ConnectionQuery } from './registry/connection-registry.js';
 import { connectionRegistry } from './registry/default-connection-registry.js';
 import { fanoutBatches, fanoutSink } from './registry/fanout.js';
+import { devConnections } from './dev-connections.js';
 
 /** What `broadcast` did with each connection: never throws for a connection that is gone or failed. */
 export interface BroadcastResult {
@@ -93,6 +94,14 @@ function isGone(error: unknown): boolean {
 }
 
 async function post(connectionId: string, data: Uint8Array): Promise<void> {
+  const dev = devConnections();
+  if (dev) {
+    // A copy of the bytes alone: a small Buffer is a view of a shared 8 KB pool, which would be cloned whole.
+    const { result } = await dev({ op: 'send', connectionId, data: new Uint8Array(data) });
+    if (result === 'gone') throw new WsConnectionGone(connectionId);
+    if (result === 'too-large') throw new RuntimeError('FW_ERR_WS_SEND_FAILED', `Sending to WebSocket connection ${connectionId} failed: the message is ${data.length} bytes; API Gateway sends at most 128 KB (PayloadTooLargeException)`);
+    return;
+  }
   const { mod, client } = await getManagement();
   try {
     await client.send(new mod.PostToConnectionCommand({ ConnectionId: connectionId, Data: data }));
@@ -146,6 +155,11 @@ export function wsClient(): WsClient {
     },
     broadcast: (connectionIds, data) => broadcastBytes(connectionIds, payload(data)),
     async disconnect(connectionId) {
+      const dev = devConnections();
+      if (dev) {
+        await dev({ op: 'disconnect', connectionId });
+        return;
+      }
       const { mod, client } = await getManagement();
       try {
         await client.send(new mod.DeleteConnectionCommand({ ConnectionId: connectionId }));

@@ -34,6 +34,11 @@ export type InvokeOutcome =
 export interface InvokeOptions {
   /** Request id handed to the function as `context.awsRequestId`. @default - a new UUID */
   readonly requestId?: string;
+  /**
+   * The caller brought the code up to date itself (`DevContext.fresh`, once per event-loop turn, as for HTTP
+   * requests), so `DevContext.invoke` skips its full check of every handler. @default false
+   */
+  readonly checked?: boolean;
 }
 
 /** Where the dev server logs; engines write through it so output stays in one format. */
@@ -58,6 +63,13 @@ export interface DevContext {
   invoke(unit: FunctionUnit, event: unknown, options?: InvokeOptions): Promise<InvokeOutcome>;
   /** The app model as it is now (it is rebuilt when files are added or removed); engines read units from here. */
   currentApp(): AppDefinition;
+  /**
+   * Brings the app model (and, given a handler file, that handler) up to date with the files on disk, as before an
+   * HTTP request: checked once per event-loop turn; undefined when nothing changed, else settles once reloaded. For
+   * engines that dispatch client requests (WebSocket messages): call it before reading `currentApp()`, then invoke
+   * with `{ checked: true }`. @default - none: `invoke` checks every handler each time
+   */
+  fresh?(file?: string): Promise<void> | undefined;
   /** A free TCP port on `host`. */
   freePort(): Promise<number>;
   /**

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { DEV_PATHS, DEV_WS_PATH, DEV_WS_REGISTRY_SERVICE, wsConnectIsAuthorized, type AppDefinition, type OutputValues } from '@framework/core';
+import { DEV_PATHS, DEV_WS_PATH, DEV_WS_REGISTRY_SERVICE, DEV_WS_SERVICE, wsConnectIsAuthorized, type AppDefinition, type DevWsReply, type DevWsRequest, type OutputValues } from '@framework/core';
 import { authFromWsEvent, connectionRecord, InMemoryConnectionRegistry, type DevWsRegistryRequest, type WsEvent } from '@framework/runtime';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { JWTPayload } from 'jose';
@@ -57,7 +57,9 @@ export class EmbeddedWsEngine implements DevEngine {
     const api = (this.api = new LocalWebSocketApi({
       api: { domainName: base.host, stage: app.stage, apiId: 'local' },
       definition: () => context.currentApp().ws,
-      invoke: (unit, event) => context.invoke(unit, event),
+      // Checked per message as HTTP requests are (`fresh`), not by a full check of every handler per message.
+      ...(context.fresh ? { fresh: (file?: string) => context.fresh!(file) } : {}),
+      invoke: (unit, event) => context.invoke(unit, event, { checked: context.fresh !== undefined }),
       connectAuthorized: () => wsConnectIsAuthorized(context.currentApp().ws, context.currentApp().auth),
       authorize: async (token) => {
         try {
@@ -116,7 +118,15 @@ export class EmbeddedWsEngine implements DevEngine {
       outputs,
       plugin,
       summary: [`${url} (routes ${routes}; selection ${app.ws?.routeSelectionExpression}; @connections at ${managementUrl})`],
-      workerServices: { [DEV_WS_REGISTRY_SERVICE]: (request) => this.serveRegistry(request as DevWsRegistryRequest) },
+      workerServices: {
+        [DEV_WS_REGISTRY_SERVICE]: (request) => this.serveRegistry(request as DevWsRegistryRequest),
+        // `service.ws` in a function's thread: the management API's operations without the SDK and loopback HTTP.
+        [DEV_WS_SERVICE]: async (request): Promise<DevWsReply> => {
+          const call = request as DevWsRequest;
+          if (call.op === 'send') return { result: api.send(call.connectionId, Buffer.from(call.data.buffer, call.data.byteOffset, call.data.byteLength)) };
+          return { result: api.disconnect(call.connectionId) ? 'closed' : 'gone' };
+        },
+      },
     };
   }
 

@@ -38,6 +38,12 @@ export interface LocalWebSocketApiOptions {
   definition(): WsDefinition | undefined;
   invoke(unit: WsRouteDefinition, event: unknown): Promise<InvokeOutcome>;
   /**
+   * Brings the routes (no file) or one route's handler up to date with the files on disk, as before an HTTP request
+   * (`DevContext.fresh`): called before a route is chosen and before it runs, so the first message after a save is
+   * served by the saved code. @default - none (the routes as `definition()` has them)
+   */
+  fresh?(file?: string): Promise<void> | undefined;
+  /**
    * The `$connect` authorizer: the claims of a token (the `Authorization` header's, else the `token` query
    * parameter's) as its context; throws `ConnectRefused` (401) for a token that does not verify.
    */
@@ -127,7 +133,7 @@ export class LocalWebSocketApi {
         const token = tokenOf(request, query);
         info.authorizer = token !== undefined ? await this.options.authorize(token) : { ...WS_ANONYMOUS_CONNECTION };
       }
-      const connect = this.route('$connect');
+      const connect = await this.freshRoute('$connect');
       if (connect) {
         const outcome = await this.options.invoke(connect, buildConnectEvent(this.options.api, info, { rawHeaders: request.rawHeaders, query }));
         if (!outcome.ok) throw new ConnectRefused(500, `$connect failed (${outcome.errorType}: ${outcome.errorMessage})`);
@@ -148,6 +154,16 @@ export class LocalWebSocketApi {
 
   private route(routeKey: string): WsRouteDefinition | undefined {
     return this.options.definition()?.routes.find((r) => r.routeKey === routeKey);
+  }
+
+  /** The route as the files on disk have it now, its handler rebuilt if it changed. */
+  private async freshRoute(routeKey: string): Promise<WsRouteDefinition | undefined> {
+    const routes = this.options.fresh?.();
+    if (routes) await routes;
+    const unit = this.route(routeKey);
+    const handler = unit && this.options.fresh?.(unit.file);
+    if (handler) await handler;
+    return unit;
   }
 
   private open(ws: WebSocket, socket: Duplex, info: WsConnectionInfo): void {
@@ -198,9 +214,14 @@ export class LocalWebSocketApi {
   }
 
   private async message(connection: Connection, data: Buffer, isBinary: boolean): Promise<void> {
+    // Usually nothing changed and no promise is made: messages reach their handlers in the order they came.
+    const routes = this.options.fresh?.();
+    if (routes) await routes;
     const definition = this.options.definition();
     const routeKey = definition && selectRoute(definition, data, isBinary);
     const unit = routeKey === undefined ? undefined : this.route(routeKey);
+    const handler = unit && this.options.fresh?.(unit.file);
+    if (handler) await handler;
     if (!unit) {
       // API Gateway's answer to a message no route takes.
       this.reply(connection, { message: 'Forbidden', connectionId: connection.connectionId, requestId: gatewayRequestId() });
@@ -223,7 +244,7 @@ export class LocalWebSocketApi {
     if (this.connections.get(connection.connectionId) !== connection) return;
     this.connections.delete(connection.connectionId);
     if (this.stopped) return;
-    const disconnect = this.route('$disconnect');
+    const disconnect = await this.freshRoute('$disconnect');
     if (disconnect) {
       const outcome = await this.options.invoke(disconnect, buildDisconnectEvent(this.options.api, connection, code, reason));
       if (!outcome.ok) this.options.log.warn(`WebSocket route $disconnect failed (${outcome.errorType}: ${outcome.errorMessage})`);
