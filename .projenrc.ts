@@ -329,6 +329,11 @@ project.addTask('bench:auth', {
   exec: 'tsc -b packages/auth && tsx bench/auth/run.mts',
 });
 
+project.addTask('bench:ws', {
+  description: "fw dev's WebSocket API vs a plain ws server in the same run: $default echo messages/s on 50 connections (target: at least 30%), broadcast of one message to 1,000 connections (time to last delivery)",
+  exec: 'tsc -b packages/cli && tsx bench/ws/run.mts',
+});
+
 project.testTask.reset();
 project.testTask.spawn(buildPackages);
 project.testTask.exec('mocha', { name: 'test:root' });
