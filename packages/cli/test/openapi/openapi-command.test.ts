@@ -96,6 +96,23 @@ describe('fw openapi', function () {
     expect(document.paths['/items/{id}']!.get!.security).to.equal(undefined);
   });
 
+  it("with infrastructure.auth.domainPrefix set, the OAuth URLs are the stage's Cognito domain, and nothing is said on stderr about them", () => {
+    const dir = smallProject({
+      'fw.config.ts': [
+        `import { defineApp } from '@framework/core';`,
+        `export default defineApp({ base: { name: 'small', region: 'eu-west-1' }, security: { scopes: { 'items:read': 'Read items' }, appClients: { jobs: { scopes: ['items:read'], flows: ['client_credentials'] } } }, envs: { dev: { preset: 'free' }, prod: { preset: 'free' } }, routesDir: 'src/routes', infrastructure: { auth: { domainPrefix: 'small-sign-in' } } });`,
+      ].join('\n'),
+      'src/routes/items/get.ts': `import { handler } from '@framework/runtime';\nexport const main = handler(async () => [], { scopes: ['items:read'] });\n`,
+    });
+    dirs.push(dir);
+    const result = fwOpenApi(dir, '--stage', 'prod');
+    expect(result.status, result.stderr).to.equal(0);
+    const document = JSON.parse(result.stdout) as Document;
+    expect(document.components.securitySchemes).to.have.nested.property('oauth2.flows.clientCredentials.tokenUrl', 'https://small-sign-in.auth.eu-west-1.amazoncognito.com/oauth2/token');
+    expect(document.paths['/items']!.get!.security).to.deep.equal([{ oauth2: ['small/items:read'] }]);
+    expect(result.stderr).to.not.include("fw dev's issuer");
+  });
+
   it('refuses a bad --auth-url with FW_ERR_OPENAPI_BAD_ARGUMENT, and a route that does not compile with FW_ERR_OPENAPI_ROUTE_LOAD naming the file', () => {
     const dir = smallProject({ 'src/routes/items/get.ts': `export const main = (;\n` });
     dirs.push(dir);
