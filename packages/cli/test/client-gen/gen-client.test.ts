@@ -3,11 +3,11 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { expect } from 'chai';
 import ts from 'typescript';
-import { CLIENT_FILE, GENERATED_HEADER } from '../../src/client-gen/index.js';
+import { CLIENT_FILE, GENERATED_HEADER, renderClient } from '../../src/client-gen/index.js';
 import { DevServer } from '../../src/dev/index.js';
 import { refreshClient } from '../../src/dev/client-refresh.js';
 import { loadApp } from '../../src/app-loader/index.js';
-import { FW_BIN, eventually } from '../dev/helpers.js';
+import { FW_BIN, REPO, eventually } from '../dev/helpers.js';
 import { smallProject } from '../dev/small-project.js';
 
 function fw(dir: string, ...args: string[]): { status: number | null; stdout: string; stderr: string } {
@@ -148,5 +148,12 @@ describe('fw gen client', function () {
     } finally {
       fs.rmSync(none, { recursive: true, force: true });
     }
+  });
+
+  it("the example's committed client is what fw gen client writes for its routes", async () => {
+    const example = path.join(REPO, 'examples', 'tasks-api');
+    const app = await loadApp(example, 'dev');
+    const committed = fs.readFileSync(path.join(example, CLIENT_FILE), 'utf8');
+    expect(committed, 'examples/tasks-api/src/client.gen.ts is out of date: run npm run gen:client in examples/tasks-api').to.equal(renderClient(app.routes, 'src'));
   });
 });
