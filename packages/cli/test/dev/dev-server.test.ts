@@ -230,7 +230,7 @@ describe('fw dev (example app, embedded engines)', function () {
     });
 
     it('mints only declared scopes, and serves its JWKS', async () => {
-      const undeclared = await post('/_dev/token', { scopes: ['tasks:admin'], sub: 'u' });
+      const undeclared = await post('/_dev/token', { scopes: ['tasks:launch'], sub: 'u' });
       expect(undeclared.status).to.equal(400);
       expect((await json(undeclared)).error.code).to.equal('UNKNOWN_SCOPE');
       const notForClient = await post('/_dev/token', { scopes: ['tasks:write'], client: 'reporting' });
