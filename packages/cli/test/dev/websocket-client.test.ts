@@ -14,7 +14,7 @@ interface Echo {
   text?: string;
   n?: number;
 }
-type Actions = { chat: { text: string }; echo: { n: number } };
+type Actions = { chat: { text: string }; echo: { n: number }; raw: Record<string, never> };
 
 /** `@framework/runtime/client`'s WebSocket client, in Node with the `ws` package as its WebSocket, against `fw dev`. */
 describe('the WebSocket client (@framework/runtime/client) against fw dev', function () {
@@ -35,6 +35,11 @@ describe('the WebSocket client (@framework/runtime/client) against fw dev', func
       'src/ws/chat.ts': [
         `import { wsHandler } from '@framework/runtime';`,
         `export const main = wsHandler<{ text: string }>(async (message, ctx, service) => { await service.ws.send(ctx.connectionId, { route: ctx.routeKey, connectionId: ctx.connectionId, sub: ctx.auth?.subject, text: message.text }); });`,
+        '',
+      ].join('\n'),
+      'src/ws/raw.ts': [
+        `import { wsHandler } from '@framework/runtime';`,
+        `export const main = wsHandler(async (_message, ctx, service) => { await service.ws.send(ctx.connectionId, 'not json'); await service.ws.send(ctx.connectionId, Buffer.from([0xff, 0x00, 0x80])); });`,
         '',
       ].join('\n'),
     });
@@ -84,6 +89,15 @@ describe('the WebSocket client (@framework/runtime/client) against fw dev', func
     expect(echo).to.include({ route: '$default', n: 7, sub: 'user-a' });
     expect(plain).to.include({ route: '$default', n: 8 });
     expect(statuses).to.deep.equal(['open']);
+  });
+
+  it('passes text that is not JSON as the text and a binary message as an ArrayBuffer', async () => {
+    const { client, messages } = open({ token: () => token(server.url, ['items:read']) });
+    client.send('raw', {});
+    const [text, bytes] = (await nth(messages, 2)) as unknown[];
+    expect(text).to.equal('not json');
+    expect(bytes).to.be.instanceOf(ArrayBuffer);
+    expect([...new Uint8Array(bytes as ArrayBuffer)]).to.deep.equal([0xff, 0x00, 0x80]);
   });
 
   it('reconnects after the dev server drops the connection, with a fresh token, and then delivers what was sent while disconnected, in order', async () => {
