@@ -99,6 +99,13 @@ describe('the example app (examples/tasks-api), stage prod', () => {
       ]);
     });
 
+    it('preloads the pool\'s JWKS for the $connect authorizer (FW_AUTH_JWKS from the deploy-time fetch)', () => {
+      const [jwks] = resourcesOf(prod, 'Custom::FrameworkAuthJwks');
+      expect(jwks, 'Custom::FrameworkAuthJwks').to.not.equal(undefined);
+      const authorizer = functionNamed(prod, 'tasks-api-prod-auth-ws-connect');
+      expect((authorizer.properties.Environment as { Variables: Record<string, unknown> }).Variables.FW_AUTH_JWKS).to.deep.equal({ 'Fn::GetAtt': [jwks!.logicalId, 'Jwks'] });
+    });
+
     it('makes one app client per declared client, with its flows and scopes', () => {
       // A custom scope is `Fn::Join` of the resource server's Ref (its identifier) and `/<scope>`: resolved here.
       const [server] = resourcesOf(prod, 'AWS::Cognito::UserPoolResourceServer');
