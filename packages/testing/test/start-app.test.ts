@@ -1,8 +1,9 @@
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { expect } from 'chai';
-import { startApp, TestingError, type TestApp, type HttpClient } from '../src/index.js';
+import { startApp, TestingError, type ClientFactoryOptions, type TestApp, type HttpClient } from '../src/index.js';
 import { copyExample } from './helpers/example-copy.js';
 
 /** Whether something accepts connections on this port of 127.0.0.1. */
@@ -98,6 +99,8 @@ describe('startApp (the example app, PGlite)', function () {
     it('drain() delivers the message a route sent: the consumer recorded the event', async () => {
       const created = await app.as({ roles: ['admin'] }).post('/tasks', { title: 'queued' }, idempotent());
       expect(created.status).to.equal(201);
+      // Sent, not delivered: nothing runs in the engines before the test drains or advances.
+      expect(app.queues['task-events']!.messages().map((m) => JSON.parse(m.body))).to.deep.equal([{ type: 'task.created', taskId: created.body.id }]);
       const trace = await app.drain();
       expect(trace.some((t) => t.kind === 'queue' && t.id === 'task-events' && t.ok)).to.equal(true);
       const events = await app.db().query<{ task_id: string; type: string }>('SELECT task_id, type FROM task_events');
@@ -191,13 +194,24 @@ describe('startApp (the example app, PGlite)', function () {
 });
 
 describe('startApp: stop()', function () {
-  it('leaves no port behind: the app, its database and the data folder are gone', async () => {
+  it('takes a generated client; leaves no port behind: the app, its database and the data folder are gone', async () => {
     const example = copyExample();
     try {
-      const app = await startApp({ root: example.dir, engines: { databases: 'embedded' } });
+      // The example's generated client (fw gen client) as the clients' factory: typed calls, tokens from as().
+      const { createClient } = await import(pathToFileURL(path.join(example.dir, 'src', 'client.gen.ts')).href);
+      const app = await startApp({ root: example.dir, engines: { databases: 'embedded' }, client: createClient as (o: ClientFactoryOptions) => any });
       const port = Number(new URL(app.url).port);
       expect(await listening(port)).to.equal(true);
-      expect((await app.anonymous.get('/health')).status).to.equal(200);
+      expect((await app.anonymous.health.get()).status).to.equal('ok');
+      expect((await app.as({ roles: ['member'] }).tasks.get()).tasks).to.deep.equal([]);
+      const refused = await app
+        .as({ roles: ['member'] })
+        .tasks.post({ title: 'x' })
+        .then(
+          () => undefined,
+          (e: { status?: number }) => e,
+        );
+      expect(refused?.status).to.equal(403);
       await app.stop();
       await app.stop();
       expect(await listening(port)).to.equal(false);

@@ -52,7 +52,8 @@ interface ManualTimer {
 /**
  * The time of `fw dev`'s engines (scheduler, queues). `real` (what `fw dev` uses): `Date.now()` and `setTimeout`,
  * nothing else changes. `manual` (what tests ask for): time stands still at the moment the server started and moves
- * only when the test calls `advance`; timers due by then fire in order, each at its own time, and `advance` returns
+ * only when the test calls `advance`; nothing scheduled runs before `advance` or `drain` (a message sent now waits
+ * for them too); timers due by then fire in order, each at its own time, and `advance` returns
  * once the work they started is done (a cron run, its retries within the window, queue batches and the redeliveries
  * they cause). Handlers themselves keep the machine's clock: only what the engines schedule follows this one.
  */
@@ -76,23 +77,16 @@ export class DevClock {
     return this.manual ? this.current : Date.now();
   }
 
-  /** Calls `run` once the clock reads `at` (at once, on a later turn, when that has passed). */
+  /**
+   * Calls `run` once the clock reads `at`: real, at that time (on a later turn when it has passed); manual, when
+   * `advance` or `drain` reaches it (a timer due now included).
+   */
   setTimer(at: number, run: () => void, options: DevTimerOptions = {}): DevTimer {
     if (!this.manual) return realTimer(at, run, options.ref ?? true);
+    // Even a timer due now waits for `advance` or `drain`: nothing runs in the engines unless the test moves time, so
+    // a test sees exactly what its `drain()` delivered.
     const timer: ManualTimer = { at, run, periodic: options.periodic ?? false, cancelled: false };
-    if (at <= this.current) {
-      // Due now (a message just sent): counts as work until it ran, so `advance` and `drain` wait for it.
-      this.hold();
-      setImmediate(() => {
-        try {
-          if (!timer.cancelled) run();
-        } finally {
-          this.unhold();
-        }
-      });
-    } else {
-      this.timers.push(timer);
-    }
+    this.timers.push(timer);
     return {
       cancel: () => {
         timer.cancelled = true;

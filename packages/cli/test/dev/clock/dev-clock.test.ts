@@ -50,6 +50,16 @@ describe('DevClock', () => {
       expect(clock.pending).to.equal(0);
     });
 
+    it('a timer due now waits for drain (nothing runs before the test moves the clock)', async () => {
+      const clock = new DevClock('manual', 0);
+      let fired = false;
+      clock.setTimer(0, () => (fired = true));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(fired).to.equal(false);
+      await clock.drain();
+      expect(fired).to.equal(true);
+    });
+
     it('a cancelled timer does not fire', async () => {
       const clock = new DevClock('manual', 0);
       let fired = false;
