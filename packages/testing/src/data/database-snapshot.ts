@@ -33,22 +33,47 @@ const USER_SEQUENCES = `
   FROM pg_sequences WHERE schemaname NOT IN ('pg_catalog', 'information_schema')`;
 
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
+const literal = (text: string) => `'${text.replace(/'/g, "''")}'`;
+
+/**
+ * The restore as one text (one round trip: on PGlite each one crosses to its process). Rows go back through
+ * `json_populate_recordset`, so every type round-trips as PostgreSQL prints it. DELETE rather than TRUNCATE: a test
+ * leaves few rows, and TRUNCATE's per-table cost (new files for every table and index) is what dominates then.
+ * Triggers and foreign-key checks are off inside it (`session_replication_role`), so the order of tables is free.
+ */
+function restoreStatements(tables: readonly TableSnapshot[], sequences: readonly SequenceSnapshot[]): string {
+  if (tables.length === 0 && sequences.length === 0) return '';
+  const statements = ['BEGIN', 'SET LOCAL session_replication_role = replica'];
+  for (const table of tables) statements.push(`DELETE FROM ${table.name}`);
+  for (const table of tables) {
+    if (table.rows === undefined) continue;
+    statements.push(`INSERT INTO ${table.name} (${table.columns}) OVERRIDING SYSTEM VALUE SELECT ${table.columns} FROM json_populate_recordset(NULL::${table.name}, ${literal(table.rows)}::json)`);
+  }
+  if (sequences.length) statements.push(`SELECT ${sequences.map((s) => `setval(${literal(s.name)}, ${BigInt(s.lastValue)}, ${s.isCalled})`).join(', ')}`);
+  statements.push('COMMIT');
+  return statements.join(';\n');
+}
 
 /**
  * The rows of every table and the position of every sequence of one database, taken once after the migrations ran,
- * and put back before each test: one transaction that truncates every table, re-inserts the rows the migrations left
+ * and put back before each test: one transaction that empties every table, re-inserts the rows the migrations left
  * (seed data, the migrations' own bookkeeping) and resets the sequences. The schema is not touched, so the open
  * connections of the app's functions stay valid (dropping and re-creating the database would break their pools), and
  * the same statements work on PGlite and on a native PostgreSQL server.
  */
 export class DatabaseSnapshot {
+  /** The whole restore, written once: the statements and the rows (as JSON literals) in one text. */
+  private readonly restoreSql: string;
+
   private constructor(
     /** Where the database answers (user `postgres`, no password). */
     readonly endpoint: DatabaseEndpoint,
     private readonly client: pg.Client,
-    private readonly tables: readonly TableSnapshot[],
-    private readonly sequences: readonly SequenceSnapshot[],
-  ) {}
+    tables: readonly TableSnapshot[],
+    sequences: readonly SequenceSnapshot[],
+  ) {
+    this.restoreSql = restoreStatements(tables, sequences);
+  }
 
   /** Connects and takes the snapshot of the database as it is now. */
   static async take(endpoint: DatabaseEndpoint): Promise<DatabaseSnapshot> {
@@ -73,18 +98,11 @@ export class DatabaseSnapshot {
     }
   }
 
-  /** Puts the database back as it was when the snapshot was taken. */
+  /** Puts the database back as it was when the snapshot was taken: one round trip, one transaction. */
   async restore(): Promise<void> {
-    if (this.tables.length === 0) return;
-    const statements = ['BEGIN', 'SET LOCAL session_replication_role = replica', `TRUNCATE ${this.tables.map((t) => t.name).join(', ')} RESTART IDENTITY CASCADE`];
-    if (this.sequences.length) statements.push(`SELECT ${this.sequences.map((s) => `setval('${s.name.replace(/'/g, "''")}', ${BigInt(s.lastValue)}, ${s.isCalled})`).join(', ')}`);
-    await this.client.query(statements.join('; '));
+    if (!this.restoreSql) return;
     try {
-      for (const table of this.tables) {
-        if (table.rows === undefined) continue;
-        await this.client.query(`INSERT INTO ${table.name} (${table.columns}) OVERRIDING SYSTEM VALUE SELECT ${table.columns} FROM json_populate_recordset(NULL::${table.name}, $1::json)`, [table.rows]);
-      }
-      await this.client.query('COMMIT');
+      await this.client.query(this.restoreSql);
     } catch (error) {
       await this.client.query('ROLLBACK').catch(() => undefined);
       throw error;
