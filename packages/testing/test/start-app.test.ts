@@ -119,6 +119,15 @@ describe('startApp (the example app, PGlite)', function () {
       expect(dead[0]!.receiveCount).to.equal(2);
     });
 
+    it('a message one test sends and never drains (1/2)', async () => {
+      await app.queues['task-events']!.send({ type: 'task.created', taskId: '00000000-0000-4000-8000-0000000000ff' });
+      expect(app.queues['task-events']!.messages()).to.have.length(1);
+    });
+
+    it('is purged by resetData before the next test (2/2)', () => {
+      expect(app.queues['task-events']!.messages()).to.deep.equal([]);
+    });
+
     it('an unknown queue id is FW_ERR_TESTING_NOT_FOUND naming the queues', () => {
       expect(() => app.queues['task-event']).to.throw(TestingError, /no queue "task-event".*task-events/);
     });

@@ -183,6 +183,8 @@ function localApp<C>(server: DevServer, dataDir: string, snapshots: Map<string, 
     async resetData() {
       live('app.resetData()');
       for (const snapshot of snapshots.values()) await snapshot.restore();
+      // A message an earlier test sent and never drained would reach this test's consumer: purged, as SQS's PurgeQueue.
+      for (const queue of queueEngine?.queues.values() ?? []) await queue.purge();
     },
     logs: (requestId?: string) => logs.of(requestId),
     stop() {

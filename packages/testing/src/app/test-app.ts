@@ -53,7 +53,10 @@ export interface TestApp<C> {
   invoke<T = unknown>(functionId: string, payload?: unknown): Promise<InvokeResult<T>>;
   /** Local only: a database by id (default: the only one), to query and seed. */
   db(id?: string): TestDatabase;
-  /** Local only: puts every database back as the migrations left it (call it in `beforeEach`). */
+  /**
+   * Local only: puts every database back as the migrations left it and purges every queue's pending messages (dead
+   * letters stay); call it in `beforeEach`.
+   */
   resetData(): Promise<void>;
   /** Local only: the lines functions printed while serving this request id (the `x-request-id`/`apigw-requestid` of a response). */
   logs(requestId?: string): CapturedLog[];

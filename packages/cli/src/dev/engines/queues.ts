@@ -106,6 +106,17 @@ export class LocalQueue {
     return this.messages.size;
   }
 
+  /**
+   * Deletes every message not yet deleted (waiting, delayed, in flight), as SQS's PurgeQueue does; dead letters stay.
+   * Resolves once the deletion is on disk. A test harness calls it between tests.
+   */
+  async purge(): Promise<number> {
+    const ids = [...this.messages.keys()].filter((id) => !this.unconfirmed.has(id));
+    for (const id of ids) this.messages.delete(id);
+    if (ids.length && this.log) await this.log.append({ op: 'deleted', ids });
+    return ids.length;
+  }
+
   /** The messages not yet deleted, oldest first (copies). */
   pending(): LocalMessage[] {
     return [...this.messages.values()].map((m) => ({ ...m }));
