@@ -16,9 +16,22 @@ import { ENV, ROUTE_SCHEMA_PARTS, ROUTE_SCHEMAS_KEY } from '@framework/core/name
 import { responseForError } from './error-response.js';
 import { parseBody } from './parse-body.js';
 import { isExplicitResponse, toHttpResponse, type ExplicitResponse } from './response.js';
-import { checkResponse, requestValidator, type RequestInput, type RouteSchemas, type SchemaInput, type SchemaOutput } from './schemas/request-schemas.js';
+import {
+  checkResponse,
+  checkResponseByStatus,
+  isStandardSchema,
+  requestValidator,
+  responseSchemaMap,
+  statusAndBodyOf,
+  type RequestInput,
+  type ResponseSchemaMap,
+  type ResponseSchemas,
+  type RouteSchemas,
+  type SchemaInput,
+  type SchemaOutput,
+} from './schemas/request-schemas.js';
 import type { StandardSchemaV1 } from './schemas/standard-schema.js';
-import type { ResultOf, RouteTypes } from './route-types.js';
+import type { DeclaredResult, ResultOf, RouteTypes } from './route-types.js';
 
 /** A route's function: `(body, ctx, service)`, returning what becomes the response. */
 export type HandlerFn<TBody = unknown, TResult = unknown, TContext extends HandlerContext = HandlerContext> = (
@@ -77,8 +90,22 @@ export type ValidatedContext<TContext extends HandlerContext, TInput extends Req
 
 type Schema = StandardSchemaV1 | undefined;
 
-/** What `fn` may return when a `response` schema is declared: a value of its input type, or any `response(...)`. */
-type ReturnOf<R extends Schema> = SchemaInput<R, unknown> | ExplicitResponse | undefined;
+type ResponseSchema = ResponseSchemas | undefined;
+
+/** The statuses a plain return value gets (201 for POST, 200 otherwise); the string forms for mapped key types. */
+type AutomaticStatus = 200 | 201 | '200' | '201';
+
+/** The input types of the schemas a response map declares for the automatic statuses (`never` when it declares none). */
+type AutomaticInput<M> = { [K in keyof M & AutomaticStatus]: SchemaInput<M[K], never> }[keyof M & AutomaticStatus];
+
+/**
+ * What `fn` may return when a `response` schema is declared: a value of its input type, or any `response(...)`. With
+ * a map by status, a plain value is one of the 200/201 schemas' input types (other statuses go through `response(...)`).
+ */
+type ReturnOf<R extends ResponseSchema> =
+  | (R extends StandardSchemaV1 ? StandardSchemaV1.InferInput<R> : R extends ResponseSchemaMap ? AutomaticInput<R> : unknown)
+  | ExplicitResponse
+  | undefined;
 
 type InputOf<B extends Schema, Q extends Schema, P extends Schema, H extends Schema> = RequestInput<
   SchemaOutput<B, unknown>,
@@ -88,7 +115,7 @@ type InputOf<B extends Schema, Q extends Schema, P extends Schema, H extends Sch
 >;
 
 /** `handler({ body?, query?, params?, headers?, response?, fn, ...options })` with at least one scope. */
-export interface ScopedSchemaHandlerDefinition<B extends Schema, Q extends Schema, P extends Schema, H extends Schema, R extends Schema, T extends ReturnOf<R> = ReturnOf<R>> extends SchemaHandlerOptions {
+export interface ScopedSchemaHandlerDefinition<B extends Schema, Q extends Schema, P extends Schema, H extends Schema, R extends ResponseSchema, T extends ReturnOf<R> = ReturnOf<R>> extends SchemaHandlerOptions {
   readonly scopes: readonly [AppScope, ...AppScope[]];
   readonly body?: B;
   readonly query?: Q;
@@ -103,7 +130,7 @@ export interface ScopedSchemaHandlerDefinition<B extends Schema, Q extends Schem
 }
 
 /** `handler({ body?, query?, params?, headers?, response?, fn, ...options })`. */
-export interface SchemaHandlerDefinition<B extends Schema, Q extends Schema, P extends Schema, H extends Schema, R extends Schema, T extends ReturnOf<R> = ReturnOf<R>> extends SchemaHandlerOptions {
+export interface SchemaHandlerDefinition<B extends Schema, Q extends Schema, P extends Schema, H extends Schema, R extends ResponseSchema, T extends ReturnOf<R> = ReturnOf<R>> extends SchemaHandlerOptions {
   readonly body?: B;
   readonly query?: Q;
   readonly params?: P;
@@ -128,11 +155,11 @@ export type HttpHandler<T extends RouteTypes = RouteTypes> = ((event: APIGateway
 };
 
 /** The route types of a route that declares schemas. */
-type SchemaRouteTypes<B extends Schema, Q extends Schema, P extends Schema, R extends Schema, T> = RouteTypes<
+type SchemaRouteTypes<B extends Schema, Q extends Schema, P extends Schema, R extends ResponseSchema, T> = RouteTypes<
   SchemaInput<B, unknown>,
   SchemaInput<Q, Readonly<Record<string, string>>>,
   SchemaInput<P, Readonly<Record<string, string>>>,
-  R extends StandardSchemaV1 ? StandardSchemaV1.InferOutput<R> : ResultOf<T>
+  R extends StandardSchemaV1 ? StandardSchemaV1.InferOutput<R> : R extends ResponseSchemaMap ? DeclaredResult<R> : ResultOf<T>
 >;
 
 /** The route types of a route without schemas. */
@@ -159,7 +186,7 @@ export function handler<
   Q extends Schema = undefined,
   P extends Schema = undefined,
   H extends Schema = undefined,
-  R extends Schema = undefined,
+  R extends ResponseSchema = undefined,
   T extends ReturnOf<R> = ReturnOf<R>,
 >(definition: ScopedSchemaHandlerDefinition<B, Q, P, H, R, T>): HttpHandler<SchemaRouteTypes<B, Q, P, R, T>>;
 export function handler<
@@ -167,7 +194,7 @@ export function handler<
   Q extends Schema = undefined,
   P extends Schema = undefined,
   H extends Schema = undefined,
-  R extends Schema = undefined,
+  R extends ResponseSchema = undefined,
   T extends ReturnOf<R> = ReturnOf<R>,
 >(definition: SchemaHandlerDefinition<B, Q, P, H, R, T>): HttpHandler<SchemaRouteTypes<B, Q, P, R, T>>;
 export function handler(
@@ -182,16 +209,27 @@ export function handler(
   const responseSchema = definition.response;
   const validateResponse = definition.validateResponse;
   const userFn = definition.fn;
+  const byStatus = responseSchema === undefined || isStandardSchema(responseSchema) ? undefined : responseSchemaMap(responseSchema);
   // A response schema wraps fn once here, so routes without one pay nothing per request.
   const fn: HandlerFn =
     responseSchema === undefined
       ? userFn
-      : async (body, ctx, service) => {
-          const result = await userFn(body, ctx, service);
-          // `response(...)` values are the author's explicit answers (any status, any body type): not checked.
-          if (!isExplicitResponse(result) && responseValidationOn(validateResponse)) await checkResponse(responseSchema, result);
-          return result;
-        };
+      : byStatus
+        ? async (body, ctx, service) => {
+            const result = await userFn(body, ctx, service);
+            // Per status: the schema of the status the answer will have, `response(...)` answers included.
+            if (responseValidationOn(validateResponse)) {
+              const sent = statusAndBodyOf(result, ctx.method);
+              await checkResponseByStatus(byStatus, sent.status, sent.body);
+            }
+            return result;
+          }
+        : async (body, ctx, service) => {
+            const result = await userFn(body, ctx, service);
+            // `response(...)` values are the author's explicit answers (any status, any body type): not checked.
+            if (!isExplicitResponse(result) && responseValidationOn(validateResponse)) await checkResponse(responseSchema as StandardSchemaV1, result);
+            return result;
+          };
   const scopes = Object.freeze([...(definition.scopes ?? [])]);
   const middleware = Object.freeze([...(definition.middleware ?? [])]);
 

@@ -1,4 +1,5 @@
 import { ResponseValidationFailed, ValidationFailed, type ValidationIssue } from '../../errors.js';
+import { isExplicitResponse } from '../response.js';
 import type { StandardSchemaV1 } from './standard-schema.js';
 
 /** The schemas a route may declare, each any Standard Schema (zod, valibot, arktype, ...). */
@@ -11,8 +12,49 @@ export interface RouteSchemas {
   readonly params?: StandardSchemaV1 | undefined;
   /** `ctx.headers`: lower-case names. Declare only the headers the route reads; the others stay in `ctx.headers`. */
   readonly headers?: StandardSchemaV1 | undefined;
-  /** The value `fn` returns (not `response(...)` values), checked when response validation is on. */
-  readonly response?: StandardSchemaV1 | undefined;
+  /**
+   * The value `fn` returns (not `response(...)` values), checked when response validation is on; or one schema per
+   * 2xx status (`{ 200: task, 202: accepted }`), then `response(...)` bodies of a declared status are checked too.
+   */
+  readonly response?: ResponseSchemas | undefined;
+}
+
+/**
+ * `response` per status: `{ 200: task, 202: accepted }`. Keys are 2xx statuses other than 204 (which has no body):
+ * the automatic ones (201 for POST, 200 otherwise) and those `fn` answers with `response({ statusCode, body })`.
+ */
+export type ResponseSchemaMap = { readonly [status: number]: StandardSchemaV1 };
+
+/** What `response` takes: one schema for the success value, or one per status. */
+export type ResponseSchemas = StandardSchemaV1 | ResponseSchemaMap;
+
+/** Whether a value is a Standard Schema (the single form of `response`) rather than a map by status. */
+export function isStandardSchema(value: unknown): value is StandardSchemaV1 {
+  return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { '~standard'?: unknown })['~standard'] === 'object';
+}
+
+/** The 2xx statuses with a body a response map may declare. */
+function isDeclarableStatus(status: number): boolean {
+  return Number.isInteger(status) && status >= 200 && status <= 299 && status !== 204;
+}
+
+/**
+ * A response map checked when the handler is defined (a module load, so a mistake fails `fw dev` and the tests at
+ * once): a frozen null-prototype copy, by status.
+ */
+export function responseSchemaMap(map: ResponseSchemaMap): Readonly<Record<number, StandardSchemaV1>> {
+  const out: Record<number, StandardSchemaV1> = Object.create(null);
+  const entries = Object.entries(map);
+  if (entries.length === 0) throw new TypeError('handler({ response: {} }) declares no status: give one schema per 2xx status, e.g. { 200: task, 202: accepted }, or one schema for the success value');
+  for (const [key, schema] of entries) {
+    const status = Number(key);
+    if (!/^\d+$/.test(key) || !isDeclarableStatus(status)) {
+      throw new TypeError(`handler({ response }) declares "${key}", which is not a 2xx status with a body: the keys are statuses 200-299 other than 204 (a 204 has no body, so it needs no schema); error answers are the framework's`);
+    }
+    if (!isStandardSchema(schema)) throw new TypeError(`handler({ response }) status ${key} is not a Standard Schema (zod, valibot, arktype, ...)`);
+    out[status] = schema;
+  }
+  return Object.freeze(out);
 }
 
 type RequestPart = 'body' | 'query' | 'params' | 'headers';
@@ -82,7 +124,27 @@ function collect(parts: readonly RequestPart[], raw: Parts, results: readonly St
 }
 
 /** Checks a return value against the response schema; throws `ResponseValidationFailed` naming every field. */
-export async function checkResponse(schema: StandardSchemaV1, value: unknown): Promise<void> {
+export async function checkResponse(schema: StandardSchemaV1, value: unknown, status?: number): Promise<void> {
   const result = await schema['~standard'].validate(value);
-  if (result.issues) throw new ResponseValidationFailed(toIssues('response', result.issues));
+  if (result.issues) throw new ResponseValidationFailed(toIssues('response', result.issues).map((issue) => (status === undefined ? issue : { ...issue, path: [status, ...issue.path] })));
+}
+
+/**
+ * Checks a response against a map by status: a declared status's body against its schema; a 2xx status with a body
+ * that the map does not declare is itself a mismatch (the route answers something its contract does not document).
+ * 204, and statuses outside 2xx (redirects, error answers), are not checked.
+ */
+export async function checkResponseByStatus(schemas: Readonly<Record<number, StandardSchemaV1>>, status: number, body: unknown): Promise<void> {
+  const schema = schemas[status];
+  if (schema) return checkResponse(schema, body, status);
+  if (!isDeclarableStatus(status)) return;
+  const declared = Object.keys(schemas).join(', ');
+  throw new ResponseValidationFailed([{ in: 'response', path: [status], message: `status ${status} is not declared in \`response\` (declared: ${declared}); add a schema for it` }]);
+}
+
+/** The status and body value `toHttpResponse` will send for a return value (before encoding), for response schemas. */
+export function statusAndBodyOf(value: unknown, method: string): { readonly status: number; readonly body: unknown } {
+  if (value === undefined || value === null) return { status: 204, body: undefined };
+  if (isExplicitResponse(value)) return { status: value.statusCode ?? 200, body: value.body };
+  return { status: method === 'POST' ? 201 : 200, body: value };
 }

@@ -188,3 +188,72 @@ describe('handler: response schemas', () => {
     expect((await handler({ response: task, validateResponse: false, fn: wrong })(httpEvent({ method: 'GET' }))).statusCode).to.equal(200);
   });
 });
+
+describe('handler: response schemas per status', () => {
+  let lines: string[];
+  const previous = process.env.FW_VALIDATE_RESPONSES;
+  beforeEach(() => {
+    lines = [];
+    setRootLogger(createLogger({ level: 'debug', sink: (l) => lines.push(l) }));
+    process.env.FW_VALIDATE_RESPONSES = '1';
+  });
+  afterEach(() => {
+    setRootLogger(undefined);
+    if (previous === undefined) delete process.env.FW_VALIDATE_RESPONSES;
+    else process.env.FW_VALIDATE_RESPONSES = previous;
+  });
+
+  for (const [library, task, accepted] of [
+    ['zod', z.object({ id: z.string(), title: z.string() }), z.object({ jobId: z.string() })],
+    ['valibot', v.object({ id: v.string(), title: v.string() }), v.object({ jobId: v.string() })],
+  ] as const) {
+    describe(library, () => {
+      it('checks a plain value against the automatic status (201 for POST, 200 otherwise) and response(...) bodies against theirs', async () => {
+        const created = handler({ response: { 201: task, 202: accepted }, fn: () => ({ id: 't1', title: 'a' }) });
+        expect((await created(jsonPost({}))).statusCode).to.equal(201);
+        const queued = handler({ response: { 200: task, 202: accepted }, fn: () => response({ statusCode: 202, body: { jobId: 'j1' } }) });
+        const ok = await queued(httpEvent({ method: 'GET' }));
+        expect(ok.statusCode).to.equal(202);
+        expect(JSON.parse(ok.body!)).to.deep.equal({ jobId: 'j1' });
+        // A 204 has no body and needs no entry.
+        expect((await handler({ response: { 200: task }, fn: () => undefined })(httpEvent({ method: 'DELETE' }))).statusCode).to.equal(204);
+      });
+
+      it('answers 500 RESPONSE_VALIDATION_FAILED when the body fails the schema of its status, the log naming status and field', async () => {
+        // The 200 schema would accept this body: the 202 one decides.
+        const main = handler({ response: { 200: task, 202: accepted }, fn: () => response({ statusCode: 202, body: { id: 't1', title: 'a' } }) });
+        const result = await main(httpEvent({ method: 'GET' }));
+        expect(result.statusCode).to.equal(500);
+        expect(errorOf(result)).to.include({ code: 'RESPONSE_VALIDATION_FAILED', message: 'Internal server error' });
+        expect(result.body).not.to.include('jobId');
+        const logged = JSON.stringify(parseLines(lines).find((l) => l.level === 'error'));
+        expect(logged).to.match(/response\.202\.jobId: /);
+      });
+
+      it('answers 500 naming a 2xx status the map does not declare; error statuses are not checked', async () => {
+        const main = handler({ response: { 200: task }, fn: () => response({ statusCode: 202, body: { jobId: 'j1' } }) });
+        const result = await main(httpEvent({ method: 'GET' }));
+        expect(result.statusCode).to.equal(500);
+        expect(errorOf(result)).to.include({ code: 'RESPONSE_VALIDATION_FAILED', message: 'Internal server error' });
+        expect(JSON.stringify(parseLines(lines).find((l) => l.level === 'error'))).to.contain('status 202 is not declared in `response` (declared: 200)');
+        // A plain value on POST is a 201, which this map does not declare either.
+        expect((await handler({ response: { 200: task }, fn: () => ({ id: 't1', title: 'a' }) })(jsonPost({}))).statusCode).to.equal(500);
+        const conflict = await handler({ response: { 200: task }, fn: () => response({ statusCode: 409, body: { taken: true } }) })(httpEvent({ method: 'GET' }));
+        expect(conflict.statusCode).to.equal(409);
+      });
+
+      it('checks nothing when response validation is off', async () => {
+        const main = handler({ response: { 200: task }, validateResponse: false, fn: () => response({ statusCode: 202, body: { other: 1 } }) });
+        expect((await main(httpEvent({ method: 'GET' }))).statusCode).to.equal(202);
+      });
+    });
+  }
+
+  it('refuses a map key that is not a 2xx status with a body, or a value that is not a schema, when the handler is defined', () => {
+    const task = z.object({ id: z.string() });
+    expect(() => handler({ response: { 404: task }, fn: () => undefined })).to.throw(TypeError, /declares "404", which is not a 2xx status with a body/);
+    expect(() => handler({ response: { 204: task }, fn: () => undefined })).to.throw(TypeError, /declares "204"/);
+    expect(() => handler({ response: { 200: { id: 'x' } } as never, fn: () => undefined })).to.throw(TypeError, /status 200 is not a Standard Schema/);
+    expect(() => handler({ response: {}, fn: () => undefined })).to.throw(TypeError, /declares no status/);
+  });
+});
