@@ -55,7 +55,7 @@ describe('a test process that exits without stop()', () => {
       expect(await eventually(() => !alive(started.postgresPid)), 'postgres is gone').to.equal(true);
       expect(await eventually(async () => !(await listening(started.dbPort))), 'its port is closed').to.equal(true);
       expect(await listening(Number(new URL(started.url).port)), 'the app port is closed').to.equal(false);
-      expect(fs.readdirSync(path.join(example.dir, '.fw', 'test')).filter((f) => !f.startsWith('pglite-template-'))).to.deep.equal([]);
+      expect(fs.readdirSync(path.join(example.dir, '.fw', 'test')).filter((f) => !/^(pglite|postgres)-template-/.test(f))).to.deep.equal([]);
     } finally {
       example.remove();
     }

@@ -8,6 +8,7 @@ import type { Identity } from '../auth/identity.js';
 import { DatabaseSnapshot } from '../data/database-snapshot.js';
 import { testDatabase, type TestDatabase } from '../data/test-database.js';
 import { copyPgliteTemplate, pgliteTemplate } from '../data/pglite-template.js';
+import { copyPostgresTemplate, postgresTemplate } from '../data/postgres-template.js';
 import { durationMs } from '../duration.js';
 import { TestingError } from '../errors.js';
 import { HttpClient, type ClientFactoryOptions } from '../http/http-client.js';
@@ -56,19 +57,24 @@ export async function startApp<C = HttpClient>(options: StartAppOptions<C> = {})
     }
     return remoteApp(base.toString().replace(/\/$/, ''), deployedTokens(options.machineClients), makeClient);
   }
-  const { DevServer, ENGINES_BY_INTENT, loadApp } = await import('@framework/cli/dev');
+  const { DevServer, ENGINES_BY_INTENT, findOnPath, loadApp, postgresUser } = await import('@framework/cli/dev');
   const root = path.resolve(options.root ?? process.cwd());
   const testDir = path.join(root, '.fw', 'test');
   const dataDir = path.join(testDir, `${process.pid}-${randomBytes(4).toString('hex')}`);
   fs.mkdirSync(dataDir, { recursive: true });
   const forget = cleanUpOnExit(dataDir);
   try {
-    // The embedded database starts from a copy of a folder fresh from initdb, not from a new initdb per app.
+    // The database starts from a copy of a folder fresh from initdb, made once per project, not from an initdb per app.
     const model = await loadApp(root, options.stage ?? 'dev');
     const choice = options.engines?.databases;
     const native = ENGINES_BY_INTENT.databases.find((f) => f.kind === 'native');
-    const embedded = choice === 'embedded' || (choice === undefined && !(native && (await native.isAvailable(model))));
-    if (model.databases.length && embedded) copyPgliteTemplate(await pgliteTemplate(testDir), dataDir, model.databases.map((d) => d.id));
+    const nativeRuns = choice !== 'embedded' && native !== undefined && (await native.isAvailable(model));
+    if (model.databases.length && !nativeRuns) copyPgliteTemplate(await pgliteTemplate(testDir), dataDir, model.databases.map((d) => d.id));
+    const initdb = findOnPath('initdb');
+    if (model.databases.length && nativeRuns && initdb) {
+      const user = postgresUser();
+      copyPostgresTemplate(await postgresTemplate(testDir, initdb, user), dataDir, user);
+    }
   } catch (error) {
     fs.rmSync(dataDir, { recursive: true, force: true });
     forget();

@@ -14,7 +14,8 @@ export { EmbeddedQueueEngine, LocalQueue, type DeadLetter, type LocalMessage } f
 export { EmbeddedScheduler } from './schedules.js';
 export { PostgresEngine } from './databases.js';
 export { EmbeddedWsEngine } from './ws.js';
-export { freePort } from './ports.js';
+export { findOnPath, freePort } from './ports.js';
+export { postgresUser } from './postgres-backends.js';
 
 /**
  * The engines of each intent (selection sorts them by kind). Every intent whose outputs core names (`INTENT_OUTPUTS`)

@@ -53,7 +53,7 @@ export const pgliteBackend: PostgresBackend = {
 };
 
 /** The uid/gid to run postgres as when `fw dev` runs as root (postgres refuses to run as root). */
-function postgresUser(): { uid: number; gid: number } | undefined {
+export function postgresUser(): { uid: number; gid: number } | undefined {
   if (process.getuid?.() !== 0) return undefined;
   const line = fs
     .readFileSync('/etc/passwd', 'utf8')
