@@ -30,8 +30,14 @@ async function read(input: ContractReaderInput): Promise<Record<string, RouteCon
       }
       const info = handlerInfoOf(mod.main);
       const schemas: Partial<Record<RouteSchemaPart, ConvertedSchema>> = {};
-      for (const [part, schema] of Object.entries(routeSchemasOf(mod.main))) schemas[part as RouteSchemaPart] = toJsonSchema(schema, converters);
-      out[routeKey] = { scopes: info?.scopes ?? [], idempotent: info?.idempotent ?? false, schemas };
+      let responses: Record<string, ConvertedSchema> | undefined;
+      for (const [part, schema] of Object.entries(routeSchemasOf(mod.main))) {
+        // `response` per status is a plain object of schemas by status (the runtime checked its keys when it loaded).
+        if (part === 'response' && !('~standard' in schema)) {
+          responses = Object.fromEntries(Object.entries(schema).map(([status, byStatus]) => [status, toJsonSchema(byStatus, converters)]));
+        } else schemas[part as RouteSchemaPart] = toJsonSchema(schema, converters);
+      }
+      out[routeKey] = { scopes: info?.scopes ?? [], idempotent: info?.idempotent ?? false, schemas, ...(responses ? { responses } : {}) };
     } catch (error) {
       out[routeKey] = { error: `it threw while loading: ${error instanceof Error ? error.message : String(error)}` };
     }

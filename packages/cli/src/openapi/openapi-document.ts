@@ -30,6 +30,7 @@ export interface OpenApiResult {
 }
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+const STATUS_TEXT: Readonly<Record<string, string>> = { '200': 'OK.', '201': 'Created.', '202': 'Accepted.', '203': 'Non-authoritative information.', '206': 'Partial content.' };
 const COMPONENT_NAME = /[^A-Za-z0-9._-]/g;
 
 /**
@@ -51,7 +52,7 @@ export function openApiDocument(app: AppDefinition, contracts: Readonly<Record<s
     const openApiPath = route.path.replace(/\{([^}+]+)\+\}/g, '{$1}');
     (paths[openApiPath] ??= {})[route.method.toLowerCase()] = operation(route, contract, operationId, security, (part, converted) => {
       if (converted.problem) problems.push(`${route.routeKey} (${route.file}): ${part}: ${converted.problem}`);
-      return place(converted.schema, `${operationId}.${part}`, schemas);
+      return place(converted.schema, `${operationId}.${part.replace(' ', '')}`, schemas);
     });
     if (isUnreadable(contract)) problems.push(`${route.routeKey} (${route.file}): ${contract.error}`);
   }
@@ -113,7 +114,8 @@ interface Placed {
   readonly shape: JsonSchema;
 }
 
-type Place = (part: RouteSchemaPart, converted: ConvertedSchema) => Placed;
+/** `part`: a schema part, or `response <status>` for `response` declared per status. */
+type Place = (part: RouteSchemaPart | `response ${string}`, converted: ConvertedSchema) => Placed;
 
 function operation(route: RouteDefinition, contract: RouteContractResult, operationId: string, security: Security | undefined, place: Place): Record<string, unknown> {
   const readable = !isUnreadable(contract);
@@ -158,9 +160,15 @@ function operation(route: RouteDefinition, contract: RouteContractResult, operat
 
   const responses: Record<string, unknown> = {};
   const success = route.method === 'POST' ? '201' : '200';
-  if (declared.response) responses[success] = { description: route.method === 'POST' ? 'Created.' : 'OK.', content: { 'application/json': { schema: place('response', declared.response).use } } };
+  const byStatus = readable ? contract.responses : undefined;
+  if (byStatus) {
+    // `response` per status: each declared status with its schema, in status order.
+    for (const status of Object.keys(byStatus).sort()) {
+      responses[status] = { description: STATUS_TEXT[status] ?? `Status ${status}.`, content: { 'application/json': { schema: place(`response ${status}`, byStatus[status]!).use } } };
+    }
+  } else if (declared.response) responses[success] = { description: route.method === 'POST' ? 'Created.' : 'OK.', content: { 'application/json': { schema: place('response', declared.response).use } } };
   else responses[success] = { description: 'The value the route returns (it declares no response schema).', content: { 'application/json': { schema: {} } } };
-  if (!declared.response || route.method === 'DELETE') responses['204'] = { description: 'No content: the route returned nothing.' };
+  if (!(declared.response || byStatus) || route.method === 'DELETE') responses['204'] = { description: 'No content: the route returned nothing.' };
   const validated = declared.body || declared.query || declared.params || declared.headers;
   if (validated || BODY_METHODS.has(route.method)) responses['400'] = { $ref: '#/components/responses/BadRequest' };
   if (scopes.length) {

@@ -7,8 +7,10 @@ export interface RouteContract {
   readonly scopes: readonly string[];
   /** Whether the idempotency middleware is in the chain (the route takes an `Idempotency-Key` header). */
   readonly idempotent: boolean;
-  /** The declared schemas, converted. */
+  /** The declared schemas, converted (`response` only when it is one schema). */
   readonly schemas: Partial<Record<RouteSchemaPart, ConvertedSchema>>;
+  /** `response` declared per status (`{ 200: task, 202: accepted }`): each status's schema, converted. */
+  readonly responses?: Readonly<Record<string, ConvertedSchema>>;
 }
 
 /** A route module that did not compile or threw while loading: documented without its schemas, with the reason. */

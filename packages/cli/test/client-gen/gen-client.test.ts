@@ -15,7 +15,7 @@ function fw(dir: string, ...args: string[]): { status: number | null; stdout: st
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-/** Routes with zod schemas, a typed body without schema, a 204, a parameter and nested routes. */
+/** Routes with zod schemas, a typed body without schema, a 204, a parameter, nested routes and `response` per status. */
 const ROUTES: Record<string, string> = {
   'src/lib/schemas.ts': `import { z } from 'zod';
 export const newItem = z.object({ name: z.string().min(1), count: z.number().int().optional() });
@@ -38,6 +38,13 @@ export const main = handler(async () => undefined);
 `,
   'src/routes/items/[id]/tags/get.ts': `import { handler } from '@framework/runtime';
 export const main = handler(async () => ({ tags: ['a'] }));
+`,
+  'src/routes/jobs/post.ts': `import { handler, response } from '@framework/runtime';
+import * as v from 'valibot';
+import { z } from 'zod';
+const job = z.object({ id: z.string(), state: z.enum(['done']) });
+const accepted = v.object({ jobId: v.string() });
+export const main = handler({ body: z.object({ kind: z.string() }), response: { 201: job, 202: accepted }, fn: async () => response({ statusCode: 202, body: { jobId: 'j' } }) });
 `,
 };
 
@@ -65,7 +72,14 @@ export async function use(): Promise<string[]> {
   created.title;
   // @ts-expect-error: a route that does not exist
   await client.items.byId('1').put({});
-  return [String(count), q, String(renamed), String(deleted), ...tags];
+  // A route declaring \`response\` per status: the result is the union of the declared outputs.
+  const job = await client.jobs.post({ kind: 'export' });
+  const jobRef: string = 'jobId' in job ? job.jobId : \`\${job.id}:\${job.state}\`;
+  // @ts-expect-error: \`state\` is only on the 201 answer, not on the 202 one
+  job.state;
+  // @ts-expect-error: a field neither declared status has
+  job.other;
+  return [String(count), q, String(renamed), String(deleted), ...tags, jobRef];
 }
 `;
 
@@ -85,7 +99,7 @@ describe('fw gen client', function () {
   it('writes src/client.gen.ts with a method per route, and says so', () => {
     const result = fw(dir, 'gen', 'client');
     expect(result.status, result.stderr).to.equal(0);
-    expect(result.stdout).to.contain(`wrote ${CLIENT_FILE} (5 routes)`);
+    expect(result.stdout).to.contain(`wrote ${CLIENT_FILE} (6 routes)`);
     const text = fs.readFileSync(path.join(dir, CLIENT_FILE), 'utf8');
     expect(text.startsWith(GENERATED_HEADER)).to.equal(true);
     expect(text).to.contain("post: t.bodyCall<typeof R4>('POST', '/items')").and.contain("patch: t.bodyCall<typeof R1>('PATCH', p0)").and.contain("get: t.call<typeof R2>('GET', `${p0}/tags`)");

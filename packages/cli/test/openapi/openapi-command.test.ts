@@ -96,6 +96,42 @@ describe('fw openapi', function () {
     expect(document.paths['/items/{id}']!.get!.security).to.equal(undefined);
   });
 
+  it('documents `response` declared per status: each status with its schema (zod and valibot), still a valid document', async () => {
+    const dir = smallProject({
+      'src/routes/jobs/post.ts': [
+        `import { handler, response } from '@framework/runtime';`,
+        `import { z } from 'zod';`,
+        `import * as v from 'valibot';`,
+        `const job = z.object({ id: z.string(), state: z.enum(['done']) });`,
+        `const accepted = v.object({ jobId: v.string(), poll: v.string() });`,
+        `export const main = handler({ response: { 201: job, 202: accepted }, fn: async () => response({ statusCode: 202, body: { jobId: 'j', poll: '/jobs/j' } }) });`,
+      ].join('\n'),
+      'src/routes/jobs/[id]/get.ts': [
+        `import { handler } from '@framework/runtime';`,
+        `import { z } from 'zod';`,
+        `export const main = handler({ response: { 200: z.object({ id: z.string() }), 206: z.object({ id: z.string(), partial: z.literal(true) }) }, fn: async () => ({ id: '1' }) });`,
+      ].join('\n'),
+    });
+    dirs.push(dir);
+    const result = fwOpenApi(dir);
+    expect(result.status, result.stderr).to.equal(0);
+    const document = JSON.parse(result.stdout) as Document;
+    const validation = await new Validator().validate(document as unknown as object);
+    expect(validation.errors, JSON.stringify(validation.errors, null, 2)).to.equal(undefined);
+    expect(validation.valid).to.equal(true);
+    expect(result.stderr).to.not.include('not fully documented');
+
+    const post = document.paths['/jobs']!.post!.responses;
+    expect(Object.keys(post).filter((status) => status.startsWith('2'))).to.deep.equal(['201', '202']);
+    expect(post['201']).to.deep.include({ description: 'Created.' });
+    expect(post['201']).to.have.nested.property('content.application/json.schema.properties.state.enum').that.deep.equals(['done']);
+    expect(post['202']).to.deep.include({ description: 'Accepted.' });
+    expect(post['202']).to.have.nested.property('content.application/json.schema.required').that.deep.equals(['jobId', 'poll']);
+    const get = document.paths['/jobs/{id}']!.get!.responses;
+    expect(Object.keys(get).filter((status) => status.startsWith('2'))).to.deep.equal(['200', '206']);
+    expect(get['206']).to.have.nested.property('content.application/json.schema.properties.partial.const', true);
+  });
+
   it("with infrastructure.auth.domainPrefix set, the OAuth URLs are the stage's Cognito domain, and nothing is said on stderr about them", () => {
     const dir = smallProject({
       'fw.config.ts': [
