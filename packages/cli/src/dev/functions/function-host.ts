@@ -6,6 +6,7 @@ import { Worker } from 'node:worker_threads';
 import type { FunctionUnit } from '@framework/core';
 import type { DevLogger, InvokeOptions, InvokeOutcome } from '../engines/engine.js';
 import { OUT_OF_MEMORY_ERROR_TYPE, outOfMemoryMessage, workerResourceLimits } from '../limits/memory-limits.js';
+import { EventText } from './event-text.js';
 import type { HandlerBundler } from './handler-bundler.js';
 import type { FromWorker, LoadedHandlerInfo, ToWorker } from './worker-protocol.js';
 import { relayWorkerOutput } from './worker-output.js';
@@ -402,7 +403,7 @@ export class FunctionHost {
     }
   }
 
-  /** Invokes the unit once; never throws. */
+  /** Invokes the unit once (`event` an object, or its JSON as an `EventText`); never throws. */
   async invoke(unit: FunctionUnit, event: unknown, options: InvokeOptions = {}): Promise<InvokeOutcome> {
     const { instance, outcome: loaded } = await this.loaded(unit);
     if (!loaded.ok) return { ok: false, reason: loaded.timedOut ? 'timeout' : 'crash', errorType: loaded.errorType, errorMessage: loaded.errorMessage };
@@ -419,7 +420,9 @@ export class FunctionHost {
         this.retire(unit.functionName, instance);
       }, timeoutMs);
       instance.pending.set(id, { resolve, timer });
-      instance.handle.post({ type: 'invoke', id, event, requestId: options.requestId ?? randomUUID(), deadline: Date.now() + timeoutMs });
+      const requestId = options.requestId ?? randomUUID();
+      const deadline = Date.now() + timeoutMs;
+      instance.handle.post(event instanceof EventText ? { type: 'invoke', id, eventJson: event.json, requestId, deadline } : { type: 'invoke', id, event, requestId, deadline });
     });
   }
 

@@ -86,7 +86,7 @@ async function invoke(message: InvokeMessage): Promise<void> {
   inFlight++;
   let result: FromWorker;
   try {
-    const value = await handler!(message.event, context);
+    const value = await handler!(message.eventJson !== undefined ? JSON.parse(message.eventJson) : message.event, context);
     // A plain result (the usual `{ statusCode, headers, body }`) is cloned as is: the same value Lambda's JSON
     // round trip would give, without serializing it twice.
     result = plainJsonSizeBound(value, SYNC_RESPONSE_LIMIT_BYTES) === undefined ? resultMessage(message.id, JSON.stringify(value ?? null)) : { type: 'result', id: message.id, ok: true, value };

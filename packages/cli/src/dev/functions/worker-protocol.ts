@@ -17,11 +17,12 @@ export interface LoadMessage {
   readonly timeout: number;
 }
 
-/** Main → worker: run the handler once. */
-export interface InvokeMessage {
+/** Main → worker: run the handler once, with `event`, or the event as JSON text (`EventText`). */
+export type InvokeMessage = InvokeFields & ({ readonly event: unknown; readonly eventJson?: undefined } | { readonly eventJson: string });
+
+interface InvokeFields {
   readonly type: 'invoke';
   readonly id: number;
-  readonly event: unknown;
   readonly requestId: string;
   /** Epoch ms after which the invocation times out (for `context.getRemainingTimeInMillis`). */
   readonly deadline: number;

@@ -5,7 +5,8 @@ import { isUtf8 } from 'node:buffer';
 import { routeSelectionPath, WS_ANONYMOUS_CONNECTION, type WsDefinition, type WsRouteDefinition } from '@framework/core';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { DevLogger, InvokeOutcome } from '../engines/engine.js';
-import { buildConnectEvent, buildDisconnectEvent, buildMessageEvent, type WsApiInfo, type WsConnectionInfo } from '../events/ws-event.js';
+import { buildConnectEvent, buildDisconnectEvent, MessageEventTemplate, type WsApiInfo, type WsConnectionInfo } from '../events/ws-event.js';
+import { EventText } from '../functions/event-text.js';
 import { FrameSizeGuard } from './frame-size-guard.js';
 
 /** API Gateway's WebSocket limits, emulated (see the README, "WebSocket API"). */
@@ -74,6 +75,9 @@ interface Connection extends WsConnectionInfo {
   lastActiveAt: number;
   /** Over a limit: closing, its messages no longer reach a handler. */
   refused: boolean;
+  /** Its message events as text (the connection's part serialized once). */
+  readonly events: MessageEventTemplate;
+  /** Fires at the earliest moment the connection can be idle too long; re-armed then if it was active meanwhile. */
   idleTimer?: NodeJS.Timeout;
   lifeTimer?: NodeJS.Timeout;
 }
@@ -167,7 +171,7 @@ export class LocalWebSocketApi {
   }
 
   private open(ws: WebSocket, socket: Duplex, info: WsConnectionInfo): void {
-    const connection: Connection = { ...info, socket: ws, lastActiveAt: Date.now(), refused: false };
+    const connection: Connection = { ...info, socket: ws, lastActiveAt: Date.now(), refused: false, events: new MessageEventTemplate(this.options.api, info) };
     this.connections.set(info.connectionId, connection);
     const guard = new FrameSizeGuard(this.limits.frameBytes);
     // Before the `ws` parser sees the bytes, so a frame over the limit never becomes a message.
@@ -196,10 +200,18 @@ export class LocalWebSocketApi {
     ws.on('close', (code: number, reason: Buffer) => void this.closed(connection, code, reason.toString('utf8')));
   }
 
+  /** Records activity; the idle timer is not moved per message (timers per message cost more than the check). */
   private touch(connection: Connection): void {
     connection.lastActiveAt = Date.now();
-    clearTimeout(connection.idleTimer);
-    connection.idleTimer = setTimeout(() => this.close(connection, 1001, 'Going away', `was idle for ${this.limits.idleMs / 1000} s, API Gateway's idle timeout`), this.limits.idleMs);
+    if (!connection.idleTimer) this.armIdleTimer(connection, this.limits.idleMs);
+  }
+
+  private armIdleTimer(connection: Connection, delayMs: number): void {
+    connection.idleTimer = setTimeout(() => {
+      const idleFor = Date.now() - connection.lastActiveAt;
+      if (idleFor >= this.limits.idleMs) this.close(connection, 1001, 'Going away', `was idle for ${this.limits.idleMs / 1000} s, API Gateway's idle timeout`);
+      else this.armIdleTimer(connection, this.limits.idleMs - idleFor);
+    }, delayMs);
     connection.idleTimer.unref();
   }
 
@@ -227,7 +239,7 @@ export class LocalWebSocketApi {
       this.reply(connection, { message: 'Forbidden', connectionId: connection.connectionId, requestId: gatewayRequestId() });
       return;
     }
-    const outcome = await this.options.invoke(unit, buildMessageEvent(this.options.api, connection, unit.routeKey, data, isBinary));
+    const outcome = await this.options.invoke(unit, new EventText(connection.events.json(unit.routeKey, data, isBinary)));
     if (!outcome.ok) {
       this.options.log.warn(`WebSocket route ${unit.routeKey} failed (${outcome.errorType}: ${outcome.errorMessage})`);
       this.reply(connection, { message: 'Internal server error', connectionId: connection.connectionId, requestId: gatewayRequestId() });
@@ -295,7 +307,7 @@ export class LocalWebSocketApi {
 
 /** The route of a message: the selection expression's field when a route has that key, else `$default`. */
 export function selectRoute(definition: WsDefinition, data: Buffer, isBinary: boolean): string | undefined {
-  const path = routeSelectionPath(definition.routeSelectionExpression);
+  const path = selectionPath(definition.routeSelectionExpression);
   if (path && !isBinary) {
     let value: unknown;
     try {
@@ -307,6 +319,13 @@ export function selectRoute(definition: WsDefinition, data: Buffer, isBinary: bo
     if (typeof value === 'string' && !value.startsWith('$') && definition.routes.some((r) => r.routeKey === value)) return value;
   }
   return definition.routes.some((r) => r.routeKey === '$default') ? '$default' : undefined;
+}
+
+/** The last expression's path: the same for every message until the app changes it. */
+let lastSelection: { expression: string; path: string[] | undefined } | undefined;
+function selectionPath(expression: string): readonly string[] | undefined {
+  if (lastSelection?.expression !== expression) lastSelection = { expression, path: routeSelectionPath(expression) };
+  return lastSelection.path;
 }
 
 function gatewayRequestId(): string {
