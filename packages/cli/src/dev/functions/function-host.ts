@@ -405,7 +405,10 @@ export class FunctionHost {
 
   /** Invokes the unit once (`event` an object, or its JSON as an `EventText`); never throws. */
   async invoke(unit: FunctionUnit, event: unknown, options: InvokeOptions = {}): Promise<InvokeOutcome> {
-    const { instance, outcome: loaded } = await this.loaded(unit);
+    // The usual case, a loaded instance of this build, without the awaits of `loaded` (paid per WebSocket message).
+    const warm = this.instances.get(unit.functionName);
+    const { instance, outcome: loaded } =
+      warm && !this.stopped && !warm.dead && warm.generation === this.generation && this.buildsQueued === 0 && warm.loadOutcome?.ok ? { instance: warm, outcome: warm.loadOutcome } : await this.loaded(unit);
     if (!loaded.ok) return { ok: false, reason: loaded.timedOut ? 'timeout' : 'crash', errorType: loaded.errorType, errorMessage: loaded.errorMessage };
     if (!instance) return { ok: false, reason: 'crash', errorType: 'Runtime.Unknown', errorMessage: 'no instance' };
     if (instance.dead) return this.invoke(unit, event, options);
