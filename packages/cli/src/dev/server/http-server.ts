@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest 
 import { DevServerError } from '../../errors.js';
 import type { ActivityLog } from '../activity/index.js';
 import { apiDocsPlugin, type DevOpenApi } from '../api-docs/index.js';
+import { consolePlugin } from '../console/index.js';
 import { issuerPlugin } from '../auth/issuer-plugin.js';
 import type { LocalIssuer } from '../auth/local-issuer.js';
 import { oauthPlugin } from '../auth/oauth/oauth-plugin.js';
@@ -171,6 +172,7 @@ export async function wireHttpServer(fastify: FastifyInstance, wiring: HttpWirin
     }),
   );
   await fastify.register(apiDocsPlugin({ document: () => wiring.openApi.document(), currentApp: () => wiring.currentApp() }));
+  await fastify.register(consolePlugin({ currentApp: () => wiring.currentApp() }));
   for (const plugin of wiring.enginePlugins) await fastify.register(plugin);
   // Only reached when the engines took longer than the wait for them: a clear answer instead of a handler failing.
   // Callback style: no promise per request once every engine is ready.

@@ -1,0 +1,51 @@
+import type { AppDefinition } from '@framework/core';
+import type { FastifyPluginAsync } from 'fastify';
+import { ROUTES_TAB_SCRIPT } from './assets/routes-tab-script.js';
+import { SHELL_SCRIPT } from './assets/shell-script.js';
+import { CONSOLE_STYLE } from './assets/console-style.js';
+import { consolePage } from './console-page.js';
+import { CONSOLE_PAGE_PATH, CONSOLE_PATHS } from './console-paths.js';
+
+/**
+ * The tabs, in the order they are shown: each is one script that registers itself with the shell. A new tab is a
+ * new file in `assets/` added here.
+ */
+const TAB_SCRIPTS: readonly string[] = [ROUTES_TAB_SCRIPT];
+/** One script for the page (one request), built once: the shell, the tabs, then the start. */
+const SCRIPT = `${SHELL_SCRIPT}${TAB_SCRIPTS.join('')}\nwindow.fwConsole.start();\n`;
+
+/** What the console shows about the app besides its units (`GET /_dev/functions`): its declared scopes and roles. */
+export interface ConsoleAppSummary {
+  readonly project: string;
+  readonly stage: string;
+  /** Declared scope name to its description. */
+  readonly scopes: Readonly<Record<string, string>>;
+  /** Declared role name to its scopes (the token picker mints one per role). */
+  readonly roles: Readonly<Record<string, readonly string[]>>;
+}
+
+export function consoleAppSummary(app: AppDefinition): ConsoleAppSummary {
+  const security = app.config.security;
+  const roles: Record<string, readonly string[]> = Object.create(null) as Record<string, readonly string[]>;
+  for (const [name, role] of Object.entries(security.roles ?? {})) roles[name] = role.scopes;
+  return { project: app.project, stage: app.stage, scopes: { ...security.scopes }, roles: { ...roles } };
+}
+
+/**
+ * The dev console: `GET /_dev` (the page), its script and style sheet, and `GET /_dev/console/app`. Everything is under
+ * `/_dev`, so the guard registered before it keeps the page to this machine (loopback or configured Host, no other
+ * origin), and the page calls only same-origin dev endpoints. The assets are strings in the CLI's own code: nothing
+ * to build or download, and nothing from a CDN.
+ */
+export function consolePlugin(options: { currentApp(): AppDefinition }): FastifyPluginAsync {
+  return async (server) => {
+    server.get(CONSOLE_PAGE_PATH, async (_request, reply) =>
+      reply.header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-store').send(consolePage(options.currentApp().project)),
+    );
+    server.get(CONSOLE_PATHS.script, async (_request, reply) => reply.header('content-type', 'text/javascript; charset=utf-8').header('cache-control', 'no-store').send(SCRIPT));
+    server.get(CONSOLE_PATHS.style, async (_request, reply) => reply.header('content-type', 'text/css; charset=utf-8').header('cache-control', 'no-store').send(CONSOLE_STYLE));
+    server.get(CONSOLE_PATHS.app, async (_request, reply) =>
+      reply.header('content-type', 'application/json; charset=utf-8').header('cache-control', 'no-store').send(JSON.stringify(consoleAppSummary(options.currentApp()))),
+    );
+  };
+}

@@ -1,0 +1,181 @@
+import { execFile } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { promisify } from 'node:util';
+import { gzipSync } from 'node:zlib';
+import { expect } from 'chai';
+import { chromium, type Browser, type Locator } from 'playwright-core';
+import { DevServer } from '../../src/dev/dev-server.js';
+import { findChromium } from './chromium.js';
+import { smallProject } from './small-project.js';
+
+const SECURITY = `{
+  scopes: { 'tasks:read': 'Read tasks', 'tasks:write': 'Write tasks' },
+  appClients: { web: { scopes: ['tasks:read', 'tasks:write'], flows: ['authorization_code'] } },
+  roles: { admin: { scopes: ['tasks:read', 'tasks:write'] }, member: { scopes: ['tasks:read'] } },
+}`;
+
+const PROJECT = {
+  'fw.config.ts': [
+    `import { defineApp } from '@framework/core';`,
+    `export default defineApp({ base: { name: 'small', region: 'eu-west-1' }, security: ${SECURITY}, envs: { dev: { preset: 'free' } }, routesDir: 'src/routes', infrastructure: { auth: {} } });`,
+    '',
+  ].join('\n'),
+  'src/routes/tasks/get.ts': `import { handler } from '@framework/runtime';\nexport const main = handler(async (_input, ctx) => [{ id: 't1', owner: ctx.auth?.subject ?? null }], { scopes: ['tasks:read'] });\n`,
+  'src/routes/tasks/post.ts': `import { handler } from '@framework/runtime';\nexport const main = handler(async () => ({ ok: true }), { scopes: ['tasks:write'] });\n`,
+};
+
+const SKIP_REASON = "    skipped: no Chromium on PATH (chromium, chromium-browser or google-chrome); .ci/prepare-machine installs Debian's chromium";
+
+/** The located element's text once it matches, or its last text after 15 s (the page answers asynchronously). */
+async function textOnceMatches(locator: Locator, pattern: RegExp): Promise<string> {
+  await locator.waitFor({ timeout: 15_000 });
+  let seen = '';
+  for (let i = 0; i < 60; i++) {
+    seen = (await locator.innerText()).trim();
+    if (pattern.test(seen)) break;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return seen;
+}
+
+describe('fw dev console at /_dev: the page shell and its Routes tab (Chromium via playwright-core)', function () {
+  this.timeout(120_000);
+  const executablePath = findChromium();
+  const screenshots = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-dev-console-screens-'));
+  let failed = false;
+  let dir: string;
+  let server: DevServer;
+  let browser: Browser | undefined;
+
+  before(async () => {
+    dir = smallProject(PROJECT);
+    server = await DevServer.start({ rootDir: dir, port: 0, log: { info: () => undefined, warn: () => undefined, error: () => undefined }, print: () => undefined, activityLog: false, typecheck: false });
+    if (executablePath) browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
+    console.log(`    console screenshots: ${screenshots} (kept if a test fails)`);
+  });
+  afterEach(function () {
+    if (this.currentTest?.state === 'failed') failed = true;
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+    if (!failed) fs.rmSync(screenshots, { recursive: true, force: true });
+  });
+
+  const get = (file: string, headers: Record<string, string>) =>
+    new Promise<{ status: number; type: string; body: string }>((resolve, reject) => {
+      const req = http.request({ host: '127.0.0.1', port: new URL(server.url).port, path: file, headers }, (res) => {
+        let body = '';
+        res.setEncoding('utf8').on('data', (c: string) => (body += c)).on('end', () => resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type']), body }));
+      });
+      req.on('error', reject).end();
+    });
+
+  it('the page and its files answer this machine only: a foreign Host gets 403 HOST_NOT_ALLOWED, another origin 403 CROSS_ORIGIN_REQUEST', async () => {
+    const host = new URL(server.url).host;
+    const own = await get('/_dev', { host });
+    expect(own.status).to.equal(200);
+    expect(own.type).to.match(/^text\/html/);
+    expect(own.body).to.include('/_dev/console/console.js');
+    for (const file of ['/_dev', '/_dev/console/console.js', '/_dev/console/console.css', '/_dev/console/app']) {
+      const rebound = await get(file, { host: `attacker.example:${new URL(server.url).port}` });
+      expect(rebound.status, file).to.equal(403);
+      expect(rebound.body, file).to.include('HOST_NOT_ALLOWED');
+      const crossOrigin = await get(file, { host, origin: 'http://attacker.example' });
+      expect(crossOrigin.status, file).to.equal(403);
+      expect(crossOrigin.body, file).to.include('CROSS_ORIGIN_REQUEST');
+    }
+  });
+
+  it('GET /_dev/console/app lists the declared scopes and the roles with their scopes; the page weighs under 300 KB gzipped', async () => {
+    const host = new URL(server.url).host;
+    const app = await get('/_dev/console/app', { host });
+    expect(JSON.parse(app.body)).to.deep.equal({
+      project: 'small',
+      stage: JSON.parse(app.body).stage,
+      scopes: { 'tasks:read': 'Read tasks', 'tasks:write': 'Write tasks' },
+      roles: { admin: ['tasks:read', 'tasks:write'], member: ['tasks:read'] },
+    });
+    let total = 0;
+    for (const file of ['/_dev', '/_dev/console/console.js', '/_dev/console/console.css']) total += gzipSync((await get(file, { host })).body).length;
+    console.log(`    console page weight: ${total} bytes gzipped (HTML + script + style sheet)`);
+    expect(total).to.be.below(300 * 1024);
+  });
+
+  it('in Chromium: the Routes tab lists GET /tasks with its scope and file; "Try it" without a token answers 401, with a member token 200, and gives the curl command', async function () {
+    if (!browser) {
+      console.log(SKIP_REASON);
+      this.skip();
+    }
+    const context = await browser!.newContext();
+    const page = await context.newPage();
+    const origins = new Set<string>();
+    const pageErrors: string[] = [];
+    page.on('request', (request) => origins.add(new URL(request.url()).origin));
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    await page.goto(`${server.url}/_dev`);
+
+    // The tab list follows the tabs pattern: the selected tab is focusable and controls a visible panel.
+    const tab = page.getByRole('tab', { name: 'Routes' });
+    expect(await tab.getAttribute('aria-selected')).to.equal('true');
+    await tab.focus();
+    await page.keyboard.press('End');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('role'))).to.equal('tab');
+
+    const row = page.locator('#routes tbody tr', { hasText: '/tasks' }).filter({ hasText: 'GET' });
+    await row.waitFor({ timeout: 30_000 });
+    const cells = await row.locator('td').allInnerTexts();
+    expect(cells.slice(0, 4)).to.deep.equal(['GET', '/tasks', 'tasks:read', 'src/routes/tasks/get.ts']);
+    await page.screenshot({ path: path.join(screenshots, 'routes.png'), fullPage: true });
+
+    await row.getByRole('button', { name: 'Try GET /tasks' }).click();
+    // The picker preselects a role that holds the route's scopes.
+    expect(await page.locator('#try-auth').inputValue()).to.equal('role:admin');
+    await page.locator('#try-auth').selectOption('none');
+    await page.locator('#try-send').click();
+    expect(await textOnceMatches(page.locator('#try-status'), /^401$/)).to.equal('401');
+
+    await page.locator('#try-auth').selectOption('role:member');
+    await page.locator('#try-sub').fill('member-1');
+    await page.locator('#try-send').click();
+    expect(await textOnceMatches(page.locator('#try-status'), /^200$/)).to.equal('200');
+    expect(JSON.parse(await page.locator('#try-answer').innerText())).to.deep.equal([{ id: 't1', owner: 'member-1' }]);
+    expect(await page.locator('#try-time').innerText()).to.match(/^\d+\.\d ms$/);
+    const curl = await page.locator('#try-curl').innerText();
+    expect(curl).to.match(/^curl -i -X GET '.*\/tasks' -H 'authorization: Bearer [\w-]+\.[\w-]+\.[\w-]+'$/);
+    await page.locator('#try-result details summary').click();
+    expect(await page.locator('#try-result details').innerText()).to.include('content-type');
+    await page.screenshot({ path: path.join(screenshots, 'routes-try-it.png'), fullPage: true });
+
+    expect([...origins]).to.deep.equal([new URL(server.url).origin]);
+    expect(pageErrors).to.deep.equal([]);
+    await context.close();
+  });
+
+  it('in Chromium: the curl command the page gives, run as it is, gets the same answer', async function () {
+    if (!browser) {
+      console.log(SKIP_REASON);
+      this.skip();
+    }
+    const context = await browser!.newContext();
+    const page = await context.newPage();
+    await page.goto(`${server.url}/_dev#routes`);
+    const row = page.locator('#routes tbody tr', { hasText: '/tasks' }).filter({ hasText: 'POST' });
+    await row.waitFor({ timeout: 30_000 });
+    await row.getByRole('button', { name: 'Try POST /tasks' }).click();
+    expect(await page.locator('#try-auth').inputValue()).to.equal('role:admin');
+    await page.locator('#try-body').fill(`{ "title": "it's done" }`);
+    await page.locator('#try-send').click();
+    expect(await textOnceMatches(page.locator('#try-status'), /^201$/)).to.equal('201');
+    const curl = await page.locator('#try-curl').innerText();
+    await context.close();
+    // Asynchronously: the dev server answers from this process.
+    const { stdout: answer } = await promisify(execFile)('sh', ['-c', curl], { encoding: 'utf8' });
+    expect(answer).to.match(/^HTTP\/1\.1 201/);
+    expect(answer).to.include('{"ok":true}');
+  });
+});
