@@ -5,6 +5,7 @@ import { AUTH_ID, ENV, LAMBDA_TZ, resolveEnvironment, WS_DIR, type AppDefinition
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DevServerError } from '../errors.js';
 import { ActivityLog, turnBatchedWriter, type ActivityLogOptions } from './activity/index.js';
+import { ConsoleEventStream } from './console/index.js';
 import { refreshClient } from './client-refresh.js';
 import { BackgroundTypeCheck } from './typecheck/index.js';
 import { loadAppWithInputs } from '../app-loader/index.js';
@@ -174,6 +175,8 @@ export class DevServer {
     const hostName = options.host ?? '127.0.0.1';
     const log = options.log ?? consoleLogger;
     const print = options.print ?? ((text: string) => process.stdout.write(text));
+    // The dev console's live stream (GET /_dev/events): requests, queue batches, cron runs, invocations.
+    const consoleEvents = new ConsoleEventStream();
     const activity =
       options.activityLog === false
         ? undefined
@@ -222,6 +225,15 @@ export class DevServer {
         const started = performance.now();
         const outcome = await host.invoke(unit, event, invokeOptions);
         activity?.unitRun(unit, event, outcome, performance.now() - started, time);
+        if (unit.kind === 'queue' || unit.kind === 'cron' || unit.kind === 'function') {
+          const records = (event as { Records?: unknown } | null)?.Records;
+          consoleEvents.publish({
+            kind: unit.kind, time: time.toISOString(), id: unit.id, functionName: unit.functionName, ok: outcome.ok, durationMs: performance.now() - started,
+            ...(invokeOptions?.requestId ? { requestId: invokeOptions.requestId } : {}),
+            ...(outcome.ok ? {} : { error: `${outcome.errorType}: ${outcome.errorMessage}` }),
+            ...(Array.isArray(records) ? { records: records.length } : {}),
+          });
+        }
         clock.record({ kind: unit.kind, id: unit.id, ok: outcome.ok, ...(outcome.ok ? {} : { error: `${outcome.errorType}: ${outcome.errorMessage}` }) });
         return outcome;
       },
@@ -258,6 +270,7 @@ export class DevServer {
         log,
         clock,
         ...(activity ? { activity } : {}),
+        consoleEvents,
         issuer,
         users,
         devAuthToken,

@@ -20,10 +20,11 @@ const SECURITY = `{
 const PROJECT = {
   'fw.config.ts': [
     `import { defineApp } from '@framework/core';`,
-    `export default defineApp({ base: { name: 'small', region: 'eu-west-1' }, security: ${SECURITY}, envs: { dev: { preset: 'free' } }, routesDir: 'src/routes', infrastructure: { auth: {} } });`,
+    `export default defineApp({ base: { name: 'small', region: 'eu-west-1' }, security: ${SECURITY}, envs: { dev: { preset: 'free' } }, routesDir: 'src/routes', infrastructure: { auth: {}, queues: [{ id: 'jobs' }] } });`,
     '',
   ].join('\n'),
   'src/routes/tasks/get.ts': `import { handler } from '@framework/runtime';\nexport const main = handler(async (_input, ctx) => [{ id: 't1', owner: ctx.auth?.subject ?? null }], { scopes: ['tasks:read'] });\n`,
+  'src/queues/jobs.ts': `export const main = async () => ({ batchItemFailures: [] });\n`,
   'src/routes/tasks/post.ts': `import { handler } from '@framework/runtime';\nexport const main = handler(async () => ({ ok: true }), { scopes: ['tasks:write'] });\n`,
 };
 
@@ -41,7 +42,7 @@ async function textOnceMatches(locator: Locator, pattern: RegExp): Promise<strin
   return seen;
 }
 
-describe('fw dev console at /_dev: the page shell and its Routes tab (Chromium via playwright-core)', function () {
+describe('fw dev console at /_dev: the page shell, its Routes and Requests tabs (Chromium via playwright-core)', function () {
   this.timeout(120_000);
   const executablePath = findChromium();
   const screenshots = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-dev-console-screens-'));
@@ -124,7 +125,12 @@ describe('fw dev console at /_dev: the page shell and its Routes tab (Chromium v
     expect(await tab.getAttribute('aria-selected')).to.equal('true');
     await tab.focus();
     await page.keyboard.press('End');
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('role'))).to.equal('tab');
+    expect(await page.evaluate(() => document.activeElement?.id)).to.equal('tab-requests');
+    expect(await page.locator('#panel-requests').isVisible()).to.equal(true);
+    await page.keyboard.press('ArrowRight');
+    expect(await page.evaluate(() => document.activeElement?.id)).to.equal('tab-routes');
+    expect(await tab.getAttribute('aria-selected')).to.equal('true');
+    expect(await page.locator('#panel-requests').isVisible()).to.equal(false);
 
     const row = page.locator('#routes tbody tr', { hasText: '/tasks' }).filter({ hasText: 'GET' });
     await row.waitFor({ timeout: 30_000 });
@@ -177,5 +183,60 @@ describe('fw dev console at /_dev: the page shell and its Routes tab (Chromium v
     const { stdout: answer } = await promisify(execFile)('sh', ['-c', curl], { encoding: 'utf8' });
     expect(answer).to.match(/^HTTP\/1\.1 201/);
     expect(answer).to.include('{"ok":true}');
+  });
+
+  it('in Chromium: the Requests tab streams each request (status, duration, request id) and queue batch as it happens; a row opens its details', async function () {
+    if (!browser) {
+      console.log(SKIP_REASON);
+      this.skip();
+    }
+    const context = await browser!.newContext();
+    const page = await context.newPage();
+    await page.goto(`${server.url}/_dev#requests`);
+    await page.locator('#events-state', { hasText: 'Live' }).waitFor({ timeout: 15_000 });
+    // The page is open before these happen: they reach it through the stream, not a reload.
+    const minted = (await (await fetch(`${server.url}/_dev/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ roles: ['member'], sub: 'member-2' }) })).json()) as { access_token: string };
+    const answer = await fetch(`${server.url}/tasks?page=2`, { headers: { authorization: `Bearer ${minted.access_token}` } });
+    expect(answer.status).to.equal(200);
+    const sent = await fetch(`${server.url}/_dev/queues/jobs/messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ body: 'hello' }) });
+    expect(sent.status).to.equal(202);
+
+    // The row of this very request (the stream's backlog holds the earlier tests' too), by the gateway's request id.
+    const requestId = answer.headers.get('apigw-requestid')!;
+    expect(requestId).to.match(/^[0-9a-f-]{36}$/);
+    const request = page.locator(`#events tbody tr[data-request-id="${requestId}"]`);
+    await request.waitFor({ timeout: 15_000 });
+    const cells = await request.locator('td').allInnerTexts();
+    expect(cells.slice(1, 4)).to.deep.equal(['request', 'GET /tasks', '200']);
+    expect(cells[4]).to.match(/^\d+\.\d ms$/);
+    expect(cells[5]).to.equal(requestId);
+    // The console's own calls (token, page files) are not in the stream.
+    expect(await page.locator('#events tbody tr', { hasText: '/_dev/token' }).count()).to.equal(0);
+
+    const batch = page.locator('#events tbody tr', { hasText: 'queue jobs batch of 1' });
+    await batch.waitFor({ timeout: 15_000 });
+    expect((await batch.locator('td').allInnerTexts())[3]).to.equal('ok');
+
+    await request.focus();
+    await page.keyboard.press('Enter');
+    const event = JSON.parse(await page.locator('#event-json').innerText()) as Record<string, unknown>;
+    expect(event).to.include({ kind: 'request', method: 'GET', path: '/tasks', status: 200, requestId: cells[5] });
+    await page.screenshot({ path: path.join(screenshots, 'requests.png'), fullPage: true });
+    await context.close();
+  });
+
+  it('GET /_dev/events is a server-sent event stream for this machine, refused to a foreign Host and to another origin, as every /_dev endpoint', async () => {
+    const host = new URL(server.url).host;
+    const abort = new AbortController();
+    const own = await fetch(`${server.url}/_dev/events`, { signal: abort.signal });
+    expect(own.status).to.equal(200);
+    expect(own.headers.get('content-type')).to.match(/^text\/event-stream/);
+    abort.abort();
+    const rebound = await get('/_dev/events', { host: `attacker.example:${new URL(server.url).port}` });
+    expect(rebound.status).to.equal(403);
+    expect(rebound.body).to.include('HOST_NOT_ALLOWED');
+    const crossOrigin = await get('/_dev/events', { host, origin: 'http://attacker.example' });
+    expect(crossOrigin.status).to.equal(403);
+    expect(crossOrigin.body).to.include('CROSS_ORIGIN_REQUEST');
   });
 });

@@ -1,16 +1,18 @@
 import type { AppDefinition } from '@framework/core';
 import type { FastifyPluginAsync } from 'fastify';
+import { REQUESTS_TAB_SCRIPT } from './assets/requests-tab-script.js';
 import { ROUTES_TAB_SCRIPT } from './assets/routes-tab-script.js';
 import { SHELL_SCRIPT } from './assets/shell-script.js';
 import { CONSOLE_STYLE } from './assets/console-style.js';
 import { consolePage } from './console-page.js';
+import type { ConsoleEventStream } from './event-stream.js';
 import { CONSOLE_PAGE_PATH, CONSOLE_PATHS } from './console-paths.js';
 
 /**
  * The tabs, in the order they are shown: each is one script that registers itself with the shell. A new tab is a
  * new file in `assets/` added here.
  */
-const TAB_SCRIPTS: readonly string[] = [ROUTES_TAB_SCRIPT];
+const TAB_SCRIPTS: readonly string[] = [ROUTES_TAB_SCRIPT, REQUESTS_TAB_SCRIPT];
 /** One script for the page (one request), built once: the shell, the tabs, then the start. */
 const SCRIPT = `${SHELL_SCRIPT}${TAB_SCRIPTS.join('')}\nwindow.fwConsole.start();\n`;
 
@@ -37,8 +39,9 @@ export function consoleAppSummary(app: AppDefinition): ConsoleAppSummary {
  * origin), and the page calls only same-origin dev endpoints. The assets are strings in the CLI's own code: nothing
  * to build or download, and nothing from a CDN.
  */
-export function consolePlugin(options: { currentApp(): AppDefinition }): FastifyPluginAsync {
+export function consolePlugin(options: { currentApp(): AppDefinition; events?: ConsoleEventStream }): FastifyPluginAsync {
   return async (server) => {
+    options.events?.serve(server, CONSOLE_PATHS.events);
     server.get(CONSOLE_PAGE_PATH, async (_request, reply) =>
       reply.header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-store').send(consolePage(options.currentApp().project)),
     );

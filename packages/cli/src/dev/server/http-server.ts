@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest 
 import { DevServerError } from '../../errors.js';
 import type { ActivityLog } from '../activity/index.js';
 import { apiDocsPlugin, type DevOpenApi } from '../api-docs/index.js';
-import { consolePlugin } from '../console/index.js';
+import { consolePlugin, type ConsoleEventStream } from '../console/index.js';
 import { issuerPlugin } from '../auth/issuer-plugin.js';
 import type { LocalIssuer } from '../auth/local-issuer.js';
 import { oauthPlugin } from '../auth/oauth/oauth-plugin.js';
@@ -40,6 +40,8 @@ export interface HttpWiring {
   readonly clock?: DevClock;
   /** @default - no activity lines */
   readonly activity?: ActivityLog;
+  /** The dev console's live stream (`GET /_dev/events`). @default - no stream */
+  readonly consoleEvents?: ConsoleEventStream;
   readonly issuer: LocalIssuer;
   /** The dev issuer's users (`.fw/dev/auth/users.json`), who sign in on its login page. */
   readonly users: UserStore;
@@ -134,6 +136,19 @@ export async function wireHttpServer(fastify: FastifyInstance, wiring: HttpWirin
       done();
     });
   }
+  const consoleEvents = wiring.consoleEvents;
+  if (consoleEvents) {
+    fastify.addHook('onResponse', (request, reply, done) => {
+      const url = request.raw.url ?? '/';
+      const q = url.indexOf('?');
+      const path = q === -1 ? url : url.slice(0, q);
+      // The console's own calls (and the other dev endpoints) would drown the app's; invocations are the app's.
+      if ((path === DEV_PATH_PREFIX.slice(0, -1) || path.startsWith(DEV_PATH_PREFIX)) && !path.startsWith(DEV_PATHS.invoke)) return done();
+      const functionName = servedBy.get(request);
+      consoleEvents.publish({ kind: 'request', time: new Date(Date.now() - reply.elapsedTime).toISOString(), method: request.method, path, status: reply.statusCode, durationMs: reply.elapsedTime, requestId: request.id, ...(functionName ? { functionName } : {}) });
+      done();
+    });
+  }
   // Before a request reaches the app model (then a handler: `beforeInvoke`), a save completed before it is loaded.
   fastify.addHook('onRequest', (request, _reply, done) => {
     const url = request.raw.url ?? '/';
@@ -172,7 +187,7 @@ export async function wireHttpServer(fastify: FastifyInstance, wiring: HttpWirin
     }),
   );
   await fastify.register(apiDocsPlugin({ document: () => wiring.openApi.document(), currentApp: () => wiring.currentApp() }));
-  await fastify.register(consolePlugin({ currentApp: () => wiring.currentApp() }));
+  await fastify.register(consolePlugin({ currentApp: () => wiring.currentApp(), ...(consoleEvents ? { events: consoleEvents } : {}) }));
   for (const plugin of wiring.enginePlugins) await fastify.register(plugin);
   // Only reached when the engines took longer than the wait for them: a clear answer instead of a handler failing.
   // Callback style: no promise per request once every engine is ready.

@@ -1,0 +1,66 @@
+/**
+ * The Requests tab (browser script, see `SHELL_SCRIPT`): the live stream of `GET /_dev/events` (server-sent events),
+ * newest first, one row per request, queue batch, cron run or invocation; a row opens its details. The stream opens
+ * when the page loads, so nothing is missed while another tab is shown.
+ */
+export const REQUESTS_TAB_SCRIPT = `
+(function () {
+  'use strict';
+  var fw = window.fwConsole;
+  var el = fw.el;
+  var LIMIT = 500;
+  var events = [];
+  var body = el('tbody', {});
+  var details = el('div', { id: 'event-details', 'aria-live': 'polite' });
+  var state = el('p', { id: 'events-state', class: 'note', text: 'Connecting…' });
+
+  function what(event) {
+    if (event.kind === 'request') return event.method + ' ' + event.path;
+    if (event.kind === 'queue') return 'queue ' + event.id + ' batch of ' + (event.records || 0);
+    if (event.kind === 'cron') return 'cron ' + event.id + ' run';
+    return 'function ' + event.id;
+  }
+  function outcome(event) {
+    if (event.kind === 'request') return String(event.status);
+    return event.ok ? 'ok' : 'failed';
+  }
+  function failed(event) { return event.kind === 'request' ? event.status >= 400 : !event.ok; }
+
+  function show(event) {
+    details.textContent = '';
+    details.appendChild(el('h2', { text: what(event) }));
+    details.appendChild(el('pre', { id: 'event-json', text: JSON.stringify(event, null, 2) }));
+    details.appendChild(el('p', { class: 'note', text: 'Log lines per request id are not captured yet: the handler\\'s console output is in the fw dev terminal, where the request id above finds it.' }));
+  }
+
+  function add(event) {
+    events.push(event);
+    var row = el('tr', { tabindex: '0', 'data-request-id': event.requestId || '' }, [
+      el('td', { class: 'mono', text: event.time.slice(11, 23) }),
+      el('td', { text: event.kind }),
+      el('td', { class: 'mono', text: what(event) }),
+      el('td', { class: failed(event) ? 'status-bad' : 'status-ok', text: outcome(event) }),
+      el('td', { text: event.durationMs.toFixed(1) + ' ms' }),
+      el('td', { class: 'mono', text: event.requestId || event.functionName || '' }),
+    ]);
+    row.addEventListener('click', function () { show(event); });
+    row.addEventListener('keydown', function (key) { if (key.key === 'Enter' || key.key === ' ') { key.preventDefault(); show(event); } });
+    body.insertBefore(row, body.firstChild);
+    while (body.childNodes.length > LIMIT) body.removeChild(body.lastChild);
+  }
+
+  var stream = new EventSource('/_dev/events');
+  stream.onopen = function () { state.textContent = 'Live: new requests appear at the top; Enter or a click opens one.'; };
+  stream.onerror = function () { state.textContent = 'Disconnected (fw dev stopped?); reconnecting…'; };
+  stream.onmessage = function (message) { add(JSON.parse(message.data)); };
+
+  fw.addTab('requests', 'Requests', function (panel) {
+    panel.appendChild(state);
+    panel.appendChild(el('table', { id: 'events' }, [
+      el('thead', {}, [el('tr', {}, ['Time (UTC)', 'Kind', 'What', 'Outcome', 'Duration', 'Request id'].map(function (h) { return el('th', { scope: 'col', text: h }); }))]),
+      body,
+    ]));
+    panel.appendChild(details);
+  });
+})();
+`;

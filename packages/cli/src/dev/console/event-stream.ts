@@ -1,0 +1,49 @@
+import type { FastifyInstance } from 'fastify';
+
+/** One thing the app did, as the console's Requests tab shows it. */
+export type ConsoleEvent =
+  | { readonly kind: 'request'; readonly time: string; readonly method: string; readonly path: string; readonly status: number; readonly durationMs: number; readonly requestId: string; readonly functionName?: string }
+  | { readonly kind: 'queue' | 'cron' | 'function'; readonly time: string; readonly id: string; readonly functionName: string; readonly ok: boolean; readonly durationMs: number; readonly requestId?: string; readonly error?: string; readonly records?: number };
+
+/** How many past events a page opened late still gets. */
+const BACKLOG = 200;
+
+/**
+ * The console's live stream: every event is kept in a short backlog and written to each open
+ * `GET /_dev/events` (server-sent events), so a page sees what happened before it opened, then everything as it happens.
+ */
+export class ConsoleEventStream {
+  private readonly backlog: string[] = [];
+  private readonly listeners = new Set<(frame: string) => void>();
+
+  publish(event: ConsoleEvent): void {
+    const frame = `data: ${JSON.stringify(event)}\n\n`;
+    this.backlog.push(frame);
+    if (this.backlog.length > BACKLOG) this.backlog.shift();
+    for (const listener of this.listeners) listener(frame);
+  }
+
+  /** Serves `GET <path>`; open streams end when the server closes (or it would wait for them). */
+  serve(server: FastifyInstance, path: string): void {
+    const open = new Set<() => void>();
+    server.addHook('preClose', (done) => {
+      for (const end of open) end();
+      done();
+    });
+    server.get(path, (request, reply) => {
+      reply.hijack();
+      const raw = reply.raw;
+      raw.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive', 'x-request-id': request.id });
+      raw.write(`retry: 1000\n\n${this.backlog.join('')}`);
+      const listener = (frame: string) => raw.write(frame);
+      const end = () => {
+        this.listeners.delete(listener);
+        open.delete(end);
+        raw.end();
+      };
+      this.listeners.add(listener);
+      open.add(end);
+      request.raw.on('close', end);
+    });
+  }
+}
