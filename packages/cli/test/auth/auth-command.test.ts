@@ -18,7 +18,21 @@ function exampleCopy(): string {
   return dir;
 }
 
+/**
+ * `runAuth` loads the app in this process, and loading an app sets FW_STAGE and FW_PROJECT_ROOT for its config files:
+ * each suite puts the FW_* variables back afterwards, so a later test's child process does not inherit `--stage prod`.
+ */
+function restoreFrameworkEnvironmentAfterSuite(): void {
+  let saved: Record<string, string | undefined> = {};
+  before(() => (saved = Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith('FW_')))));
+  after(() => {
+    for (const name of Object.keys(process.env)) if (name.startsWith('FW_') && !(name in saved)) delete process.env[name];
+    Object.assign(process.env, saved);
+  });
+}
+
 describe('fw auth on the example app', function () {
+  restoreFrameworkEnvironmentAfterSuite();
   this.timeout(180_000);
   let dir: string;
   before(() => {
@@ -78,6 +92,7 @@ describe('fw auth on the example app', function () {
 });
 
 describe('fw auth users --stage: the deployed pool through service.auth\'s Cognito implementation (against cognito-local)', function () {
+  restoreFrameworkEnvironmentAfterSuite();
   this.timeout(120_000);
   let dir: string;
   let cognito: CognitoLocal;

@@ -11,7 +11,10 @@ import { FW_BIN, REPO, eventually } from '../dev/helpers.js';
 import { smallProject } from '../dev/small-project.js';
 
 function fw(dir: string, ...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, [FW_BIN, ...args], { cwd: dir, encoding: 'utf8' });
+  // Without the FW_* variables an earlier test of this process may have left (an in-process app load sets FW_STAGE):
+  // the command must take its defaults, as in a developer's shell.
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('FW_')));
+  const result = spawnSync(process.execPath, [FW_BIN, ...args], { cwd: dir, encoding: 'utf8', env });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
