@@ -20,11 +20,12 @@ const SECURITY = `{
 const PROJECT = {
   'fw.config.ts': [
     `import { defineApp } from '@framework/core';`,
-    `export default defineApp({ base: { name: 'small', region: 'eu-west-1' }, security: ${SECURITY}, envs: { dev: { preset: 'free' } }, routesDir: 'src/routes', infrastructure: { auth: {}, queues: [{ id: 'jobs' }] } });`,
+    `export default defineApp({ base: { name: 'small', region: 'eu-west-1' }, security: ${SECURITY}, envs: { dev: { preset: 'free' } }, routesDir: 'src/routes', infrastructure: { auth: {}, queues: [{ id: 'jobs' }], schedules: [{ id: 'tick', schedule: { cron: '0 7 * * ? *' } }] } });`,
     '',
   ].join('\n'),
   'src/routes/tasks/get.ts': `import { handler } from '@framework/runtime';\nexport const main = handler(async (_input, ctx) => [{ id: 't1', owner: ctx.auth?.subject ?? null }], { scopes: ['tasks:read'] });\n`,
   'src/queues/jobs.ts': `export const main = async () => ({ batchItemFailures: [] });\n`,
+  'src/crons/tick.ts': `export const main = async () => ({ ticked: true });\n`,
   'src/routes/tasks/post.ts': `import { handler } from '@framework/runtime';\nexport const main = handler(async () => ({ ok: true }), { scopes: ['tasks:write'] });\n`,
 };
 
@@ -42,7 +43,7 @@ async function textOnceMatches(locator: Locator, pattern: RegExp): Promise<strin
   return seen;
 }
 
-describe('fw dev console at /_dev: the page shell, its Routes and Requests tabs (Chromium via playwright-core)', function () {
+describe('fw dev console at /_dev: the page shell, its Routes, Requests and Crons tabs (Chromium via playwright-core)', function () {
   this.timeout(120_000);
   const executablePath = findChromium();
   const screenshots = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-dev-console-screens-'));
@@ -82,7 +83,7 @@ describe('fw dev console at /_dev: the page shell, its Routes and Requests tabs 
     expect(own.status).to.equal(200);
     expect(own.type).to.match(/^text\/html/);
     expect(own.body).to.include('/_dev/console/console.js');
-    for (const file of ['/_dev', '/_dev/console/console.js', '/_dev/console/console.css', '/_dev/console/app']) {
+    for (const file of ['/_dev', '/_dev/console/console.js', '/_dev/console/console.css', '/_dev/console/app', '/_dev/console/crons']) {
       const rebound = await get(file, { host: `attacker.example:${new URL(server.url).port}` });
       expect(rebound.status, file).to.equal(403);
       expect(rebound.body, file).to.include('HOST_NOT_ALLOWED');
@@ -125,12 +126,14 @@ describe('fw dev console at /_dev: the page shell, its Routes and Requests tabs 
     expect(await tab.getAttribute('aria-selected')).to.equal('true');
     await tab.focus();
     await page.keyboard.press('End');
+    expect(await page.evaluate(() => document.activeElement?.id)).to.equal('tab-crons');
+    expect(await page.locator('#panel-crons').isVisible()).to.equal(true);
+    await page.keyboard.press('ArrowLeft');
     expect(await page.evaluate(() => document.activeElement?.id)).to.equal('tab-requests');
-    expect(await page.locator('#panel-requests').isVisible()).to.equal(true);
-    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('Home');
     expect(await page.evaluate(() => document.activeElement?.id)).to.equal('tab-routes');
     expect(await tab.getAttribute('aria-selected')).to.equal('true');
-    expect(await page.locator('#panel-requests').isVisible()).to.equal(false);
+    expect(await page.locator('#panel-crons').isVisible()).to.equal(false);
 
     const row = page.locator('#routes tbody tr', { hasText: '/tasks' }).filter({ hasText: 'GET' });
     await row.waitFor({ timeout: 30_000 });
@@ -238,5 +241,27 @@ describe('fw dev console at /_dev: the page shell, its Routes and Requests tabs 
     const crossOrigin = await get('/_dev/events', { host, origin: 'http://attacker.example' });
     expect(crossOrigin.status).to.equal(403);
     expect(crossOrigin.body).to.include('CROSS_ORIGIN_REQUEST');
+  });
+
+  it('in Chromium: the Crons tab shows each cron with its next fire time (UTC and local); "Run now" runs it and lists the run', async function () {
+    if (!browser) {
+      console.log(SKIP_REASON);
+      this.skip();
+    }
+    const context = await browser!.newContext({ timezoneId: 'Asia/Tokyo' });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/_dev#crons`);
+    const row = page.locator('#crons tbody tr[data-cron="tick"]');
+    await row.waitFor({ timeout: 15_000 });
+    const cells = await row.locator('td').allInnerTexts();
+    expect(cells[0]).to.equal('tick');
+    expect(cells[1]).to.equal('cron(0 7 * * ? *)');
+    // 07:00 UTC is 16:00 in Tokyo (no daylight saving time there).
+    expect(cells[2]).to.match(/^\d{4}-\d\d-\d\d 07:00$/);
+    expect(cells[3]).to.match(/4:00:00\sPM|16:00:00/);
+    await row.getByRole('button', { name: 'Run tick now' }).click();
+    expect(await textOnceMatches(row.locator('td[data-cron-runs]'), /ok \(run now\)/)).to.match(/^\d\d:\d\d:\d\d UTC ok \(run now\): \{"ticked":true\}$/);
+    await page.screenshot({ path: path.join(screenshots, 'crons.png'), fullPage: true });
+    await context.close();
   });
 });

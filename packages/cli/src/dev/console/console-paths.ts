@@ -7,6 +7,8 @@ export const CONSOLE_PATHS = {
   script: `${DEV_PATH_ROOT}/console/console.js`,
   style: `${DEV_PATH_ROOT}/console/console.css`,
   app: `${DEV_PATH_ROOT}/console/app`,
+  /** The crons with their next fire time. */
+  crons: `${DEV_PATH_ROOT}/console/crons`,
   /** Server-sent events: every request, queue batch, cron run and invocation (`ConsoleEvent`). */
   events: `${DEV_PATH_ROOT}/events`,
 } as const;

@@ -1,5 +1,6 @@
-import type { AppDefinition } from '@framework/core';
+import { nextCronTime, parseSchedule, type AppDefinition } from '@framework/core';
 import type { FastifyPluginAsync } from 'fastify';
+import { CRONS_TAB_SCRIPT } from './assets/crons-tab-script.js';
 import { REQUESTS_TAB_SCRIPT } from './assets/requests-tab-script.js';
 import { ROUTES_TAB_SCRIPT } from './assets/routes-tab-script.js';
 import { SHELL_SCRIPT } from './assets/shell-script.js';
@@ -12,7 +13,7 @@ import { CONSOLE_PAGE_PATH, CONSOLE_PATHS } from './console-paths.js';
  * The tabs, in the order they are shown: each is one script that registers itself with the shell. A new tab is a
  * new file in `assets/` added here.
  */
-const TAB_SCRIPTS: readonly string[] = [ROUTES_TAB_SCRIPT, REQUESTS_TAB_SCRIPT];
+const TAB_SCRIPTS: readonly string[] = [ROUTES_TAB_SCRIPT, REQUESTS_TAB_SCRIPT, CRONS_TAB_SCRIPT];
 /** One script for the page (one request), built once: the shell, the tabs, then the start. */
 const SCRIPT = `${SHELL_SCRIPT}${TAB_SCRIPTS.join('')}\nwindow.fwConsole.start();\n`;
 
@@ -33,6 +34,27 @@ export function consoleAppSummary(app: AppDefinition): ConsoleAppSummary {
   return { project: app.project, stage: app.stage, scopes: { ...security.scopes }, roles: { ...roles } };
 }
 
+/** A cron as the Crons tab shows it. */
+export interface ConsoleCron {
+  readonly id: string;
+  readonly functionName: string;
+  readonly expression: string;
+  readonly enabled: boolean;
+  /** The next fire time of a `cron(...)` expression after now (UTC, ISO); null for a rate, disabled or never. */
+  readonly next: string | null;
+  /** A rate's period ("every 300 s", counted from fw dev's start-up), or null. */
+  readonly every: string | null;
+}
+
+export function consoleCrons(app: AppDefinition, now: Date): ConsoleCron[] {
+  return app.crons.map((cron) => {
+    const parsed = parseSchedule(cron.schedule);
+    const next = cron.enabled && parsed.ok && parsed.kind === 'cron' ? nextCronTime(parsed.cron, now) : undefined;
+    const every = parsed.ok && parsed.kind === 'rate' ? `every ${parsed.rateMs / 1000} s from start-up` : null;
+    return { id: cron.id, functionName: cron.functionName, expression: cron.expression, enabled: cron.enabled, next: next ? next.toISOString() : null, every };
+  });
+}
+
 /**
  * The dev console: `GET /_dev` (the page), its script and style sheet, and `GET /_dev/console/app`. Everything is under
  * `/_dev`, so the guard registered before it keeps the page to this machine (loopback or configured Host, no other
@@ -47,6 +69,9 @@ export function consolePlugin(options: { currentApp(): AppDefinition; events?: C
     );
     server.get(CONSOLE_PATHS.script, async (_request, reply) => reply.header('content-type', 'text/javascript; charset=utf-8').header('cache-control', 'no-store').send(SCRIPT));
     server.get(CONSOLE_PATHS.style, async (_request, reply) => reply.header('content-type', 'text/css; charset=utf-8').header('cache-control', 'no-store').send(CONSOLE_STYLE));
+    server.get(CONSOLE_PATHS.crons, async (_request, reply) =>
+      reply.header('content-type', 'application/json; charset=utf-8').header('cache-control', 'no-store').send(JSON.stringify(consoleCrons(options.currentApp(), new Date()))),
+    );
     server.get(CONSOLE_PATHS.app, async (_request, reply) =>
       reply.header('content-type', 'application/json; charset=utf-8').header('cache-control', 'no-store').send(JSON.stringify(consoleAppSummary(options.currentApp()))),
     );

@@ -1,4 +1,4 @@
 /** fw dev's console: the page at `/_dev` and the endpoints only it uses. */
-export { consolePlugin, consoleAppSummary, type ConsoleAppSummary } from './console-plugin.js';
+export { consolePlugin, consoleAppSummary, consoleCrons, type ConsoleAppSummary, type ConsoleCron } from './console-plugin.js';
 export { CONSOLE_PAGE_PATH, CONSOLE_PATHS } from './console-paths.js';
 export { ConsoleEventStream, type ConsoleEvent } from './event-stream.js';

@@ -52,7 +52,11 @@ export const REQUESTS_TAB_SCRIPT = `
   var stream = new EventSource('/_dev/events');
   stream.onopen = function () { state.textContent = 'Live: new requests appear at the top; Enter or a click opens one.'; };
   stream.onerror = function () { state.textContent = 'Disconnected (fw dev stopped?); reconnecting…'; };
-  stream.onmessage = function (message) { add(JSON.parse(message.data)); };
+  stream.onmessage = function (message) {
+    var event = JSON.parse(message.data);
+    add(event);
+    fw.eventListeners.forEach(function (listener) { listener(event); });
+  };
 
   fw.addTab('requests', 'Requests', function (panel) {
     panel.appendChild(state);

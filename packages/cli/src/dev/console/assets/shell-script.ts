@@ -41,6 +41,10 @@ export const SHELL_SCRIPT = `
     });
   };
 
+  /** Listeners of the live stream's events (the Requests tab owns the stream and hands each event here). */
+  fw.eventListeners = [];
+  fw.onEvent = function (listener) { fw.eventListeners.push(listener); };
+
   fw.addTab = function (id, label, render) { fw.tabs.push({ id: id, label: label, render: render, rendered: false }); };
 
   fw.start = function () {
