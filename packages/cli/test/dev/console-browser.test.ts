@@ -17,14 +17,18 @@ const SECURITY = `{
   roles: { admin: { scopes: ['tasks:read', 'tasks:write'] }, member: { scopes: ['tasks:read'] } },
 }`;
 
+const POISONED = path.join(os.tmpdir(), `fw-dev-console-poisoned-${process.pid}`);
+
 const PROJECT = {
   'fw.config.ts': [
     `import { defineApp } from '@framework/core';`,
-    `export default defineApp({ base: { name: 'small', region: 'eu-west-1' }, security: ${SECURITY}, envs: { dev: { preset: 'free' } }, routesDir: 'src/routes', infrastructure: { auth: {}, queues: [{ id: 'jobs' }], schedules: [{ id: 'tick', schedule: { cron: '0 7 * * ? *' } }] } });`,
+    `export default defineApp({ base: { name: 'small', region: 'eu-west-1' }, security: ${SECURITY}, envs: { dev: { preset: 'free' } }, routesDir: 'src/routes', infrastructure: { auth: {}, queues: [{ id: 'jobs' }, { id: 'mail', timeout: 1, visibilityTimeout: 1, maxReceiveCount: 1 }], schedules: [{ id: 'tick', schedule: { cron: '0 7 * * ? *' } }] } });`,
     '',
   ].join('\n'),
   'src/routes/tasks/get.ts': `import { handler } from '@framework/runtime';\nexport const main = handler(async (_input, ctx) => [{ id: 't1', owner: ctx.auth?.subject ?? null }], { scopes: ['tasks:read'] });\n`,
   'src/queues/jobs.ts': `export const main = async () => ({ batchItemFailures: [] });\n`,
+  // Fails while the file POISONED exists (the test removes it before the redrive).
+  'src/queues/mail.ts': `import * as fs from 'node:fs';\nexport const main = async () => { if (fs.existsSync(${JSON.stringify(POISONED)})) throw new Error('poison'); return { batchItemFailures: [] }; };\n`,
   'src/crons/tick.ts': `export const main = async () => ({ ticked: true });\n`,
   'src/routes/tasks/post.ts': `import { handler } from '@framework/runtime';\nexport const main = handler(async () => ({ ok: true }), { scopes: ['tasks:write'] });\n`,
 };
@@ -43,7 +47,7 @@ async function textOnceMatches(locator: Locator, pattern: RegExp): Promise<strin
   return seen;
 }
 
-describe('fw dev console at /_dev: the page shell, its Routes, Requests and Crons tabs (Chromium via playwright-core)', function () {
+describe('fw dev console at /_dev: the page shell, its Routes, Requests, Queues and Crons tabs (Chromium via playwright-core)', function () {
   this.timeout(120_000);
   const executablePath = findChromium();
   const screenshots = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-dev-console-screens-'));
@@ -65,6 +69,7 @@ describe('fw dev console at /_dev: the page shell, its Routes, Requests and Cron
     await browser?.close();
     await server?.stop();
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
+    fs.rmSync(POISONED, { force: true });
     if (!failed) fs.rmSync(screenshots, { recursive: true, force: true });
   });
 
@@ -129,7 +134,7 @@ describe('fw dev console at /_dev: the page shell, its Routes, Requests and Cron
     expect(await page.evaluate(() => document.activeElement?.id)).to.equal('tab-crons');
     expect(await page.locator('#panel-crons').isVisible()).to.equal(true);
     await page.keyboard.press('ArrowLeft');
-    expect(await page.evaluate(() => document.activeElement?.id)).to.equal('tab-requests');
+    expect(await page.evaluate(() => document.activeElement?.id)).to.equal('tab-queues');
     await page.keyboard.press('Home');
     expect(await page.evaluate(() => document.activeElement?.id)).to.equal('tab-routes');
     expect(await tab.getAttribute('aria-selected')).to.equal('true');
@@ -262,6 +267,42 @@ describe('fw dev console at /_dev: the page shell, its Routes, Requests and Cron
     await row.getByRole('button', { name: 'Run tick now' }).click();
     expect(await textOnceMatches(row.locator('td[data-cron-runs]'), /ok \(run now\)/)).to.match(/^\d\d:\d\d:\d\d UTC ok \(run now\): \{"ticked":true\}$/);
     await page.screenshot({ path: path.join(screenshots, 'crons.png'), fullPage: true });
+    await context.close();
+  });
+
+  it('in Chromium: the Queues tab sends a poison message, shows it in the dead letters, redrives it once fixed, and purges after a confirmation', async function () {
+    if (!browser) {
+      console.log(SKIP_REASON);
+      this.skip();
+    }
+    const context = await browser!.newContext();
+    const page = await context.newPage();
+    await page.goto(`${server.url}/_dev#queues`);
+    const card = page.locator('section[data-queue="mail"]');
+    await card.locator('[data-queue-counts]', { hasText: 'Depth' }).waitFor({ timeout: 15_000 });
+    fs.writeFileSync(POISONED, '');
+    await card.locator('textarea').fill('{"to":"a@example.com"}');
+    await card.getByRole('button', { name: 'Send mail' }).click();
+    await card.locator('[data-queue-dead] td', { hasText: '{"to":"a@example.com"}' }).waitFor({ timeout: 20_000 });
+    expect(await textOnceMatches(card.locator('[data-queue-counts]'), /dead letters 1/)).to.equal('Depth 0 · in flight 0 · dead letters 1');
+    await page.screenshot({ path: path.join(screenshots, 'queues-dead-letter.png'), fullPage: true });
+
+    fs.rmSync(POISONED);
+    await card.getByRole('button', { name: 'Redrive mail' }).click();
+    expect(await textOnceMatches(card.locator('[data-queue-outcome]'), /Redrove/)).to.equal('Redrove 1 dead letters to mail');
+    // Consumed this time: the queue is empty, no dead letter left, and the stream has the batch that succeeded.
+    expect(await textOnceMatches(card.locator('[data-queue-counts]'), /^Depth 0 · in flight 0 · dead letters 0$/)).to.equal('Depth 0 · in flight 0 · dead letters 0');
+    expect(await card.locator('[data-queue-dead] tr').count()).to.equal(0);
+
+    let asked = '';
+    page.once('dialog', (dialog) => {
+      asked = dialog.message();
+      void dialog.accept();
+    });
+    await card.getByRole('button', { name: 'Purge mail' }).click();
+    expect(await textOnceMatches(card.locator('[data-queue-outcome]'), /Purged/)).to.equal('Purged 0 messages');
+    expect(asked).to.include('Delete every message of mail');
+    await page.screenshot({ path: path.join(screenshots, 'queues.png'), fullPage: true });
     await context.close();
   });
 });

@@ -1,6 +1,7 @@
 import { nextCronTime, parseSchedule, type AppDefinition } from '@framework/core';
 import type { FastifyPluginAsync } from 'fastify';
 import { CRONS_TAB_SCRIPT } from './assets/crons-tab-script.js';
+import { QUEUES_TAB_SCRIPT } from './assets/queues-tab-script.js';
 import { REQUESTS_TAB_SCRIPT } from './assets/requests-tab-script.js';
 import { ROUTES_TAB_SCRIPT } from './assets/routes-tab-script.js';
 import { SHELL_SCRIPT } from './assets/shell-script.js';
@@ -13,7 +14,7 @@ import { CONSOLE_PAGE_PATH, CONSOLE_PATHS } from './console-paths.js';
  * The tabs, in the order they are shown: each is one script that registers itself with the shell. A new tab is a
  * new file in `assets/` added here.
  */
-const TAB_SCRIPTS: readonly string[] = [ROUTES_TAB_SCRIPT, REQUESTS_TAB_SCRIPT, CRONS_TAB_SCRIPT];
+const TAB_SCRIPTS: readonly string[] = [ROUTES_TAB_SCRIPT, REQUESTS_TAB_SCRIPT, QUEUES_TAB_SCRIPT, CRONS_TAB_SCRIPT];
 /** One script for the page (one request), built once: the shell, the tabs, then the start. */
 const SCRIPT = `${SHELL_SCRIPT}${TAB_SCRIPTS.join('')}\nwindow.fwConsole.start();\n`;
 

@@ -33,7 +33,9 @@ export type QueueRecord =
   | { readonly op: 'message'; readonly id: string; readonly body: string; readonly sentAt: number; readonly visibleAt: number; readonly receiveCount: number; readonly firstReceiveAt?: number }
   | { readonly op: 'received'; readonly id: string; readonly receiveCount: number; readonly firstReceiveAt: number }
   | { readonly op: 'deleted'; readonly ids: readonly string[] }
-  | { readonly op: 'dead'; readonly id: string; readonly body: string; readonly receiveCount: number; readonly sentAt: number; readonly movedAt: string };
+  | { readonly op: 'dead'; readonly id: string; readonly body: string; readonly receiveCount: number; readonly sentAt: number; readonly movedAt: string }
+  /** Dead letters sent back to the source queue (as new messages, written in the same append). */
+  | { readonly op: 'redriven'; readonly ids: readonly string[] };
 
 /**
  * One queue with SQS semantics, in process: a consumer receives batches of up to `batchSize` visible messages;
@@ -117,6 +119,40 @@ export class LocalQueue {
     return ids.length;
   }
 
+  /** Messages received by the consumer and not yet visible again (SQS's ApproximateNumberOfMessagesNotVisible, delays aside). */
+  get inFlight(): number {
+    const now = this.clock.now();
+    let count = 0;
+    for (const message of this.messages.values()) if (message.receiveCount > 0 && message.visibleAt > now) count++;
+    return count;
+  }
+
+  /**
+   * Sends every dead letter back to this queue as a new message (receive count 0), as SQS's dead-letter queue redrive
+   * to the source queue does. Resolves once that is on disk; if it could not be written nothing moved.
+   */
+  async redrive(): Promise<number> {
+    if (this.deadLetters.length === 0) return 0;
+    const moved = this.deadLetters.splice(0);
+    const now = this.clock.now();
+    const messages: LocalMessage[] = moved.map((d) => ({ messageId: randomUUID(), body: d.body, sentTimestamp: now, receiveCount: 0, visibleAt: now }));
+    for (const message of messages) {
+      this.messages.set(message.messageId, message);
+      this.unconfirmed.add(message.messageId);
+    }
+    try {
+      await this.log?.appendAll([...messages.map(messageRecord), { op: 'redriven', ids: moved.map((d) => d.messageId) }]);
+    } catch (error) {
+      for (const message of messages) this.messages.delete(message.messageId);
+      this.deadLetters.unshift(...moved);
+      throw error;
+    } finally {
+      for (const message of messages) this.unconfirmed.delete(message.messageId);
+    }
+    this.schedule(now);
+    return moved.length;
+  }
+
   /** The messages not yet deleted, oldest first (copies). */
   pending(): LocalMessage[] {
     return [...this.messages.values()].map((m) => ({ ...m }));
@@ -159,6 +195,10 @@ export class LocalQueue {
         if (dead.has(record.id)) continue;
         dead.add(record.id);
         this.deadLetters.push({ messageId: record.id, body: record.body, receiveCount: record.receiveCount, sentTimestamp: record.sentAt, movedAt: record.movedAt });
+      } else if (record.op === 'redriven') {
+        const ids = new Set(record.ids);
+        for (const id of ids) dead.add(id);
+        this.deadLetters.splice(0, this.deadLetters.length, ...this.deadLetters.filter((d) => !ids.has(d.messageId)));
       }
     }
     // The consumer that held in-flight messages is gone: they are visible again (receive counts kept); delays stay.
@@ -270,7 +310,9 @@ function failedIds(value: unknown): Set<string> {
  * |---|---|
  * | `POST /_dev/queues/<id>/messages` `{ body: string, delaySeconds? }` | 202 `{ messageId }` |
  * | `GET /_dev/queues/<id>/dead-letters` | 200 `{ queue, deadLetterQueue, messages: [...] }` |
- * | `GET /_dev/queues/<id>` | 200 `{ queue, depth, deadLetters }` |
+ * | `GET /_dev/queues/<id>` | 200 `{ queue, depth, inFlight, deadLetters }` |
+ * | `POST /_dev/queues/<id>/redrive` | 200 `{ redriven }`: the dead letters, sent again as new messages |
+ * | `POST /_dev/queues/<id>/purge` | 200 `{ purged }`: the messages not yet deleted (dead letters stay) |
  *
  * Each queue keeps its messages in `.fw/queues/<id>.log` (see {@link LocalQueue}): a 202 means the message is on
  * disk, and it survives a restart or a `kill -9` of `fw dev`.
@@ -324,7 +366,25 @@ export class EmbeddedQueueEngine implements DevEngine {
       server.get<{ Params: { id: string } }>(`${DEV_PATHS.queues}/:id`, async (request, reply) => {
         const found = queueOf(request.params.id);
         if (!found) return notFound(reply, request.params.id);
-        return { queue: found.definition.queueName, depth: found.queue.depth, deadLetters: found.queue.deadLetters.length };
+        return { queue: found.definition.queueName, depth: found.queue.depth, inFlight: found.queue.inFlight, deadLetters: found.queue.deadLetters.length };
+      });
+      server.post<{ Params: { id: string } }>(`${DEV_PATHS.queues}/:id/redrive`, async (request, reply) => {
+        const found = queueOf(request.params.id);
+        if (!found) return notFound(reply, request.params.id);
+        try {
+          return { redriven: await found.queue.redrive() };
+        } catch {
+          return sendError(reply, 503, 'QUEUE_WRITE_FAILED', `the redrive could not be written to .fw/queues/${found.definition.id}.log, so nothing moved; the fw dev console says why; try again`);
+        }
+      });
+      server.post<{ Params: { id: string } }>(`${DEV_PATHS.queues}/:id/purge`, async (request, reply) => {
+        const found = queueOf(request.params.id);
+        if (!found) return notFound(reply, request.params.id);
+        try {
+          return { purged: await found.queue.purge() };
+        } catch {
+          return sendError(reply, 503, 'QUEUE_WRITE_FAILED', `the purge could not be written to .fw/queues/${found.definition.id}.log; the fw dev console says why; try again`);
+        }
       });
     };
     const kept = (q: QueueDefinition) => {
