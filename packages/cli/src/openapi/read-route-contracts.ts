@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ENV, type AppDefinition } from '@framework/core';
+import { moduleLoadEnvironment, type AppDefinition } from '@framework/core';
 import { OpenApiError } from '../errors.js';
 import type { RouteContractResult } from './route-contract.js';
 
@@ -30,17 +30,7 @@ export async function readRouteContracts(app: AppDefinition, bundles: Readonly<R
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-openapi-'));
   const resultFile = path.join(tmp, 'result.json');
   try {
-    const env: Record<string, string> = {
-      PATH: process.env.PATH ?? '',
-      HOME: tmp,
-      NODE_ENV: 'production',
-      AWS_REGION: app.region,
-      AWS_EC2_METADATA_DISABLED: 'true',
-      [ENV.project]: app.project,
-      [ENV.stage]: app.stage,
-      [ENV.region]: app.region,
-    };
-    for (const [key, value] of Object.entries(app.environment)) if (value.kind === 'static') env[key] = value.value;
+    const env = moduleLoadEnvironment(app, tmp);
     const { code, stderr } = await run(app.rootDir, env, JSON.stringify({ rootDir: app.rootDir, bundles, resultFile }));
     if (!fs.existsSync(resultFile)) {
       throw new OpenApiError(

@@ -3,3 +3,4 @@ export * from './dev-worker-services.js';
 export * from './lambda-runtime.js';
 export * from './dev-paths.js';
 export * from './resolve-environment.js';
+export * from './module-load-environment.js';

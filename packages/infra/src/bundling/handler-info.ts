@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ENV, type AppDefinition, type HandlerInfo } from '@framework/core';
+import { moduleLoadEnvironment, type AppDefinition, type HandlerInfo } from '@framework/core';
 import { InfraError } from '../errors.js';
 import type { AppBundle } from './bundle-app.js';
 
@@ -57,17 +57,7 @@ export function readHandlerInfo(app: AppDefinition, bundle: AppBundle): Map<stri
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-handler-info-'));
   const resultFile = path.join(tmp, 'result.json');
   try {
-    const env: Record<string, string> = {
-      PATH: process.env.PATH ?? '',
-      HOME: tmp,
-      NODE_ENV: 'production',
-      AWS_REGION: app.region,
-      AWS_EC2_METADATA_DISABLED: 'true',
-      [ENV.project]: app.project,
-      [ENV.stage]: app.stage,
-      [ENV.region]: app.region,
-    };
-    for (const [key, value] of Object.entries(app.environment)) if (value.kind === 'static') env[key] = value.value;
+    const env = moduleLoadEnvironment(app, tmp);
     const child = spawnSync(process.execPath, ['--input-type=module', '-e', READER], {
       cwd: app.rootDir,
       env,
