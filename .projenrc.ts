@@ -211,6 +211,61 @@ const packages: WorkspacePackage[] = [
     sideEffectFree: false,
     testTimeout: 120000,
   }),
+  new WorkspacePackage(project, {
+    name: 'integrations',
+    description: 'framework integrations: an outbound HTTP client that survives the real world (timeouts, retries, breaker), OAuth2 connections with an encrypted token vault, API keys for the app\'s customers, signed webhooks in and out',
+    workspaceDeps: ['core', 'runtime', 'data'],
+    // cockatiel 3.x: 4.x needs Node 22. oauth2-mock-server 8.x: 9.x needs Node 22.
+    deps: { 'cockatiel': '^3.2.1', 'oauth4webapi': '^3.8.8', 'standardwebhooks': '^1.1.1', '@aws-sdk/client-kms': AWS_SDK },
+    devDeps: { 'oauth2-mock-server': '~8.2.3', '@electric-sql/pglite': '0.5.14' },
+    sideEffectFree: false,
+    testTimeout: 60000,
+  }),
+  new WorkspacePackage(project, {
+    name: 'notify',
+    description: 'framework notify: email, SMS, WhatsApp and push through an outbox written in the business transaction, a dispatcher that never double-sends, templates, preferences and digests',
+    workspaceDeps: ['core', 'runtime', 'data'],
+    deps: {
+      '@aws-sdk/client-sesv2': AWS_SDK,
+      '@aws-sdk/client-pinpoint-sms-voice-v2': '^3.1138.0',
+      '@aws-sdk/client-socialmessaging': '^3.1069.0',
+      '@aws-sdk/client-sns': AWS_SDK,
+      'web-push': '^3.6.7',
+      'mjml': '^5.4.1',
+      'nodemailer': '^8.0.0',
+      // The local inbox: a real SMTP server in process, parsing what it receives (so an SMTP provider works locally too).
+      'smtp-server': '^3.21.6',
+      'mailparser': '^3.14.2',
+    },
+    devDeps: {
+      '@types/web-push': '^3.6.4',
+      '@types/mjml': '^5.0.0',
+      '@types/nodemailer': '^8.0.0',
+      '@types/smtp-server': '^3.5.13',
+      '@types/mailparser': '^3.9.0',
+      'aws-sdk-client-mock': '^4.1.0',
+      '@electric-sql/pglite': '0.5.14',
+    },
+    sideEffectFree: false,
+    testTimeout: 60000,
+  }),
+  new WorkspacePackage(project, {
+    name: 'pro-license',
+    description: 'framework pro licensing: Ed25519-signed license keys verified offline, checked once per cold start by every @framework-pro package',
+    workspaceDeps: ['core'],
+    license: 'SEE LICENSE IN README.md',
+    testTimeout: 20000,
+  }),
+  new WorkspacePackage(project, {
+    name: 'pro-tenancy',
+    description: 'framework pro tenancy: tenant resolution, PostgreSQL row-level security as a floor, the tenant carried by queues, files, logs and idempotency keys, tiers and quotas',
+    workspaceDeps: ['core', 'runtime', 'data', 'storage', 'pro-license'],
+    deps: { 'rate-limiter-flexible': '^11.4.0' },
+    devDeps: { '@electric-sql/pglite': '0.5.14' },
+    license: 'SEE LICENSE IN README.md',
+    sideEffectFree: false,
+    testTimeout: 60000,
+  }),
 ];
 
 // Shared compiler settings of every workspace package (ESM, strict, project references).

@@ -1,0 +1,2 @@
+// @framework/notify: being built (see README). Exports are added with the code they name.
+export {};
