@@ -12,9 +12,14 @@ import { CONSOLE_PAGE_PATH, CONSOLE_PATHS } from './console-paths.js';
 
 /**
  * The tabs, in the order they are shown: each is one script that registers itself with the shell. A new tab is a
- * new file in `assets/` added here.
+ * new file in `assets/` and one line here (one line per tab, so tabs added in parallel do not conflict).
  */
-const TAB_SCRIPTS: readonly string[] = [ROUTES_TAB_SCRIPT, REQUESTS_TAB_SCRIPT, QUEUES_TAB_SCRIPT, CRONS_TAB_SCRIPT];
+const TAB_SCRIPTS: readonly string[] = [
+  ROUTES_TAB_SCRIPT,
+  REQUESTS_TAB_SCRIPT,
+  QUEUES_TAB_SCRIPT,
+  CRONS_TAB_SCRIPT,
+];
 /** One script for the page (one request), built once: the shell, the tabs, then the start. */
 const SCRIPT = `${SHELL_SCRIPT}${TAB_SCRIPTS.join('')}\nwindow.fwConsole.start();\n`;
 
