@@ -1,2 +1,3 @@
-// @framework/notify: being built (see README). Exports are added with the code they name.
-export {};
+// @framework/notify: email, SMS, WhatsApp and push through an outbox written in the business transaction.
+export * from './errors.js';
+export * from './providers/index.js';
