@@ -1,6 +1,7 @@
 import type { APIGatewayProxyEventV2, Context as LambdaContext } from 'aws-lambda';
 import { getRootLogger, type Logger } from '../logger/logger.js';
 import type { AuthInfo } from './auth.js';
+import type { TenantInfo } from './tenant.js';
 import { traceFromHeaders, type TraceInfo } from './trace.js';
 
 /** What every handler (HTTP or task) receives as `ctx`. */
@@ -42,6 +43,11 @@ export interface HandlerContext extends BaseContext {
   readonly rawEvent: APIGatewayProxyEventV2;
   /** The caller, when the request carries verified token claims (always set on routes with scopes). */
   readonly auth?: AuthInfo;
+  /**
+   * The tenant the request acts for, once a tenancy middleware resolved it (`@framework-pro/tenancy`); the same value
+   * `currentTenant()` returns anywhere in the request.
+   */
+  readonly tenant?: TenantInfo;
 }
 
 /** `ctx` of a route declared with scopes: `auth` is always there. */
@@ -149,6 +155,7 @@ export class HttpHandlerContext implements HandlerContext {
   readonly rawEvent: APIGatewayProxyEventV2;
   readonly lambdaContext: LambdaContext;
   auth?: AuthInfo;
+  tenant?: TenantInfo;
   private _pathParams: Record<string, string> | undefined;
   private _query: Record<string, string> | undefined;
   private _trace: TraceInfo | undefined | null = null;

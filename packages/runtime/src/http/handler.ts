@@ -1,5 +1,6 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context as LambdaContext } from 'aws-lambda';
 import { authorize } from '../context/auth.js';
+import { runInTenantScope } from '../context/tenant.js';
 import {
   fallbackRequestId,
   HttpHandlerContext,
@@ -264,8 +265,10 @@ export function handler(
 
     const request: MiddlewareRequest<HandlerContext> = { event, lambdaContext: context, ctx, body, internal: {} };
     try {
+      // A tenant scope per request, so a middleware can resolve the tenant for everything the route then calls
+      // (`currentTenant()`); only routes with middleware can have one, so the others skip it.
       return toResult(
-        await runMiddleware(request, middleware, async (req) => toHttpResponse(await fn(req.body, ctx, service), ctx.method)),
+        await runInTenantScope(() => runMiddleware(request, middleware, async (req) => toHttpResponse(await fn(req.body, ctx, service), ctx.method))),
       );
     } catch (error) {
       return toResult(responseForError(error, requestId, () => ctx.logger));
