@@ -1,2 +1,8 @@
-// @framework-pro/tenancy: being built (see README). Exports are added with the code they name.
-export {};
+/**
+ * @framework-pro/tenancy: every request knows its tenant. Resolution (`tenantMiddleware`, `ctx.tenant`,
+ * `currentTenant()`); see README.md for what each part guarantees.
+ */
+export * from './errors.js';
+export * from './resolution/index.js';
+// The runtime carries the tenant (so free packages can read it); re-exported so apps import tenancy from one place.
+export { currentTenant, runWithTenant, type TenantInfo } from '@framework/runtime';

@@ -1,0 +1,39 @@
+import { FrameworkError } from '@framework/core/names';
+import { HttpError } from '@framework/runtime';
+
+/**
+ * Errors of @framework-pro/tenancy. Two families, like the runtime's:
+ * - HTTP answers (`TENANCY_HTTP_ERROR_CODES`): thrown by the middleware, each with its status and a code naming the
+ *   problem; the body's message names the fix.
+ * - `FW_ERR_TENANCY_*` (`TENANCY_ERROR_CODES`): the app's own mistakes (bad options), thrown at creation.
+ *
+ * README.md's error tables list every code; `test/errors.test.ts` keeps them in step.
+ */
+export const TENANCY_HTTP_ERROR_CODES = {
+  TENANT_REQUIRED: { status: 400, meaning: 'The route requires a tenant and none of the configured sources (claim, header, subdomain, path) gave one.' },
+  TENANT_CONFLICT: { status: 400, meaning: 'Two caller-chosen sources (header, subdomain, path) name different tenants.' },
+  INVALID_TENANT_ID: { status: 400, meaning: 'A source gave a tenant id that does not match the id pattern (default: letters, digits, `-`, `_`, 1 to 64 characters).' },
+  TENANT_NOT_CALLERS: { status: 403, meaning: "The tenant the request names (header, subdomain, path) is not the caller's: the token's tenant claim differs, or a user token carries no tenant claim." },
+} as const;
+
+export type TenancyHttpErrorCode = keyof typeof TENANCY_HTTP_ERROR_CODES;
+
+export const TENANCY_ERROR_CODES = {
+  FW_ERR_TENANCY_INVALID_OPTIONS: 'The options given to `tenantMiddleware`/`resolveTenant` are invalid (unknown source, a source without its setting, a bad pattern).',
+} as const;
+
+export type TenancyErrorCode = keyof typeof TENANCY_ERROR_CODES;
+
+/** An HTTP answer of the tenancy middleware (400/403), with the shared error body. */
+export class TenancyHttpError extends HttpError {
+  constructor(code: TenancyHttpErrorCode, message: string, details?: unknown) {
+    super(TENANCY_HTTP_ERROR_CODES[code].status, code, message, details);
+  }
+}
+
+/** A mistake in the app's tenancy options, found when the middleware is created. */
+export class TenancyConfigError extends FrameworkError {
+  constructor(code: TenancyErrorCode, message: string) {
+    super(code, message);
+  }
+}

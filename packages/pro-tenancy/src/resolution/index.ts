@@ -1,0 +1,3 @@
+export * from './tenant-resolution-options.js';
+export * from './resolve-tenant.js';
+export * from './tenant-middleware.js';
