@@ -215,8 +215,9 @@ const packages: WorkspacePackage[] = [
     name: 'integrations',
     description: 'framework integrations: an outbound HTTP client that survives the real world (timeouts, retries, breaker), OAuth2 connections with an encrypted token vault, API keys for the app\'s customers, signed webhooks in and out',
     workspaceDeps: ['core', 'runtime', 'data'],
-    // cockatiel 3.x: 4.x needs Node 22. oauth2-mock-server 8.x: 9.x needs Node 22.
-    deps: { 'cockatiel': '^3.2.1', 'oauth4webapi': '^3.8.8', 'standardwebhooks': '^1.1.1', '@aws-sdk/client-kms': AWS_SDK },
+    // cockatiel 3.x: 4.x needs Node 22. oauth2-mock-server 8.x: 9.x needs Node 22. undici's own `request` (not
+    // `fetch`): the HTTP client's per-request overhead stays under bare fetch's (bench:integrations).
+    deps: { 'undici': '^7.16.0', 'cockatiel': '^3.2.1', 'oauth4webapi': '^3.8.8', 'standardwebhooks': '^1.1.1', '@aws-sdk/client-kms': AWS_SDK },
     devDeps: { 'oauth2-mock-server': '~8.2.3', '@electric-sql/pglite': '0.5.14' },
     sideEffectFree: false,
     testTimeout: 60000,
@@ -364,6 +365,10 @@ project.addTask('bench:core', {
 project.addTask('bench:dev', {
   description: 'fw dev vs plain Fastify serving the same handler: GET /health req/s, edit-to-new-response, launch to first 200, RSS after 10,000 requests and 100 edits',
   exec: 'tsc -b packages/cli && tsx bench/dev/run.ts',
+});
+project.addTask('bench:integrations', {
+  description: "@framework/integrations' HTTP client: per-request overhead vs bare fetch on the same local server in the same run (p50 ratio, goal <= +10%)",
+  exec: 'tsc -b packages/integrations && tsx bench/integrations/run.mts',
 });
 project.addTask('bench:queues', {
   description: "The cost of durability in fw dev's queue engine: messages/s accepted in memory only vs fsync'd to the queue log, on LocalQueue.send and over loopback HTTP, one sender and 32 at a time",

@@ -1,2 +1,11 @@
-// @framework/integrations: being built (see README). Exports are added with the code they name.
-export {};
+/**
+ * `@framework/integrations`: talking to other services. `service.http` / `createHttpClient` is an outbound HTTP
+ * client with timeouts, retries, a breaker per host and redacted log lines.
+ */
+import { registerHttpService } from './http/index.js';
+
+export * from './errors.js';
+export * from './http/index.js';
+
+// Importing anything from the package is what makes `service.http` available in handlers.
+registerHttpService();

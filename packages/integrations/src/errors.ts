@@ -1,0 +1,109 @@
+import { FrameworkError } from '@framework/core/names';
+
+/**
+ * Errors of @framework/integrations. Every one has a stable `code`; README.md's error table lists each with its cause
+ * and fix, and `test/errors.test.ts` keeps the two in step.
+ */
+export class IntegrationsError extends FrameworkError {}
+
+/** What every failed outbound call carries: which call, and how many attempts were made. */
+export interface UpstreamCallInfo {
+  /** Upper-case method. */
+  readonly method: string;
+  /** The URL with secrets redacted (user info, token-like query parameters). */
+  readonly url: string;
+  /** Attempts made (1 = no retry). */
+  readonly attempts: number;
+}
+
+/**
+ * An outbound HTTP call that did not succeed. The subclasses say why; catch this class to handle all of them.
+ * None maps to an HTTP status on its own: thrown from a handler it answers a plain 500 (the upstream's name and
+ * answer stay in the log, never in the body).
+ */
+export class UpstreamFailureError extends IntegrationsError {
+  declare readonly call: UpstreamCallInfo;
+  constructor(code: string, message: string, call: UpstreamCallInfo, options?: { cause?: unknown }) {
+    super(code, message, options);
+    Object.defineProperty(this, 'call', { value: call, enumerable: true });
+  }
+}
+
+/** An attempt outlived its timeout, or the overall deadline (or the function's remaining time) ran out. */
+export class UpstreamTimeoutError extends UpstreamFailureError {
+  public static readonly CODE = 'FW_ERR_UPSTREAM_TIMEOUT';
+  /** `attempt`: one attempt's `timeoutMs`; `deadline`: the call's overall deadline (or the function's remaining time). */
+  declare readonly reason: 'attempt' | 'deadline';
+  constructor(call: UpstreamCallInfo, reason: 'attempt' | 'deadline', limitMs: number, options?: { cause?: unknown }) {
+    const what = reason === 'attempt' ? `an attempt took longer than its timeout (${limitMs} ms)` : `the call's deadline (${limitMs} ms, capped by the function's remaining time) ran out`;
+    super(UpstreamTimeoutError.CODE, `${call.method} ${call.url} timed out after ${call.attempts} attempt(s): ${what}. Raise timeoutMs/deadlineMs, or give the function more time.`, call, options);
+    Object.defineProperty(this, 'reason', { value: reason, enumerable: true });
+  }
+}
+
+/** The upstream answered 429 and retrying within the deadline was not possible. */
+export class UpstreamRateLimitedError extends UpstreamFailureError {
+  public static readonly CODE = 'FW_ERR_UPSTREAM_RATE_LIMITED';
+  /** The wait the upstream asked for (Retry-After, RateLimit or X-RateLimit-Reset), when it said. */
+  declare readonly retryAfterMs: number | undefined;
+  constructor(call: UpstreamCallInfo, retryAfterMs: number | undefined) {
+    const wait = retryAfterMs === undefined ? 'it named no wait' : `it asks to wait ${retryAfterMs} ms`;
+    super(UpstreamRateLimitedError.CODE, `${call.method} ${call.url} was rate limited (429) after ${call.attempts} attempt(s); ${wait}. Slow down (queue the work) or retry later.`, call);
+    Object.defineProperty(this, 'retryAfterMs', { value: retryAfterMs, enumerable: true });
+  }
+}
+
+/**
+ * The upstream answered a status that is not 2xx (after the retries a 408/5xx gets), or the connection failed
+ * (`status` undefined: refused, reset, DNS).
+ */
+export class UpstreamError extends UpstreamFailureError {
+  public static readonly CODE = 'FW_ERR_UPSTREAM_ERROR';
+  declare readonly status: number | undefined;
+  /** The response body (parsed JSON or text), when there was a response. */
+  declare readonly body: unknown;
+  /** `detail`: what went wrong with the connection (when there is no status), secrets already removed. */
+  constructor(call: UpstreamCallInfo, status: number | undefined, body: unknown, options?: { cause?: unknown; detail?: string }) {
+    const what = status === undefined ? `the connection failed (${options?.detail ?? 'no detail'})` : `it answered ${status}`;
+    super(UpstreamError.CODE, `${call.method} ${call.url} failed after ${call.attempts} attempt(s): ${what}.`, call, options?.cause === undefined ? undefined : { cause: options.cause });
+    Object.defineProperty(this, 'status', { value: status, enumerable: true });
+    Object.defineProperty(this, 'body', { value: body, enumerable: false });
+  }
+}
+
+/** The host's circuit breaker is open: recent calls failed, so this one was not sent. */
+export class UpstreamCircuitOpenError extends UpstreamFailureError {
+  public static readonly CODE = 'FW_ERR_UPSTREAM_CIRCUIT_OPEN';
+  constructor(call: UpstreamCallInfo, host: string, options?: { cause?: unknown }) {
+    super(UpstreamCircuitOpenError.CODE, `${call.method} ${call.url} was not sent: the circuit breaker for ${host} is open after repeated failures. It lets a trial call through after halfOpenAfterMs; retry later.`, call, options);
+  }
+}
+
+/** A 2xx body did not match the `schema` given to the call. */
+export class UpstreamResponseInvalidError extends UpstreamFailureError {
+  public static readonly CODE = 'FW_ERR_UPSTREAM_INVALID_RESPONSE';
+  declare readonly issues: readonly { readonly message: string; readonly path?: readonly unknown[] }[];
+  constructor(call: UpstreamCallInfo, issues: readonly { readonly message: string; readonly path?: readonly unknown[] }[]) {
+    const first = issues.slice(0, 3).map((issue) => (issue.path?.length ? `${issue.path.map((p) => (typeof p === 'object' && p !== null && 'key' in p ? String((p as { key: unknown }).key) : String(p))).join('.')}: ` : '') + issue.message);
+    super(UpstreamResponseInvalidError.CODE, `${call.method} ${call.url} answered a body that does not match the schema (${first.join('; ')}). The upstream's API changed, or the schema is wrong.`, call);
+    Object.defineProperty(this, 'issues', { value: issues, enumerable: true });
+  }
+}
+
+/** `createHttpClient` or a call got options it cannot use (a relative URL without `baseUrl`, a negative timeout, ...). */
+export class HttpClientOptionsError extends IntegrationsError {
+  public static readonly CODE = 'FW_ERR_HTTP_CLIENT_OPTIONS';
+  constructor(detail: string) {
+    super(HttpClientOptionsError.CODE, `Invalid HTTP client options: ${detail}.`);
+  }
+}
+
+/** Every code of this package, with its cause (the README's table lists the same codes). */
+export const INTEGRATIONS_ERROR_CODES = {
+  [UpstreamTimeoutError.CODE]: 'an outbound call timed out (attempt or deadline)',
+  [UpstreamRateLimitedError.CODE]: 'the upstream answered 429 and no retry fitted the deadline',
+  [UpstreamError.CODE]: 'the upstream answered a non-2xx status, or the connection failed',
+  [UpstreamCircuitOpenError.CODE]: "the host's circuit breaker is open",
+  [UpstreamResponseInvalidError.CODE]: 'a response body did not match its schema',
+  [HttpClientOptionsError.CODE]: 'bad options for the HTTP client or a call',
+} as const;
