@@ -9,6 +9,7 @@ import { LeasedConnection } from './leased-connection.js';
 import { isConnectionLost, RETRYABLE_TRANSACTION_STATES, sqlState } from './pg-errors.js';
 import { QueryRunner, isIdempotentRead, type DataLogger, type QueryOptions, type Transaction, type TransactionOptions } from './query-runner.js';
 import { beginStatement, ConnectionTransaction } from './transaction.js';
+import { currentTransactionSettings, settingsStatement } from './transaction-settings.js';
 
 export interface DatabaseOptions {
   /**
@@ -91,6 +92,12 @@ export class Database extends QueryRunner {
   }
 
   protected override run(compiled: CompiledQuery, options: QueryOptions | undefined): Promise<PgQueryResult> {
+    if (currentTransactionSettings()) {
+      // Settings (the tenant) only exist inside a transaction: the statement gets one of its own, retried like a
+      // plain statement would be (an idempotent read survives a lost connection).
+      const idempotent = options?.idempotent ?? isIdempotentRead(compiled.text);
+      return this.transaction((tx) => (tx as ConnectionTransaction).runCompiled(compiled), { idempotent, maxRetries: idempotent ? 1 : 0 });
+    }
     // The hot path: once the pool exists, no extra promise or async frame per statement.
     const pool = this.readyPool;
     return pool ? this.runOn(pool, compiled, options) : this.pool().then((p) => this.runOn(p, compiled, options));
@@ -108,7 +115,9 @@ export class Database extends QueryRunner {
   }
 
   public async transaction<T>(fn: (tx: Transaction) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
-    const begin = beginStatement(options);
+    const settings = currentTransactionSettings();
+    // BEGIN and the settings in one round trip; set_config(..., true) lasts until this transaction ends.
+    const begin = settings ? `${beginStatement(options)}; ${settingsStatement(settings)}` : beginStatement(options);
     const maxRetries = options.maxRetries ?? 3;
     const idempotent = options.idempotent ?? false;
     const pool = await this.pool();

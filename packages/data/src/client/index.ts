@@ -14,3 +14,4 @@ export {
   type Transaction,
   type TransactionOptions,
 } from './query-runner.js';
+export { setTransactionSettingsProvider, currentTransactionSettings, settingsStatement, type TransactionSettings, type TransactionSettingsProvider } from './transaction-settings.js';

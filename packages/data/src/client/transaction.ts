@@ -56,6 +56,11 @@ export class ConnectionTransaction extends QueryRunner implements Transaction {
     return this.client.query(compiled.text, compiled.values).catch((error: unknown) => this.failed(error));
   }
 
+  /** @internal Runs an already compiled statement (the database's single-statement transactions). */
+  public runCompiled(compiled: CompiledQuery): Promise<PgQueryResult> {
+    return this.run(compiled, undefined);
+  }
+
   public async transaction<T>(fn: (tx: Transaction) => Promise<T>, _options?: TransactionOptions): Promise<T> {
     this.assertOpen();
     // Savepoint names come from a counter, never from input.

@@ -1,0 +1,78 @@
+import { expect } from 'chai';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { Database, setTransactionSettingsProvider, sql, SqlUsageError, type TransactionSettings } from '../src/index.js';
+import { ENGINES, useEngine } from './support/engines.js';
+
+const quiet = { warn: () => undefined };
+
+for (const engine of ENGINES) {
+  describe(`transaction settings on ${engine.name}`, () => {
+    const server = useEngine(engine);
+    // The scope a provider reads from, as the tenancy package keeps the request's tenant.
+    const scope = new AsyncLocalStorage<TransactionSettings>();
+    let db: Database;
+
+    before(() => {
+      // One connection: whatever one statement leaves on it, the next one sees.
+      db = new Database({ connection: server().connection, logger: quiet, maxConnections: 1 });
+      setTransactionSettingsProvider(() => scope.getStore());
+    });
+    after(async () => {
+      setTransactionSettingsProvider(undefined);
+      await db?.end();
+    });
+
+    const setting = async (runner: Pick<Database, 'one'> = db) =>
+      (await runner.one<{ value: string | null }>(sql`SELECT current_setting('app.tenant_id', true) AS value`)).value;
+
+    it('sets the settings for a single statement, and the next statement on the same connection no longer has them', async () => {
+      expect(await scope.run({ 'app.tenant_id': 'acme' }, () => setting())).to.equal('acme');
+      // Outside any scope: empty (the setting exists on the session once used, but only as the transaction's).
+      expect(await setting()).to.be.oneOf(['', null]);
+    });
+
+    it('sets them for a whole transaction, and forgets them at its end, also after a rollback', async () => {
+      const inside = await scope.run({ 'app.tenant_id': 'globex' }, () =>
+        db.transaction(async (tx) => {
+          await tx.query(sql`SELECT 1`);
+          return setting(tx);
+        }),
+      );
+      expect(inside).to.equal('globex');
+      const failed = await scope
+        .run({ 'app.tenant_id': 'initech' }, () =>
+          db.transaction(async () => {
+            throw new Error('stop');
+          }),
+        )
+        .catch((error: Error) => error);
+      expect(failed).to.be.instanceOf(Error);
+      expect(await setting()).to.be.oneOf(['', null]);
+    });
+
+    it('runs a statement that fails inside its own transaction and rolls it back', async () => {
+      await db.query(sql`CREATE TABLE IF NOT EXISTS settings_probe (id int PRIMARY KEY)`);
+      await scope.run({ 'app.tenant_id': 'acme' }, async () => {
+        await db.query(sql`INSERT INTO settings_probe VALUES (1)`);
+        const error = await db.query(sql`INSERT INTO settings_probe VALUES (1)`).catch((e: unknown) => e);
+        // Mapped as outside a transaction: a unique violation is a 409.
+        expect((error as { status?: number }).status).to.equal(409);
+      });
+      // The connection is usable and not left inside a transaction.
+      expect(await setting()).to.be.oneOf(['', null]);
+      expect((await db.one<{ n: number }>(sql`SELECT count(*)::int AS n FROM settings_probe`)).n).to.equal(1);
+    });
+
+    it('sends values as literals, so quotes in a value stay a value', async () => {
+      const value = "x'); SELECT set_config('app.tenant_id', 'evil', false); --";
+      expect(await scope.run({ 'app.tenant_id': value }, () => setting())).to.equal(value);
+      expect(await setting()).to.be.oneOf(['', null]);
+    });
+
+    it('refuses a setting name that is not a custom "prefix.name"', async () => {
+      const error = await scope.run({ 'search_path; DROP': 'x' }, () => setting()).catch((e: unknown) => e);
+      expect(error).to.be.instanceOf(SqlUsageError);
+      expect((error as Error).message).to.include('prefix.name');
+    });
+  });
+}
