@@ -262,7 +262,8 @@ const packages: WorkspacePackage[] = [
     description: 'framework pro tenancy: tenant resolution, PostgreSQL row-level security as a floor, the tenant carried by queues, files, logs and idempotency keys, tiers and quotas',
     workspaceDeps: ['core', 'runtime', 'data', 'storage', 'pro-license'],
     deps: { 'rate-limiter-flexible': '^11.4.0' },
-    devDeps: { '@electric-sql/pglite': '0.5.14' },
+    // pg and pglite-socket: the isolation tests connect as the migrations' user beside the data package's pool.
+    devDeps: { '@electric-sql/pglite': '0.5.14', '@electric-sql/pglite-socket': '0.2.17', 'pg': '^8.16.0', '@types/pg': '^8.15.0' },
     license: 'SEE LICENSE IN README.md',
     sideEffectFree: false,
     testTimeout: 60000,

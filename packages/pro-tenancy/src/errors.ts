@@ -20,6 +20,8 @@ export type TenancyHttpErrorCode = keyof typeof TENANCY_HTTP_ERROR_CODES;
 
 export const TENANCY_ERROR_CODES = {
   FW_ERR_TENANCY_INVALID_OPTIONS: 'The options given to `tenantMiddleware`/`resolveTenant` are invalid (unknown source, a source without its setting, a bad pattern).',
+  FW_ERR_TENANCY_CHECK_FAILED: 'A table has a tenant_id column but no row-level security policy, RLS not enabled or not forced, or the app role can bypass RLS (missing, superuser, BYPASSRLS, table owner).',
+  FW_ERR_TENANCY_USAGE: 'A row-level security helper got an argument it cannot use (asAllTenants without a reason, a table or role name that is not a plain identifier).',
 } as const;
 
 export type TenancyErrorCode = keyof typeof TENANCY_ERROR_CODES;
@@ -35,5 +37,29 @@ export class TenancyHttpError extends HttpError {
 export class TenancyConfigError extends FrameworkError {
   constructor(code: TenancyErrorCode, message: string) {
     super(code, message);
+  }
+}
+
+/** One thing `checkTenancy` found wrong. */
+export interface TenancyProblem {
+  /** `schema.table`, or `role <name>` for a role problem. */
+  readonly subject: string;
+  readonly problem: string;
+  readonly fix: string;
+}
+
+/** `checkTenancy`/`assertTenancy` found tables or a role that would let one tenant see another's rows. */
+export class TenancyCheckError extends FrameworkError {
+  public readonly problems: readonly TenancyProblem[];
+  constructor(problems: readonly TenancyProblem[]) {
+    super('FW_ERR_TENANCY_CHECK_FAILED', `Tenant isolation is not enforced:\n${problems.map((p) => `  - ${p.subject}: ${p.problem} Fix: ${p.fix}`).join('\n')}`);
+    this.problems = problems;
+  }
+}
+
+/** A row-level security helper was called with an argument it cannot use. */
+export class TenancyUsageError extends FrameworkError {
+  constructor(message: string) {
+    super('FW_ERR_TENANCY_USAGE', message);
   }
 }

@@ -1,9 +1,11 @@
 /**
  * @framework-pro/tenancy: every request knows its tenant. Resolution (`tenantMiddleware`, `ctx.tenant`,
- * `currentTenant()`); see README.md for what each part guarantees.
+ * `currentTenant()`), row-level security as a floor (`enableRowLevelSecurity`, `tenantTable`, `checkTenancy`); see
+ * README.md for what each part guarantees.
  */
 export * from './errors.js';
 export * from './resolution/index.js';
 export * from './lifecycle/index.js';
+export * from './rls/index.js';
 // The runtime carries the tenant (so free packages can read it); re-exported so apps import tenancy from one place.
 export { currentTenant, runWithTenant, type TenantInfo } from '@framework/runtime';

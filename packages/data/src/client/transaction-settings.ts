@@ -36,8 +36,12 @@ export function currentTransactionSettings(): TransactionSettings | undefined {
   return undefined;
 }
 
-/** A custom setting's name: `prefix.name`, as PostgreSQL requires of settings it does not know. */
-const SETTING_NAME = /^[a-z_][a-z0-9_]*\.[a-z_][a-z0-9_]*$/;
+/**
+ * A custom setting's name (`prefix.name`, as PostgreSQL requires of settings it does not know), or `role`: the
+ * transaction then runs as that role (`SET LOCAL ROLE`), which is how statements of a request run as a role without
+ * BYPASSRLS even when the pool logs in as the owner of the tables.
+ */
+const SETTING_NAME = /^(role|[a-z_][a-z0-9_]*\.[a-z_][a-z0-9_]*)$/;
 
 /**
  * `SELECT set_config('app.tenant_id', '...', true), ...`: the statement sent right after BEGIN (in the same round
@@ -47,7 +51,7 @@ export function settingsStatement(settings: TransactionSettings): string {
   const calls: string[] = [];
   for (const [name, value] of Object.entries(settings)) {
     if (!SETTING_NAME.test(name)) {
-      throw new SqlUsageError(`Transaction setting ${JSON.stringify(name)} is not a custom setting name; use lower-case "prefix.name" (for example "app.tenant_id").`);
+      throw new SqlUsageError(`Transaction setting ${JSON.stringify(name)} is not a custom setting name; use lower-case "prefix.name" (for example "app.tenant_id"), or "role".`);
     }
     if (typeof value !== 'string' || value.includes('\u0000')) {
       throw new SqlUsageError(`Transaction setting ${name} must be a string without NUL characters.`);
