@@ -2,6 +2,7 @@ import { BootstrapEnvironments } from '@aws-cdk/toolkit-lib';
 import { cloudContext, loadCloudApp, toCloudError } from '../cloud/cloud-app.js';
 import { parseCloudOptions } from '../cloud/cloud-options.js';
 import { requireCredentials } from '../cloud/credentials.js';
+import { projectLicenseReport } from '../license/project-license.js';
 
 /**
  * `fw deploy [--stage dev] [--bootstrap] [--no-checks]`: checks credentials first (a machine without any fails in
@@ -13,6 +14,9 @@ export async function run(argv: string[]): Promise<number> {
   const app = await loadCloudApp(process.cwd(), options.stage);
   const ctx = await cloudContext(app, options);
   await requireCredentials(ctx.ioHost, 'deploy', app.stage, app.region);
+  // Pro packages keep working without a valid key (they never take production down): say it here, before it ships.
+  const license = await projectLicenseReport(process.cwd());
+  for (const problem of license.problems) ctx.out.write(`WARNING license: ${problem}. The stage deploys and the package works, but it logs an UNLICENSED error and a LicenseProblem metric on every cold start (see fw license).\n`);
   ctx.out.write(`Deploying ${app.project} stage ${app.stage} to ${app.region} (preset ${app.config.preset}, ${app.units.length} functions)...\n`);
   try {
     if (options.bootstrap) await ctx.toolkit.bootstrap(BootstrapEnvironments.fromCloudAssemblySource(ctx.source));

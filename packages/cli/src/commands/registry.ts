@@ -161,6 +161,13 @@ const ENTRIES: readonly CommandEntry[] = [
     examples: ['fw auth users create ada@example.com --roles admin --password "Temp-pass-123"', 'fw auth users set-roles mia --roles member', 'fw auth routes'],
     load: () => import('./auth.js'),
   },
+  {
+    name: 'license',
+    summary: 'Show what the @framework-pro license key (FW_LICENSE_KEY, environment or .env) grants',
+    options: [],
+    examples: ['fw license'],
+    load: () => import('./license.js'),
+  },
 ];
 
 export const COMMANDS: Readonly<Record<string, CommandEntry>> = Object.fromEntries(ENTRIES.map((entry) => [entry.name, entry]));
