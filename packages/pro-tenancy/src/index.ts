@@ -3,6 +3,11 @@
  * `currentTenant()`), row-level security as a floor (`enableRowLevelSecurity`, `tenantTable`, `checkTenancy`); see
  * README.md for what each part guarantees.
  */
+import { requireLicense } from '@framework-pro/license';
+
+// Once per cold start (the check keeps its result): never throws, warns locally, logs loudly when deployed.
+requireLicense('tenancy');
+
 export * from './errors.js';
 export * from './resolution/index.js';
 export * from './lifecycle/index.js';
