@@ -50,11 +50,13 @@ describe('a test process that exits without stop()', () => {
       child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
       const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
       expect(code, output).to.equal(0);
-      const started = JSON.parse(output.split('\n').find((l) => l.startsWith('{'))!) as { url: string; dbPort: number; postgresPid: number };
+      const started = JSON.parse(output.split('\n').find((l) => l.startsWith('{'))!) as { url: string; dbPort: number; postgresPid: number; databases: string };
       expect(started.postgresPid, 'the native server ran').to.be.greaterThan(0);
       expect(await eventually(() => !alive(started.postgresPid)), 'postgres is gone').to.equal(true);
       expect(await eventually(async () => !(await listening(started.dbPort))), 'its port is closed').to.equal(true);
       expect(await listening(Number(new URL(started.url).port)), 'the app port is closed').to.equal(false);
+      // The databases' folder, in memory (a link from the data folder) where the machine has room there, is gone too.
+      expect(fs.existsSync(started.databases), started.databases).to.equal(false);
       expect(fs.readdirSync(path.join(example.dir, '.fw', 'test')).filter((f) => !/^(pglite|postgres)-template-/.test(f))).to.deep.equal([]);
     } finally {
       example.remove();

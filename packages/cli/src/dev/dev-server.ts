@@ -261,7 +261,9 @@ export class DevServer {
       const compiled = host.rebuild(app.units);
       const issuer = await LocalIssuer.open(dataDir, url, localAudiences(app));
       const users = UserStore.open(dataDir);
-      await users.seed(app.config.auth?.users ?? []);
+      // Hashing the seeded passwords (scrypt, on libuv's threads) overlaps Fastify's load and the engines' start.
+      const seeded = users.seed(app.config.auth?.users ?? []);
+      seeded.catch(() => undefined);
       // Only now the HTTP stack: the engines (the embedded database's own process), the spare threads and esbuild
       // boot while Fastify loads on this thread.
       fastify = await createHttpServer(log);
@@ -285,6 +287,7 @@ export class DevServer {
       // Listen while the handlers compile: a request waits for the build it needs, not for the server to start.
       void compiled;
       await startup.waitUntilReady(options.engineReadyTimeoutMs ?? ENGINE_READY_TIMEOUT_MS, log);
+      await seeded;
       functionEnvironment = { ...fillEnvironment(app, startup.functionOutputs, url), ...startup.env, [ENV.devAuthToken]: devAuthToken };
       await listenHttpServer(fastify, hostName, port);
     } catch (error) {

@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { removeDataFolder } from '../data/memory-folder.js';
 
 /** Data folders of apps still running in this process, removed (and their servers killed) if it exits first. */
 const running = new Set<string>();
@@ -36,5 +37,5 @@ function removeSync(dataDir: string): void {
   } catch {
     // No native server, or it is gone already.
   }
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  removeDataFolder(dataDir);
 }

@@ -7,6 +7,7 @@ import { authorizedFetch, deployedTokens, devIssuerTokens, type DeployedMachineC
 import type { Identity } from '../auth/identity.js';
 import { DatabaseSnapshot } from '../data/database-snapshot.js';
 import { testDatabase, type TestDatabase } from '../data/test-database.js';
+import { linkDatabasesToMemory, removeDataFolder } from '../data/memory-folder.js';
 import { copyPgliteTemplate, pgliteTemplate } from '../data/pglite-template.js';
 import { copyPostgresTemplate, postgresTemplate } from '../data/postgres-template.js';
 import { durationMs } from '../duration.js';
@@ -69,6 +70,7 @@ export async function startApp<C = HttpClient>(options: StartAppOptions<C> = {})
     const choice = options.engines?.databases;
     const native = ENGINES_BY_INTENT.databases.find((f) => f.kind === 'native');
     const nativeRuns = choice !== 'embedded' && native !== undefined && (await native.isAvailable(model));
+    if (model.databases.length) linkDatabasesToMemory(dataDir);
     if (model.databases.length && !nativeRuns) copyPgliteTemplate(await pgliteTemplate(testDir), dataDir, model.databases.map((d) => d.id));
     const initdb = findOnPath('initdb');
     if (model.databases.length && nativeRuns && initdb) {
@@ -76,7 +78,7 @@ export async function startApp<C = HttpClient>(options: StartAppOptions<C> = {})
       copyPostgresTemplate(await postgresTemplate(testDir, initdb, user), dataDir, user);
     }
   } catch (error) {
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    removeDataFolder(dataDir);
     forget();
     throw error;
   }
@@ -99,7 +101,7 @@ export async function startApp<C = HttpClient>(options: StartAppOptions<C> = {})
       functionOutput: { stdout: logs.stream('stdout'), stderr: logs.stream('stderr') },
     });
   } catch (error) {
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    removeDataFolder(dataDir);
     forget();
     throw error;
   }
@@ -110,7 +112,7 @@ export async function startApp<C = HttpClient>(options: StartAppOptions<C> = {})
   } catch (error) {
     await Promise.all([...snapshots.values()].map((s) => s.close()));
     await server.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    removeDataFolder(dataDir);
     forget();
     throw error;
   }
@@ -197,7 +199,7 @@ function localApp<C>(server: DevServer, dataDir: string, snapshots: Map<string, 
       stopping ??= (async () => {
         await Promise.all([...snapshots.values()].map((s) => s.close()));
         await server.stop();
-        fs.rmSync(dataDir, { recursive: true, force: true });
+        removeDataFolder(dataDir);
         forget();
       })();
       return stopping;
