@@ -215,6 +215,8 @@ export class FrameworkApp extends typescript.TypeScriptProject {
       devDeps: [
         fw('cli'),
         fw('projen'),
+        // The templates' tests start the app with @framework/testing (startApp, app.as({ roles }), the clock).
+        fw('testing'),
         `constructs@${TOOL_VERSIONS.constructs}`,
         `tsx@${TOOL_VERSIONS.tsx}`,
         `mocha@${TOOL_VERSIONS.mocha}`,
@@ -248,7 +250,7 @@ export class FrameworkApp extends typescript.TypeScriptProject {
     // The template first, then the options: the template's intents are a starting point the options extend.
     for (const scope of [...definition.scopes, ...(options.scopes ?? [])]) this.addScope(scope);
     for (const client of [...definition.appClients, ...(options.appClients ?? [])]) this.addAppClient(client);
-    for (const role of options.roles ?? []) this.addRole(role);
+    for (const role of [...definition.roles, ...(options.roles ?? [])]) this.addRole(role);
     const auth = options.auth ?? definition.auth;
     if (auth) this.addAuth(auth);
     for (const [file, source] of templateFiles(template)) this.samples.add(file, { sourcePath: source });

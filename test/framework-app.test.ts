@@ -62,11 +62,11 @@ describe('FrameworkApp', () => {
 
   it('writes roles into config/security.ts in core shape (a record of scopes), from the options and addRole', () => {
     // Given a role in the options and one added later
-    const app = newApp({ roles: [{ name: 'member', scopes: ['tasks:read'] }] });
+    const app = newApp({ roles: [{ name: 'viewer', scopes: ['tasks:read'] }] });
     app.addRole({ name: 'admin', scopes: ['tasks:read', 'tasks:write'], description: 'Everything' });
-    // Then config/security.ts declares both, beside the template's scopes
+    // Then config/security.ts declares both, after the template's own roles, beside the template's scopes
     const security = synth(app)['config/security.ts'] as string;
-    expect(security).to.contain("  roles: {\n    member: { scopes: ['tasks:read'] },\n    admin: { scopes: ['tasks:read', 'tasks:write'], description: 'Everything' },\n  },");
+    expect(security).to.contain("    editor: { scopes: ['tasks:read', 'tasks:write'], description: 'Reads and writes tasks' },\n    viewer: { scopes: ['tasks:read'] },\n    admin: { scopes: ['tasks:read', 'tasks:write'], description: 'Everything' },\n  },");
     // And a second role of one name is refused
     expect(() => app.addRole({ name: 'admin', scopes: [] })).to.throw(/roles: name "admin" is declared twice/);
   });

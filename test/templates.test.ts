@@ -90,6 +90,8 @@ describe('templates', function () {
         });
         expect(result.stdout).to.match(/\d+ passing/);
         expect(result.stdout).not.to.match(/failing/);
+        // The tests written with @framework/testing ran: the app started in the test process, users signed in by role.
+        expect(result.stdout).to.contain('/tasks (the running app)');
       });
     });
   }

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { AppClient, AuthIntent, DatabaseIntent, OAuthFlow, QueueIntent, Scope, StorageIntent } from '../intents';
+import { AppClient, AuthIntent, DatabaseIntent, OAuthFlow, QueueIntent, Role, Scope, StorageIntent } from '../intents';
 import { FrameworkTemplate } from './framework-template';
 
 /** What a template adds to a project: intents, and the folders of sample files under `templates/`, in order. */
@@ -10,6 +10,7 @@ export interface TemplateDefinition {
   readonly layers: readonly string[];
   readonly scopes: readonly Scope[];
   readonly appClients: readonly AppClient[];
+  readonly roles: readonly Role[];
   readonly auth?: AuthIntent;
   readonly databases: readonly DatabaseIntent[];
   readonly queues: readonly QueueIntent[];
@@ -23,7 +24,15 @@ const API_SECURITY = {
     { name: 'tasks:read', description: 'Read tasks' },
     { name: 'tasks:write', description: 'Create and change tasks' },
   ],
-  appClients: [{ name: 'web', scopes: ['tasks:read', 'tasks:write'], flows: [OAuthFlow.CLIENT_CREDENTIALS] }],
+  appClients: [
+    { name: 'web', scopes: ['tasks:read', 'tasks:write'], flows: [OAuthFlow.CLIENT_CREDENTIALS] },
+    // The client users sign in with (a browser app): the tests' `app.as({ roles })` tokens are its tokens.
+    { name: 'app', scopes: ['tasks:read', 'tasks:write'], flows: [OAuthFlow.AUTHORIZATION_CODE, OAuthFlow.REFRESH_TOKEN], callbackUrls: ['http://localhost:5173/callback'] },
+  ],
+  roles: [
+    { name: 'member', scopes: ['tasks:read'], description: 'Reads tasks' },
+    { name: 'editor', scopes: ['tasks:read', 'tasks:write'], description: 'Reads and writes tasks' },
+  ],
   auth: {},
 };
 const DATABASE: DatabaseIntent = { id: 'main' };
