@@ -1,1 +1,7 @@
 export * from './provider.js';
+export * from './aws-errors.js';
+export * from './ses.js';
+export * from './sms.js';
+export * from './whatsapp.js';
+export * from './push-web.js';
+export * from './push-sns.js';

@@ -1,0 +1,2 @@
+export * from './preference-store.js';
+export * from './decide-channels.js';

@@ -1,0 +1,2 @@
+export * from './unsubscribe-token.js';
+export * from './one-click.js';

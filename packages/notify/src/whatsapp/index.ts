@@ -1,0 +1,2 @@
+export * from './customer-service-window.js';
+export * from './whatsapp-message.js';
