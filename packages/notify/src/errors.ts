@@ -152,6 +152,16 @@ export function maskAddress(address: string): string {
   return '***';
 }
 
+/** `send` threw for some users of a digest run; their items stay pending for the next run, the others were sent. */
+export class DigestFailedError extends NotifyError {
+  public static readonly CODE = 'FW_ERR_NOTIFY_DIGEST_FAILED';
+  public readonly userIds: readonly string[];
+  constructor(category: string, userIds: readonly string[], cause: unknown) {
+    super(DigestFailedError.CODE, `The ${category} digest could not be sent to ${userIds.length} user(s) (first cause: ${(cause as Error)?.message ?? String(cause)}); their items stay pending and the next run sends them. Fix the digest's send function or template.`, { cause });
+    this.userIds = userIds;
+  }
+}
+
 /** Every error code of this package, with its cause: kept in step with README.md by a test. */
 export const NOTIFY_ERROR_CODES = {
   [InvalidNotificationError.CODE]: 'notify.send with no recipient, an unknown channel or a bad category.',
@@ -165,6 +175,7 @@ export const NOTIFY_ERROR_CODES = {
   [UnsubscribeSecretError.CODE]: 'The unsubscribe signing secret is missing or shorter than 32 bytes.',
   [UnreadableEventError.CODE]: 'A delivery-event or inbound-message handler got an event it cannot read.',
   [InvalidDigestWindowError.CODE]: 'A digest window that does not divide a day.',
+  [DigestFailedError.CODE]: 'A digest send function threw for some users.',
   [InvalidUnsubscribeTokenError.CODE]: 'A malformed or altered unsubscribe token (400).',
   [ExpiredUnsubscribeTokenError.CODE]: 'A genuine unsubscribe token past its expiry (410).',
   [OneClickBodyError.CODE]: 'A one-click unsubscribe POST without the RFC 8058 body (400).',

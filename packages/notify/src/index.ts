@@ -7,3 +7,4 @@ export * from './unsubscribe/index.js';
 export * from './suppression/index.js';
 export * from './whatsapp/index.js';
 export * from './digests/index.js';
+export * from './simulation/index.js';

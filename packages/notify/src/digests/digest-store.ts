@@ -1,5 +1,5 @@
 import { sql, type Queryable, type Transaction } from '@framework/data';
-import { InvalidNotifyArgumentError } from '../errors.js';
+import { DigestFailedError, InvalidNotifyArgumentError } from '../errors.js';
 import { lastCompleteWindow, type DigestWindow } from './digest-window.js';
 
 /** One event waiting for its digest. */
@@ -51,7 +51,8 @@ export interface RunDigestOptions<T> {
 /**
  * Closes the last complete window of `category`: every pending item created before the window's end, per user, goes
  * to `send` and is marked flushed in the same transaction. Items at or after the end wait for the next window. Two
- * runs at once (a cron fired twice) never send an item twice: rows are claimed with `FOR UPDATE SKIP LOCKED`.
+ * runs at once (a cron fired twice) never send an item twice: rows are claimed with `FOR UPDATE SKIP LOCKED`. When
+ * `send` throws for some users, the others are still sent and the run then throws `DigestFailedError`.
  */
 export async function runDigest<T = unknown>(db: Queryable, options: RunDigestOptions<T>): Promise<{ readonly users: number; readonly items: number; readonly windowEnd: Date }> {
   const { start, end } = lastCompleteWindow(options.window, options.now);
@@ -60,6 +61,7 @@ export async function runDigest<T = unknown>(db: Queryable, options: RunDigestOp
   );
   let users = 0;
   let items = 0;
+  const failures: { userId: string; error: unknown }[] = [];
   for (const { user_id: userId } of userIds) {
     // One transaction per user: a failing send for one user leaves the others' digests sent and its own pending.
     const sent = await db.transaction(async (tx) => {
@@ -77,11 +79,16 @@ export async function runDigest<T = unknown>(db: Queryable, options: RunDigestOp
       });
       await tx.query(sql`UPDATE fw_notify_digest_items SET flushed_at = ${options.now} WHERE id = ANY(${rows.map((r) => r.id)}::bigint[])`);
       return rows.length;
+    }).catch((error: unknown) => {
+      failures.push({ userId, error });
+      return 0;
     });
     if (sent > 0) {
       users += 1;
       items += sent;
     }
   }
+  // Thrown after the others were sent, so the cron's retry (or the next run) picks up only what failed.
+  if (failures.length > 0) throw new DigestFailedError(options.category, failures.map((f) => f.userId), failures[0]!.error);
   return { users, items, windowEnd: end };
 }

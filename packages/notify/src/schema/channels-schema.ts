@@ -1,8 +1,9 @@
 /**
- * The tables of preferences, suppression, the WhatsApp customer-service window and digests, as one migration's SQL.
- * Every statement is idempotent (`IF NOT EXISTS`), so applying it twice, or after a hand-made table, does nothing.
+ * The tables of preferences, suppression, the WhatsApp customer-service window and digests. The app owns its
+ * migrations, so the package ships the SQL and the app keeps it as one of its migration files (up, then `-- down`):
+ * `migrations/0003_notify_channels.sql`. Every statement is idempotent (`IF NOT EXISTS`).
  */
-export const CHANNELS_SCHEMA_SQL = `
+export const CHANNELS_MIGRATION = `-- @framework/notify: preferences, suppression list, WhatsApp customer-service windows, digest items.
 CREATE TABLE IF NOT EXISTS fw_notify_preferences (
   user_id text NOT NULL,
   category text NOT NULL,
@@ -35,10 +36,8 @@ CREATE TABLE IF NOT EXISTS fw_notify_digest_items (
   flushed_at timestamptz
 );
 CREATE INDEX IF NOT EXISTS fw_notify_digest_items_pending ON fw_notify_digest_items (category, created_at) WHERE flushed_at IS NULL;
-`;
 
-/** The down section: drops what `CHANNELS_SCHEMA_SQL` creates. */
-export const CHANNELS_SCHEMA_DOWN_SQL = `
+-- down
 DROP TABLE IF EXISTS fw_notify_digest_items;
 DROP TABLE IF EXISTS fw_notify_whatsapp_sessions;
 DROP TABLE IF EXISTS fw_notify_suppressions;

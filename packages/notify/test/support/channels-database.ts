@@ -1,7 +1,8 @@
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
-import { Database, sql } from '@framework/data';
-import { CHANNELS_SCHEMA_SQL } from '../../src/index.js';
+import { Database } from '@framework/data';
+import { migrate, parseMigration } from '@framework/data/migrations';
+import { CHANNELS_MIGRATION } from '../../src/index.js';
 
 /** PGlite served on the wire protocol on a free loopback port (as `fw dev` serves it), with the channels' tables. */
 export interface ChannelsDatabase {
@@ -15,8 +16,8 @@ export async function startChannelsDatabase(): Promise<ChannelsDatabase> {
   await server.start();
   const port = Number(server.getServerConn().split(':').pop());
   const db = new Database({ connection: { host: '127.0.0.1', port, database: 'postgres', user: 'postgres', ssl: false }, maxConnections: 4 });
-  // The schema's statements one by one: the extended protocol takes one statement per query.
-  for (const statement of CHANNELS_SCHEMA_SQL.split(/;\s*\n/).map((s) => s.trim()).filter(Boolean)) await db.query(sql.unsafeRaw(statement));
+  // Applied as an app applies it: one of its migration files, through the data package's migrator.
+  await migrate(db, { migrations: [parseMigration('0003_notify_channels.sql', CHANNELS_MIGRATION)] });
   return {
     db,
     async stop() {
