@@ -14,12 +14,16 @@ export const TENANCY_HTTP_ERROR_CODES = {
   TENANT_CONFLICT: { status: 400, meaning: 'Two caller-chosen sources (header, subdomain, path) name different tenants.' },
   INVALID_TENANT_ID: { status: 400, meaning: 'A source gave a tenant id that does not match the id pattern (default: letters, digits, `-`, `_`, 1 to 64 characters).' },
   TENANT_NOT_CALLERS: { status: 403, meaning: "The tenant the request names (header, subdomain, path) is not the caller's: the token's tenant claim differs, or a user token carries no tenant claim." },
+  QUOTA_RATE_EXCEEDED: { status: 429, meaning: "The tenant made more requests in the minute than its tier's `requestsPerMinute`; sent with `Retry-After` (seconds)." },
+  QUOTA_EXCEEDED: { status: 402, meaning: "A hard limit of the tenant's tier (storage bytes, seats, a custom counter) would be passed, and a higher tier allows more: upgrade." },
+  QUOTA_LIMIT_REACHED: { status: 403, meaning: 'A hard limit would be passed and no declared tier allows more: free some (delete seats, files, items).' },
 } as const;
 
 export type TenancyHttpErrorCode = keyof typeof TENANCY_HTTP_ERROR_CODES;
 
 export const TENANCY_ERROR_CODES = {
   FW_ERR_TENANCY_INVALID_OPTIONS: 'The options given to `tenantMiddleware`/`resolveTenant` are invalid (unknown source, a source without its setting, a bad pattern).',
+  FW_ERR_TENANCY_INVALID_TIERS: '`defineTiers`/`createQuotas` got tiers or quotas that cannot work (no tier, a bad name, a limit that is not a whole number >= 0, an unknown default tier), or `consume` named a quota no tier declares.',
   FW_ERR_TENANCY_CHECK_FAILED: 'A table has a tenant_id column but no row-level security policy, RLS not enabled or not forced, or the app role can bypass RLS (missing, superuser, BYPASSRLS, table owner).',
   FW_ERR_TENANCY_USAGE: 'A row-level security helper got an argument it cannot use (asAllTenants without a reason, a table or role name that is not a plain identifier).',
 } as const;
@@ -28,8 +32,8 @@ export type TenancyErrorCode = keyof typeof TENANCY_ERROR_CODES;
 
 /** An HTTP answer of the tenancy middleware (400/403), with the shared error body. */
 export class TenancyHttpError extends HttpError {
-  constructor(code: TenancyHttpErrorCode, message: string, details?: unknown) {
-    super(TENANCY_HTTP_ERROR_CODES[code].status, code, message, details);
+  constructor(code: TenancyHttpErrorCode, message: string, details?: unknown, headers?: Readonly<Record<string, string>>) {
+    super(TENANCY_HTTP_ERROR_CODES[code].status, code, message, details, headers ? { headers } : undefined);
   }
 }
 
