@@ -1,4 +1,5 @@
 import { FrameworkError } from '@framework/core/names';
+import { BadRequest } from '@framework/runtime';
 
 /**
  * Errors of @framework/integrations. Every one has a stable `code`; README.md's error table lists each with its cause
@@ -98,6 +99,58 @@ export class HttpClientOptionsError extends IntegrationsError {
   }
 }
 
+/** The token vault's key could not be used: no KMS key in a deployed function, KMS refused, a key file that is not a key. */
+export class VaultKeyError extends IntegrationsError {
+  public static readonly CODE = 'FW_ERR_VAULT_KEY';
+  constructor(detail: string, options?: { cause?: unknown }) {
+    super(VaultKeyError.CODE, `The token vault's key cannot be used: ${detail}.`, options);
+  }
+}
+
+/** OAuth2 configuration the connections cannot work with (an unknown provider, no client id, a bad redirect URI). */
+export class OAuthConfigError extends IntegrationsError {
+  public static readonly CODE = 'FW_ERR_OAUTH_CONFIG';
+  constructor(detail: string) {
+    super(OAuthConfigError.CODE, `OAuth2 is misconfigured: ${detail}.`);
+  }
+}
+
+/**
+ * A callback whose `state` is unknown, expired, already used, or was started by another user (a forged or replayed
+ * callback): a 400 `OAUTH_STATE_INVALID` when thrown from a route; the user starts connecting again.
+ */
+export class OAuthStateError extends BadRequest {
+  constructor(detail: string) {
+    super(`The OAuth2 callback is refused: ${detail}. Start connecting again from the app.`, { code: 'OAUTH_STATE_INVALID' });
+  }
+}
+
+/** The provider refused or failed a token request (`error` is its OAuth2 error code, such as `invalid_grant`). */
+export class OAuthProviderError extends IntegrationsError {
+  public static readonly CODE = 'FW_ERR_OAUTH_PROVIDER';
+  declare readonly error: string | undefined;
+  constructor(provider: string, error: string | undefined, detail: string, options?: { cause?: unknown }) {
+    super(OAuthProviderError.CODE, `The OAuth2 provider "${provider}" refused the token request${error ? ` (${error})` : ''}: ${detail}.`, options);
+    Object.defineProperty(this, 'error', { value: error, enumerable: true });
+  }
+}
+
+/** No connection with that id (or for that owner and provider). */
+export class ConnectionNotFoundError extends IntegrationsError {
+  public static readonly CODE = 'FW_ERR_OAUTH_CONNECTION_NOT_FOUND';
+  constructor(detail: string) {
+    super(ConnectionNotFoundError.CODE, `No OAuth2 connection ${detail}. Connect the account first.`);
+  }
+}
+
+/** The connection's refresh token was refused (revoked, expired): the owner must connect the account again. */
+export class ConnectionBrokenError extends IntegrationsError {
+  public static readonly CODE = 'FW_ERR_OAUTH_CONNECTION_BROKEN';
+  constructor(connectionId: string, provider: string) {
+    super(ConnectionBrokenError.CODE, `The OAuth2 connection ${connectionId} to "${provider}" is broken (its refresh token was refused). Ask its owner to connect the account again.`);
+  }
+}
+
 /** Every code of this package, with its cause (the README's table lists the same codes). */
 export const INTEGRATIONS_ERROR_CODES = {
   [UpstreamTimeoutError.CODE]: 'an outbound call timed out (attempt or deadline)',
@@ -106,4 +159,14 @@ export const INTEGRATIONS_ERROR_CODES = {
   [UpstreamCircuitOpenError.CODE]: "the host's circuit breaker is open",
   [UpstreamResponseInvalidError.CODE]: 'a response body did not match its schema',
   [HttpClientOptionsError.CODE]: 'bad options for the HTTP client or a call',
+  [VaultKeyError.CODE]: "the token vault's key cannot be used",
+  [OAuthConfigError.CODE]: 'OAuth2 configuration the connections cannot use',
+  [OAuthProviderError.CODE]: 'the provider refused or failed a token request',
+  [ConnectionNotFoundError.CODE]: 'no such OAuth2 connection',
+  [ConnectionBrokenError.CODE]: 'the connection needs to be connected again',
+} as const;
+
+/** The HTTP answers this package's errors make when thrown from a route (runtime `HttpError`s). */
+export const INTEGRATIONS_HTTP_ERROR_CODES = {
+  OAUTH_STATE_INVALID: { status: 400, meaning: 'An OAuth2 callback whose state is unknown, expired, already used or was started by another user.' },
 } as const;
