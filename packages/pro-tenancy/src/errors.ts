@@ -14,6 +14,9 @@ export const TENANCY_HTTP_ERROR_CODES = {
   TENANT_CONFLICT: { status: 400, meaning: 'Two caller-chosen sources (header, subdomain, path) name different tenants.' },
   INVALID_TENANT_ID: { status: 400, meaning: 'A source gave a tenant id that does not match the id pattern (default: letters, digits, `-`, `_`, 1 to 64 characters).' },
   TENANT_NOT_CALLERS: { status: 403, meaning: "The tenant the request names (header, subdomain, path) is not the caller's: the token's tenant claim differs, or a user token carries no tenant claim." },
+  TENANT_DISABLED: { status: 403, meaning: 'The tenant is disabled (offboarding started): `activeTenantMiddleware` refuses its requests.' },
+  TENANT_NOT_FOUND: { status: 404, meaning: '`offboardTenant` (or `activeTenantMiddleware`) found no row of that id in the `tenants` table.' },
+  TENANT_EXISTS: { status: 409, meaning: '`onboardTenant` was given an id the `tenants` table already has.' },
   QUOTA_RATE_EXCEEDED: { status: 429, meaning: "The tenant made more requests in the minute than its tier's `requestsPerMinute`; sent with `Retry-After` (seconds)." },
   QUOTA_EXCEEDED: { status: 402, meaning: "A hard limit of the tenant's tier (storage bytes, seats, a custom counter) would be passed, and a higher tier allows more: upgrade." },
   QUOTA_LIMIT_REACHED: { status: 403, meaning: 'A hard limit would be passed and no declared tier allows more: free some (delete seats, files, items).' },
@@ -23,6 +26,7 @@ export type TenancyHttpErrorCode = keyof typeof TENANCY_HTTP_ERROR_CODES;
 
 export const TENANCY_ERROR_CODES = {
   FW_ERR_TENANCY_INVALID_OPTIONS: 'The options given to `tenantMiddleware`/`resolveTenant` are invalid (unknown source, a source without its setting, a bad pattern).',
+  FW_ERR_TENANCY_OFFBOARDING_BLOCKED: "`offboardTenant` could not delete a tenant's rows because rows outside the tenant still reference them (foreign keys); nothing was deleted.",
   FW_ERR_TENANCY_INVALID_TIERS: '`defineTiers`/`createQuotas` got tiers or quotas that cannot work (no tier, a bad name, a limit that is not a whole number >= 0, an unknown default tier), or `consume` named a quota no tier declares.',
   FW_ERR_TENANCY_CHECK_FAILED: 'A table has a tenant_id column but no row-level security policy, RLS not enabled or not forced, or the app role can bypass RLS (missing, superuser, BYPASSRLS, table owner).',
   FW_ERR_TENANCY_USAGE: 'A row-level security helper got an argument it cannot use (asAllTenants without a reason, a table or role name that is not a plain identifier).',
