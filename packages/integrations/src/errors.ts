@@ -1,5 +1,5 @@
 import { FrameworkError } from '@framework/core/names';
-import { BadRequest } from '@framework/runtime';
+import { BadRequest, HttpError, TooManyRequests, Unauthorized } from '@framework/runtime';
 
 /**
  * Errors of @framework/integrations. Every one has a stable `code`; README.md's error table lists each with its cause
@@ -164,9 +164,66 @@ export const INTEGRATIONS_ERROR_CODES = {
   [OAuthProviderError.CODE]: 'the provider refused or failed a token request',
   [ConnectionNotFoundError.CODE]: 'no such OAuth2 connection',
   [ConnectionBrokenError.CODE]: 'the connection needs to be connected again',
+  FW_ERR_API_KEY_OPTIONS: '`createApiKeys` or `issue` got an option it cannot use (no allowed scopes, an expiry in the past, a rate limit below 1, an empty owner or name).',
+  FW_ERR_API_KEY_PEPPER: 'No usable pepper for hashing API keys: `FW_API_KEYS_PEPPER` is unset in a deployed function, or shorter than 32 characters.',
+  FW_ERR_WEBHOOK_OPTIONS: 'A webhook endpoint or verifier got an option it cannot use (a URL that is not http(s), a secret in the wrong form, an empty event type).',
+  FW_ERR_WEBHOOK_DELIVERY: 'A webhook delivery attempt got no 2xx answer (or none at all); the queue delivers it again.',
 } as const;
 
 /** The HTTP answers this package's errors make when thrown from a route (runtime `HttpError`s). */
 export const INTEGRATIONS_HTTP_ERROR_CODES = {
   OAUTH_STATE_INVALID: { status: 400, meaning: 'An OAuth2 callback whose state is unknown, expired, already used or was started by another user.' },
+  INVALID_API_KEY: { status: 401, meaning: 'The API key is unknown, revoked, expired, of the other kind (test/live), or malformed. The body does not say which.' },
+  API_KEY_RATE_LIMITED: { status: 429, meaning: "The key is over its per-key rate limit; `Retry-After` says when its window restarts." },
+  UNKNOWN_SCOPE: { status: 400, meaning: 'A key was asked for a scope the app does not declare (or for none).' },
+  API_KEY_NOT_FOUND: { status: 404, meaning: 'The key id names no active key of this owner (revoke, rotate).' },
+  WEBHOOK_ENDPOINT_NOT_FOUND: { status: 404, meaning: 'The endpoint id names no webhook endpoint of this owner (remove).' },
+  WEBHOOK_SIGNATURE_MISSING: { status: 400, meaning: 'An incoming webhook lacks its signature headers (`webhook-id`, `webhook-timestamp`, `webhook-signature`, or `Stripe-Signature`).' },
+  WEBHOOK_TIMESTAMP_STALE: { status: 400, meaning: 'An incoming webhook was signed outside the tolerance (5 minutes by default): a replay, or a clock far off.' },
+  WEBHOOK_SIGNATURE_INVALID: { status: 401, meaning: 'An incoming webhook signature does not match its body with the shared secret: forged or altered.' },
 } as const;
+
+/** 401 `INVALID_API_KEY`: the same answer whatever is wrong with the key, so a caller learns nothing from it. */
+export class InvalidApiKey extends Unauthorized {
+  constructor() {
+    super('The API key is not valid (unknown, revoked, expired or malformed); send a current key in X-API-Key', { code: 'INVALID_API_KEY' });
+  }
+}
+
+/** 429 `API_KEY_RATE_LIMITED`, with `Retry-After`. */
+export class ApiKeyRateLimited extends TooManyRequests {
+  constructor(retryAfterSeconds: number) {
+    super(`This API key is over its rate limit; retry after ${retryAfterSeconds} s`, { code: 'API_KEY_RATE_LIMITED', retryAfter: retryAfterSeconds });
+  }
+}
+
+/** 400 `UNKNOWN_SCOPE`: a key asked for scopes the app does not declare. */
+export class UnknownScope extends BadRequest {
+  constructor(unknown: readonly string[], allowed: readonly string[]) {
+    super(
+      unknown.length === 0 ? `An API key needs at least one scope (one of ${allowed.join(', ')})` : `Unknown scope${unknown.length === 1 ? '' : 's'} ${unknown.join(', ')}: an API key may hold ${allowed.join(', ')}`,
+      { code: 'UNKNOWN_SCOPE', details: { unknownScopes: unknown, allowedScopes: allowed } },
+    );
+  }
+}
+
+/** 400 `WEBHOOK_SIGNATURE_MISSING`. */
+export class WebhookSignatureMissing extends BadRequest {
+  constructor(headers: string) {
+    super(`The webhook has no signature: expected the ${headers} header(s)`, { code: 'WEBHOOK_SIGNATURE_MISSING' });
+  }
+}
+
+/** 400 `WEBHOOK_TIMESTAMP_STALE`. */
+export class WebhookTimestampStale extends BadRequest {
+  constructor(toleranceSeconds: number) {
+    super(`The webhook's timestamp is more than ${toleranceSeconds} s away from now: refused as a possible replay`, { code: 'WEBHOOK_TIMESTAMP_STALE' });
+  }
+}
+
+/** 401 `WEBHOOK_SIGNATURE_INVALID`. */
+export class WebhookSignatureInvalid extends HttpError {
+  constructor() {
+    super(401, 'WEBHOOK_SIGNATURE_INVALID', 'The webhook signature does not match its body: forged, altered, or signed with another secret');
+  }
+}

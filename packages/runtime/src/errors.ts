@@ -56,6 +56,7 @@ export const RUNTIME_ERROR_CODES = {
   FW_ERR_WS_CLIENT_TOO_LARGE: "A message over API Gateway's 32 KB frame limit was given to the WebSocket client's `send`.",
   FW_ERR_WS_BAD_ARGUMENT: '`service.ws.subscribe`, `unsubscribe`, `publish` or `connections` got a topic, connection id or query it cannot use.',
   FW_ERR_WS_REGISTRY_FAILED: "Reading or writing the WebSocket connection registry (DynamoDB deployed, the dev server's under `fw dev`) failed.",
+  FW_ERR_API_KEY_VERIFIER_MISSING: "A route accepts API keys (`auth: [..., 'apiKey']`) but no verifier was registered in its function (`createApiKeys(...)` of `@framework/integrations` registers one).",
   FW_ERR_SERVICE_EXTENSION: 'Two packages registered the same service property, or an extension factory threw.',
   FW_ERR_SERVICE_LEFT_OUT: "`service.queues` or `service.invoke` was used in a deployed function whose own code names no queue / no function, so its bundle left the client out.",
 } as const;

@@ -11,6 +11,7 @@ import { BackgroundTypeCheck } from './typecheck/index.js';
 import { loadAppWithInputs } from '../app-loader/index.js';
 import { writeAppTypes } from '../types/index.js';
 import { localAudiences, localResourceServer } from './auth/issuer-plugin.js';
+import { apiKeyOf } from '@framework/runtime';
 import { checkJwt } from './auth/jwt-check.js';
 import { LocalIssuer } from './auth/local-issuer.js';
 import { UserStore } from './auth/user-store.js';
@@ -378,7 +379,10 @@ export class DevServer {
       return send(reply, errorResponse(500, 'HANDLER_LOAD_FAILED', `the handler of ${route.routeKey} (${route.file}) failed to load (see the fw dev console, request ${requestId})`, requestId));
     }
     let authorizer: JwtAuthorizerContext | undefined;
-    if (loaded.info.scopes.length) {
+    // A route that accepts API keys and got one: deployed, its Lambda authorizer verifies the key; locally the
+    // function's own verifier does (the app's keys live in its database, which the function reaches).
+    const presentsApiKey = loaded.info.auth?.includes('apiKey') === true && apiKeyOf({ authorization: request.headers.authorization, 'x-api-key': headerText(request.headers['x-api-key']) }) !== undefined;
+    if (loaded.info.scopes.length && !presentsApiKey) {
       const check = await checkJwt(issuer, this.app, route.routeKey, loaded.info.scopes, request.headers.authorization);
       if (!check.ok) return this.refuse(reply, requestId, check.statusCode, check.reason, check.headers);
       authorizer = check.authorizer;
@@ -471,4 +475,9 @@ function discoveryFolders(rootDir: string, app: AppDefinition): string[] {
 
 function intentShape(app: AppDefinition): string {
   return JSON.stringify([app.databases.map((d) => d.id), app.queues.map((q) => q.id), app.caches.map((c) => c.id), app.storage.map((s) => s.id)]);
+}
+
+/** A header's value as one string (Node gives an array for a repeated header). */
+function headerText(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(',') : value;
 }

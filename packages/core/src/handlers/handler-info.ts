@@ -13,7 +13,17 @@ export interface HandlerInfo {
   readonly retries?: number;
   /** Whether the idempotency middleware (name `idempotency`) is in the chain. */
   readonly idempotent?: boolean;
+  /**
+   * How callers may authenticate (`auth: ['jwt', 'apiKey']`); absent means a bearer token only. A route that accepts
+   * `apiKey` is checked by the API-key verifier (a Lambda authorizer deployed, the function itself under `fw dev`).
+   */
+  readonly auth?: readonly AuthMethod[];
 }
+
+/** A way a caller proves who it is: an access token (JWT) or one of the app's API keys. */
+export type AuthMethod = 'jwt' | 'apiKey';
+
+const AUTH_METHODS: readonly string[] = ['jwt', 'apiKey'];
 
 /**
  * The one reader of a handler module's declaration, for the dev worker and for infra's bundling alike: `main` as the
@@ -25,13 +35,15 @@ export function handlerInfoOf(main: unknown): HandlerInfo | undefined {
   if (typeof main !== 'function' && (typeof main !== 'object' || main === null)) return undefined;
   const info = (main as { handlerInfo?: unknown }).handlerInfo;
   if (typeof info !== 'object' || info === null) return undefined;
-  const { kind, scopes, middleware, retries, idempotent } = info as Record<string, unknown>;
+  const { kind, scopes, middleware, retries, idempotent, auth } = info as Record<string, unknown>;
+  const methods = strings(auth).filter((method): method is AuthMethod => AUTH_METHODS.includes(method));
   return {
     kind: kind === 'task' || kind === 'ws' ? kind : 'http',
     scopes: strings(scopes),
     middleware: strings(middleware),
     ...(typeof retries === 'number' ? { retries } : {}),
     ...(typeof idempotent === 'boolean' ? { idempotent } : {}),
+    ...(methods.length > 0 ? { auth: methods } : {}),
   };
 }
 

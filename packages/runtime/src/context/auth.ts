@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { ENV } from '@framework/core/names';
+import { ENV, type AuthMethod } from '@framework/core/names';
 import { InsufficientScope, Unauthorized } from '../errors.js';
 import type { AppScope } from '../register/register.js';
 
@@ -39,16 +39,32 @@ export interface AuthInfo {
   can(scope: AppScope): boolean;
   /** Every claim, as the gateway's JWT authorizer passes them (values are strings there). */
   readonly claims: Readonly<Record<string, unknown>>;
+  /** How the caller authenticated: `jwt` (an access token) or `apiKey` (one of the app's API keys). */
+  readonly method: AuthMethod;
+  /** The API key's id when `method` is `apiKey` (the key itself is never kept). */
+  readonly keyId?: string;
+}
+
+/** How a caller authenticated, when it was not with a token. */
+export interface AuthMethodInfo {
+  readonly method: AuthMethod;
+  readonly keyId?: string;
 }
 
 /**
  * The caller from a token's claims and granted scopes: the one builder of `ctx.auth` for HTTP routes and WebSocket
  * routes, so both read the same fields the same way.
  */
-export function authInfoOf(subject: string, scopes: readonly string[], groups: readonly string[], claims: Readonly<Record<string, unknown>>): AuthInfo {
+export function authInfoOf(
+  subject: string,
+  scopes: readonly string[],
+  groups: readonly string[],
+  claims: Readonly<Record<string, unknown>>,
+  how: AuthMethodInfo = { method: 'jwt' },
+): AuthInfo {
   const resourceServer = process.env[ENV.authResourceServer];
   const clientId = typeof claims['client_id'] === 'string' ? claims['client_id'] : undefined;
-  const isMachine = clientId !== undefined && subject === clientId && claims['username'] === undefined;
+  const isMachine = how.method === 'apiKey' || (clientId !== undefined && subject === clientId && claims['username'] === undefined);
   const info = {
     subject,
     scopes,
@@ -58,6 +74,8 @@ export function authInfoOf(subject: string, scopes: readonly string[], groups: r
     ...(clientId !== undefined ? { clientId } : {}),
     isMachine,
     claims,
+    method: how.method,
+    ...(how.keyId !== undefined ? { keyId: how.keyId } : {}),
   };
   // A method, not data: kept out of enumeration so `ctx.auth` logs, serializes and compares as its claims do.
   return Object.defineProperty(info, 'can', { value: (scope: string) => scopes.some((granted) => grants(granted, scope, resourceServer)) }) as unknown as AuthInfo;

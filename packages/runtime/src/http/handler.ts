@@ -1,4 +1,5 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context as LambdaContext } from 'aws-lambda';
+import { authorizeWithMethods, type AuthMethod } from '../context/api-key-auth.js';
 import { authorize } from '../context/auth.js';
 import { runInTenantScope } from '../context/tenant.js';
 import {
@@ -48,6 +49,13 @@ export interface HandlerOptions {
    * @default - public
    */
   readonly scopes?: readonly AppScope[];
+  /**
+   * How callers may authenticate: `['jwt', 'apiKey']` accepts an access token or one of the app's API keys
+   * (`X-API-Key`, or `Authorization: Bearer sk_...`), with `ctx.auth` filled the same way (`ctx.auth.method` says
+   * which). A route that lists `auth` always requires one of them, scopes or not.
+   * @default ['jwt']
+   */
+  readonly auth?: readonly [AuthMethod, ...AuthMethod[]];
   /**
    * Middlewares, outermost first (see the README, "Middleware").
    * @default - none
@@ -232,6 +240,7 @@ export function handler(
             return result;
           };
   const scopes = Object.freeze([...(definition.scopes ?? [])]);
+  const methods = definition.auth === undefined ? undefined : Object.freeze([...new Set(definition.auth)]);
   const middleware = Object.freeze([...(definition.middleware ?? [])]);
 
   async function main(event: APIGatewayProxyEventV2, lambdaContext?: LambdaContext): Promise<APIGatewayProxyStructuredResultV2> {
@@ -242,7 +251,7 @@ export function handler(
     const service = getService();
     let body: unknown;
     try {
-      const auth = authorize(event, scopes);
+      const auth = methods ? await authorizeWithMethods(event, ctx.headers, methods, scopes) : authorize(event, scopes);
       if (auth) ctx.auth = auth;
       body = parseBody(event, ctx.headers);
       if (validate) {
@@ -284,5 +293,6 @@ export function handler(
     scopes,
     middleware: Object.freeze(middleware.map((m) => m.name)),
     idempotent: middleware.some((m) => m.name === IDEMPOTENT_MIDDLEWARE),
+    ...(methods !== undefined ? { auth: methods } : {}),
   });
 }

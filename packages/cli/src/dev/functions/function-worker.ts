@@ -61,7 +61,7 @@ async function load(message: LoadMessage): Promise<void> {
     }
     handler = mod.main as LambdaHandler;
     const info = handlerInfoOf(mod.main);
-    post({ type: 'ready', info: { kind: info?.kind, scopes: info?.scopes ?? [] } });
+    post({ type: 'ready', info: { kind: info?.kind, scopes: info?.scopes ?? [], ...(info?.auth ? { auth: info.auth } : {}) } });
   } catch (error) {
     post({ type: 'load-error', ...describe(error) });
   }

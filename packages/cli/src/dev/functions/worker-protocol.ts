@@ -3,6 +3,7 @@
  * gives, so what a handler returns locally is exactly what the gateway would see: a plain JSON value (the usual
  * structured response) is cloned as is, anything else travels as JSON text.
  */
+import type { AuthMethod } from '@framework/core';
 
 /** Main → worker: load a compiled handler with the function's environment. */
 export interface LoadMessage {
@@ -39,6 +40,8 @@ export type ToWorker = LoadMessage | InvokeMessage | ServiceReplyMessage;
 export interface LoadedHandlerInfo {
   readonly kind?: string;
   readonly scopes: readonly string[];
+  /** How callers may authenticate (`auth: ['jwt', 'apiKey']`); absent: a bearer token only. */
+  readonly auth?: readonly AuthMethod[];
 }
 
 export type FromWorker =

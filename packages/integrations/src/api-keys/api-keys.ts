@@ -1,0 +1,217 @@
+import type { Queryable } from '@framework/data';
+import { getRootLogger, getService, NotFound, registerApiKeyVerifier, type ApiKeyIdentity } from '@framework/runtime';
+import { ApiKeyRateLimited, IntegrationsError, InvalidApiKey, UnknownScope } from '../errors.js';
+import { generateApiKey, parseApiKey, type ApiKeyKind } from './api-key-format.js';
+import { hashApiKey, hashesEqual } from './api-key-hash.js';
+import type { ApiKeyRateLimit, ApiKeyRecord, StoredApiKey } from './api-key-record.js';
+import { ApiKeyStore } from './api-key-store.js';
+import { KeyRateLimiter } from './key-rate-limiter.js';
+import { LastUsedTracker } from './last-used-tracker.js';
+import { loadPepper } from './pepper.js';
+import { VerificationCache, type CacheStats } from './verification-cache.js';
+
+export interface ApiKeysOptions {
+  /** The scopes a key may hold: the app's declared scopes (`Object.keys(security.scopes)`). */
+  readonly allowedScopes: readonly string[];
+  /**
+   * The database holding `fw_api_keys`.
+   * @default - `service.db` (import `@framework/data` in the app)
+   */
+  readonly db?: () => Queryable;
+  /**
+   * The kind of the keys this stage issues and accepts.
+   * @default - `live` on the stage `prod`, `test` on every other one
+   */
+  readonly kind?: ApiKeyKind;
+  /**
+   * The pepper the keys are hashed with.
+   * @default - `FW_API_KEYS_PEPPER`, or `fw dev`'s own under `.fw/` (see `loadPepper`)
+   */
+  readonly pepper?: string;
+  /**
+   * How long a verified key's record is reused without reading the database: a revocation reaches other containers
+   * within this time.
+   * @default 10
+   */
+  readonly cacheTtlSeconds?: number;
+  /**
+   * At most one write of last-used times per interval.
+   * @default 60
+   */
+  readonly lastUsedIntervalSeconds?: number;
+  /**
+   * The rate limit of keys issued without their own.
+   * @default - none (unlimited)
+   */
+  readonly defaultRateLimit?: ApiKeyRateLimit;
+  /**
+   * Register as the verifier of routes with `auth: [..., 'apiKey']` in this container.
+   * @default true
+   */
+  readonly registerVerifier?: boolean;
+  /** @default Date.now */
+  readonly now?: () => number;
+}
+
+export interface IssueApiKeyOptions {
+  /** Who the key acts for (a user id, an organization id): `ctx.auth.subject` of its requests. */
+  readonly owner: string;
+  /** A label for the owner's list ("CI deploys"). */
+  readonly name: string;
+  /** Scopes the key grants: a subset of `allowedScopes`. */
+  readonly scopes: readonly string[];
+  /**
+   * When the key stops working.
+   * @default - never
+   */
+  readonly expiresAt?: Date;
+  /**
+   * At most this many requests per window.
+   * @default - the `defaultRateLimit` option
+   */
+  readonly rateLimit?: ApiKeyRateLimit;
+}
+
+/** A key as issued: `key` is shown to its owner once and never stored. */
+export interface IssuedApiKey {
+  readonly key: string;
+  readonly record: ApiKeyRecord;
+}
+
+const MAX_CACHE_ENTRIES = 10_000;
+
+/**
+ * API keys for the app's own customers (`createApiKeys`): issue, list, revoke, rotate with overlap, and verify with
+ * a cache, a per-key rate limit and batched last-used times.
+ */
+export class ApiKeys {
+  readonly kind: ApiKeyKind;
+  private readonly allowedScopes: ReadonlySet<string>;
+  private readonly store: ApiKeyStore;
+  private readonly cache: VerificationCache;
+  private readonly limiter: KeyRateLimiter;
+  private readonly lastUsed: LastUsedTracker;
+  private readonly defaultRateLimit: ApiKeyRateLimit | undefined;
+  private readonly now: () => number;
+  private pepperValue: string | undefined;
+
+  constructor(private readonly options: ApiKeysOptions) {
+    if (options.allowedScopes.length === 0) throw new IntegrationsError('FW_ERR_API_KEY_OPTIONS', 'createApiKeys needs allowedScopes: the scopes a key may hold (Object.keys(security.scopes))');
+    if (options.defaultRateLimit) checkRateLimit(options.defaultRateLimit);
+    this.allowedScopes = new Set(options.allowedScopes);
+    this.kind = options.kind ?? (process.env['FW_STAGE'] === 'prod' ? 'live' : 'test');
+    this.now = options.now ?? Date.now;
+    this.store = new ApiKeyStore(options.db ?? (() => getService().db));
+    this.cache = new VerificationCache((options.cacheTtlSeconds ?? 10) * 1000, MAX_CACHE_ENTRIES, this.now);
+    this.limiter = new KeyRateLimiter(this.now);
+    this.lastUsed = new LastUsedTracker((batch) => this.store.touch(batch), (options.lastUsedIntervalSeconds ?? 60) * 1000, (error) =>
+      getRootLogger().warn('API keys: writing last-used times failed; they are kept for the next write', { error: (error as Error).message }),
+    );
+    this.defaultRateLimit = options.defaultRateLimit;
+    if (options.registerVerifier !== false) registerApiKeyVerifier((key) => this.verify(key));
+  }
+
+  private get pepper(): string {
+    return (this.pepperValue ??= this.options.pepper ?? loadPepper());
+  }
+
+  /** Issues a key; the returned `key` is the only time its secret exists outside the caller. */
+  async issue(options: IssueApiKeyOptions): Promise<IssuedApiKey> {
+    if (!options.owner || !options.name) throw new IntegrationsError('FW_ERR_API_KEY_OPTIONS', 'issue needs an owner (who the key acts for) and a name (a label for the owner)');
+    const scopes = [...new Set(options.scopes)];
+    const unknown = scopes.filter((s) => !this.allowedScopes.has(s));
+    if (scopes.length === 0 || unknown.length > 0) throw new UnknownScope(unknown, [...this.allowedScopes]);
+    if (options.expiresAt && options.expiresAt.getTime() <= this.now()) throw new IntegrationsError('FW_ERR_API_KEY_OPTIONS', `expiresAt ${options.expiresAt.toISOString()} is in the past: give a future time, or none for a key that does not expire`);
+    const rateLimit = options.rateLimit ?? this.defaultRateLimit;
+    if (rateLimit) checkRateLimit(rateLimit);
+    const { key, prefix } = generateApiKey(this.kind);
+    const stored = await this.store.insert({
+      prefix,
+      kind: this.kind,
+      hash: hashApiKey(key, this.pepper),
+      owner: options.owner,
+      name: options.name,
+      scopes,
+      ...(rateLimit ? { rateLimit } : {}),
+      ...(options.expiresAt ? { expiresAt: options.expiresAt } : {}),
+    });
+    return { key, record: withoutHash(stored) };
+  }
+
+  /** The owner's keys (never the keys themselves). */
+  async list(owner: string): Promise<ApiKeyRecord[]> {
+    return (await this.store.list(owner)).map(withoutHash);
+  }
+
+  /** Revokes the owner's key now (this container at once, others within `cacheTtlSeconds`); 404 when there is none. */
+  async revoke(owner: string, id: string): Promise<void> {
+    const record = await this.store.get(owner, id);
+    if (!record || !(await this.store.revoke(owner, id))) throw new NotFound(`No active API key ${id} for this owner`, { code: 'API_KEY_NOT_FOUND' });
+    this.cache.forget(record.prefix);
+  }
+
+  /**
+   * A new key with the same owner, name, scopes and limit; the old one keeps working for `overlapSeconds` (so callers
+   * can switch without downtime), then expires.
+   */
+  async rotate(owner: string, id: string, overlapSeconds = 24 * 3600): Promise<IssuedApiKey> {
+    const old = await this.store.get(owner, id);
+    if (!old || old.revokedAt) throw new NotFound(`No active API key ${id} for this owner`, { code: 'API_KEY_NOT_FOUND' });
+    const issued = await this.issue({ owner, name: old.name, scopes: old.scopes.filter((s) => this.allowedScopes.has(s)), ...(old.expiresAt ? { expiresAt: old.expiresAt } : {}), ...(old.rateLimit ? { rateLimit: old.rateLimit } : {}) });
+    await this.store.expireBy(owner, id, new Date(this.now() + overlapSeconds * 1000));
+    this.cache.forget(old.prefix);
+    return issued;
+  }
+
+  /**
+   * Who a presented key belongs to; `InvalidApiKey` (401) for anything wrong with it, `ApiKeyRateLimited` (429) over
+   * its limit. A cached record costs one HMAC and one map lookup; the hash comparison is constant-time.
+   */
+  async verify(key: string): Promise<ApiKeyIdentity> {
+    const parsed = parseApiKey(key);
+    if (!parsed || parsed.kind !== this.kind) throw new InvalidApiKey();
+    const hash = hashApiKey(key, this.pepper);
+    let record: StoredApiKey | undefined;
+    const cached = this.cache.get(parsed.prefix);
+    if (cached) record = cached.record;
+    else {
+      record = await this.store.findByPrefix(parsed.prefix);
+      this.cache.set(parsed.prefix, record);
+    }
+    if (!record || !hashesEqual(hash, record.hash)) throw new InvalidApiKey();
+    const now = this.now();
+    if (record.revokedAt || (record.expiresAt && record.expiresAt.getTime() <= now)) throw new InvalidApiKey();
+    if (record.rateLimit) {
+      const wait = this.limiter.take(record.id, record.rateLimit);
+      if (wait !== undefined) throw new ApiKeyRateLimited(wait);
+    }
+    this.lastUsed.note(record.id, new Date(now));
+    return { keyId: record.id, owner: record.owner, scopes: record.scopes };
+  }
+
+  /** Verification cache hits and misses in this container. */
+  cacheStats(): CacheStats {
+    return this.cache.stats();
+  }
+
+  /** Writes pending last-used times now (tests; a graceful shutdown). */
+  flushLastUsed(): Promise<void> {
+    return this.lastUsed.flush();
+  }
+}
+
+function checkRateLimit(limit: ApiKeyRateLimit): void {
+  if (!Number.isInteger(limit.requests) || limit.requests < 1 || !Number.isInteger(limit.windowSeconds) || limit.windowSeconds < 1) {
+    throw new IntegrationsError('FW_ERR_API_KEY_OPTIONS', `rate limit ${JSON.stringify(limit)}: requests and windowSeconds must be whole numbers of at least 1`);
+  }
+}
+
+function withoutHash(stored: StoredApiKey): ApiKeyRecord {
+  const { hash: _hash, ...record } = stored;
+  return record;
+}
+
+/** API keys for this app (see `ApiKeys`); registers itself as the verifier of `auth: [..., 'apiKey']` routes. */
+export function createApiKeys(options: ApiKeysOptions): ApiKeys {
+  return new ApiKeys(options);
+}

@@ -1,0 +1,100 @@
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import type { AuthMethod } from '@framework/core/names';
+import { InsufficientScope, RuntimeError, Unauthorized } from '../errors.js';
+import { authFromEvent, authInfoOf, grants, type AuthInfo } from './auth.js';
+import { ENV } from '@framework/core/names';
+
+export type { AuthMethod } from '@framework/core/names';
+
+/** Who an API key belongs to, as its verifier found it. */
+export interface ApiKeyIdentity {
+  /** The key's id (never the key itself). */
+  readonly keyId: string;
+  /** The key's owner (a user, an organization): `ctx.auth.subject`. */
+  readonly owner: string;
+  /** The scopes the key was issued with (bare names: `tasks:read`). */
+  readonly scopes: readonly string[];
+}
+
+/**
+ * Checks a presented API key: resolves its identity, or throws an `HttpError` (401 for an unknown, revoked or expired
+ * key, 429 when the key is over its rate limit). `@framework/integrations` registers one (`createApiKeys(...)`).
+ */
+export type ApiKeyVerifier = (key: string) => Promise<ApiKeyIdentity>;
+
+let registeredVerifier: ApiKeyVerifier | undefined;
+
+/**
+ * Sets the verifier routes with `auth: [..., 'apiKey']` call; one per container (the last registration wins, so a
+ * module evaluated twice or a test's own verifier replaces the previous one). `undefined` removes it.
+ */
+export function registerApiKeyVerifier(verifier: ApiKeyVerifier | undefined): void {
+  registeredVerifier = verifier;
+}
+
+/** The key a request presents: `X-API-Key: <key>`, or `Authorization: Bearer <key>` when it has the key's `sk_` form. */
+export function apiKeyOf(headers: Readonly<Record<string, string | undefined>>): string | undefined {
+  const header = headers['x-api-key']?.trim();
+  if (header) return header;
+  const bearer = /^Bearer\s+(sk_\S+)\s*$/i.exec(headers['authorization'] ?? '');
+  return bearer?.[1];
+}
+
+/** The Lambda authorizer's context (`requestContext.authorizer.lambda`) when it verified an API key. */
+interface ApiKeyAuthorizerContext {
+  readonly authMethod?: unknown;
+  readonly keyId?: unknown;
+  readonly owner?: unknown;
+  readonly scopes?: unknown;
+}
+
+function lambdaAuthorizerOf(event: APIGatewayProxyEventV2): ApiKeyAuthorizerContext | undefined {
+  const authorizer = (event.requestContext as { authorizer?: { lambda?: ApiKeyAuthorizerContext } }).authorizer;
+  return authorizer?.lambda;
+}
+
+/** `ctx.auth` for a caller that presented an API key: the owner as subject, the key's scopes, `method: 'apiKey'`. */
+export function apiKeyAuthInfo(identity: ApiKeyIdentity): AuthInfo {
+  return authInfoOf(identity.owner, identity.scopes, [], { sub: identity.owner, key_id: identity.keyId }, { method: 'apiKey', keyId: identity.keyId });
+}
+
+/**
+ * The auth check of a route that accepts API keys (`auth` includes `apiKey`). Deployed, the Lambda authorizer has
+ * verified the key and passed its identity in `requestContext.authorizer.lambda`; under `fw dev` (or deployed without
+ * the authorizer) the registered verifier runs here. A request without a key falls back to the bearer token when the
+ * route accepts `jwt`. Every scope the route lists is required, as for tokens.
+ */
+export async function authorizeWithMethods(
+  event: APIGatewayProxyEventV2,
+  headers: Readonly<Record<string, string | undefined>>,
+  methods: readonly AuthMethod[],
+  requiredScopes: readonly string[],
+): Promise<AuthInfo | undefined> {
+  const fromAuthorizer = lambdaAuthorizerOf(event);
+  let auth: AuthInfo | undefined;
+  if (fromAuthorizer?.authMethod === 'apiKey' && typeof fromAuthorizer.keyId === 'string' && typeof fromAuthorizer.owner === 'string') {
+    const scopes = typeof fromAuthorizer.scopes === 'string' ? fromAuthorizer.scopes.split(' ').filter(Boolean) : [];
+    auth = apiKeyAuthInfo({ keyId: fromAuthorizer.keyId, owner: fromAuthorizer.owner, scopes });
+  } else {
+    const key = apiKeyOf(headers);
+    if (key !== undefined) {
+      if (!registeredVerifier) {
+        throw new RuntimeError(
+          'FW_ERR_API_KEY_VERIFIER_MISSING',
+          "This route accepts API keys (auth: [..., 'apiKey']) but no verifier is registered: create one with createApiKeys(...) from @framework/integrations in a module the route imports",
+        );
+      }
+      auth = apiKeyAuthInfo(await registeredVerifier(key));
+    } else if (methods.includes('jwt')) {
+      auth = authFromEvent(event);
+    }
+  }
+  if (!auth) {
+    const accepted = methods.map((m) => (m === 'jwt' ? 'a bearer token (Authorization: Bearer <access token>)' : 'an API key (X-API-Key: <key>)')).join(' or ');
+    throw new Unauthorized(`This route requires ${accepted}`);
+  }
+  const resourceServer = process.env[ENV.authResourceServer];
+  const missing = requiredScopes.filter((s) => !auth.scopes.some((granted) => grants(granted, s, resourceServer)));
+  if (missing.length > 0) throw new InsufficientScope(requiredScopes, missing);
+  return auth;
+}
