@@ -15,6 +15,9 @@ export default defineApp({
     queues: [
       // Short visibility timeout and two receives: a poison message reaches the dead-letter queue in seconds.
       { id: 'task-events', batchSize: 5, timeout: 5, visibilityTimeout: 5, maxReceiveCount: 2 },
+      // Outgoing webhooks: each message is one delivery attempt; retries are new messages with a delay (see
+      // src/lib/integrations.ts), so a message that fails once more after its last attempt is dead-lettered at once.
+      { id: 'webhooks', batchSize: 5, timeout: 10, visibilityTimeout: 15, maxReceiveCount: 1 },
     ],
     schedules: [{ id: 'daily-summary', schedule: { cron: '0 7 * * ? *' }, description: 'Logs the open-task summary every day at 07:00 UTC' }],
     functions: [{ id: 'task-summary', timeout: 10, description: 'Counts tasks by status' }],

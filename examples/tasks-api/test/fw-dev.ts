@@ -11,6 +11,8 @@ export interface FwDev {
   readonly url: string;
   /** An access token of the dev issuer for `sub` with these scopes (`POST /_dev/token`). */
   token(sub: string, scopes: readonly string[]): Promise<string>;
+  /** Everything fw dev printed so far (stdout and stderr), the function logs included. */
+  output(): string;
   stop(): Promise<void>;
 }
 
@@ -26,7 +28,7 @@ function nodeModules(): string {
  * Starts `fw dev --port 0` on a copy of this app in a temporary folder, so a test run never shares `.fw/` (the
  * database, the queues, the uploads) with the `fw dev` you work with. Resolves once every route is loaded.
  */
-export async function startFwDev(): Promise<FwDev> {
+export async function startFwDev(options: { readonly quiet?: boolean } = {}): Promise<FwDev> {
   const modules = nodeModules();
   const dir = mkdtempSync(path.join(tmpdir(), 'tasks-api-test-'));
   // Readable by others: a native postgres running as another user keeps its data under `.fw/`.
@@ -34,7 +36,7 @@ export async function startFwDev(): Promise<FwDev> {
   cpSync(APP_DIR, dir, { recursive: true, filter: (src) => !/[\\/](node_modules|\.fw|test)$/.test(src) });
   symlinkSync(modules, path.join(dir, 'node_modules'), 'dir');
   const fw = path.join(modules, '@framework', 'cli', 'bin', 'fw.js');
-  const child = spawn(process.execPath, [fw, 'dev', '--port', '0', '--no-typecheck', '--quiet'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } });
+  const child = spawn(process.execPath, [fw, 'dev', '--port', '0', '--no-typecheck', ...(options.quiet === false ? [] : ['--quiet'])], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } });
   let output = '';
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = await new Promise<string>((resolve, reject) => {
@@ -55,6 +57,7 @@ export async function startFwDev(): Promise<FwDev> {
       if (!response.ok) throw new Error(`POST /_dev/token answered ${response.status}: ${await response.text()}`);
       return ((await response.json()) as { access_token: string }).access_token;
     },
+    output: () => output,
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       await exited;

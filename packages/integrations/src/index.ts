@@ -11,6 +11,7 @@ export * from './http/index.js';
 export * from './crypto/index.js';
 export * from './oauth/index.js';
 export * from './api-keys/index.js';
+export * from './webhooks/index.js';
 
 // Importing anything from the package is what makes `service.http` available in handlers.
 registerHttpService();

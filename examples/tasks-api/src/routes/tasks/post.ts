@@ -1,5 +1,6 @@
 import { createDefaultIdempotencyStore, handler, idempotencyMiddleware } from '@framework/runtime';
 import { newTask, task } from '../../lib/task-schemas.js';
+import { webhooks } from '../../lib/integrations.js';
 import { publishTaskUpdate } from '../../lib/task-updates.js';
 import { createTask, type TaskEvent } from '../../lib/tasks.js';
 
@@ -17,6 +18,7 @@ export const main = handler({
     const event: TaskEvent = { type: 'task.created', taskId: created.id };
     await service.queues['task-events']!.send(event);
     await publishTaskUpdate(service, ctx.logger, ctx.auth.subject, { type: 'task.created', task: created });
+    await webhooks.sendToOwner(ctx.auth.subject, { type: 'task.created', data: created });
     return created;
   },
 });

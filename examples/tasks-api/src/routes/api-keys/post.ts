@@ -1,0 +1,24 @@
+import { handler } from '@framework/runtime';
+import { apiKeyView } from '../../lib/api-key-view.js';
+import { issuedApiKey, newApiKey } from '../../lib/integration-schemas.js';
+import { apiKeys } from '../../lib/integrations.js';
+
+/**
+ * POST /api-keys `{ name, scopes, expiresInSeconds?, rateLimit? }` → 201 `{ key, ...record }`: admins only. The key
+ * acts as the admin who issued it, with the scopes asked for; `key` is shown this once and never stored.
+ */
+export const main = handler({
+  scopes: ['tasks:admin'],
+  body: newApiKey,
+  response: issuedApiKey,
+  fn: async (body, ctx) => {
+    const issued = await apiKeys.issue({
+      owner: ctx.auth.subject,
+      name: body.name,
+      scopes: body.scopes,
+      ...(body.expiresInSeconds ? { expiresAt: new Date(Date.now() + body.expiresInSeconds * 1000) } : {}),
+      ...(body.rateLimit ? { rateLimit: body.rateLimit } : {}),
+    });
+    return { key: issued.key, ...apiKeyView(issued.record) };
+  },
+});
