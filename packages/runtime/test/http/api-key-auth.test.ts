@@ -1,0 +1,71 @@
+import { expect } from 'chai';
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { createLogger, handler, registerApiKeyVerifier, setRootLogger, Unauthorized, type ApiKeyIdentity } from '../../src/index.js';
+import { httpEvent, lambdaContext } from '../fixtures/events.js';
+
+const KEY = 'sk_test_abcdefghijkl_' + 'k'.repeat(43);
+
+describe("handler: auth: ['jwt', 'apiKey']", () => {
+  const verified: string[] = [];
+  beforeEach(() => {
+    setRootLogger(createLogger({ sink: () => undefined }));
+    verified.length = 0;
+    registerApiKeyVerifier(async (key): Promise<ApiKeyIdentity> => {
+      verified.push(key);
+      if (key !== KEY) throw new Unauthorized('bad key', { code: 'INVALID_API_KEY' });
+      return { keyId: 'key-1', owner: 'org-7', scopes: ['tasks:read'] };
+    });
+  });
+  afterEach(() => {
+    registerApiKeyVerifier(undefined);
+    setRootLogger(undefined);
+  });
+
+  const route = handler({ scopes: ['tasks:read'], auth: ['jwt', 'apiKey'], fn: (_body, ctx) => ({ subject: ctx.auth.subject, method: ctx.auth.method, keyId: ctx.auth.keyId ?? null, scopes: ctx.auth.scopes }) });
+  const call = async (event: APIGatewayProxyEventV2) => {
+    const result = await route(event, lambdaContext());
+    return { status: result.statusCode, body: JSON.parse(result.body as string) as Record<string, unknown> & { error?: { code: string } } };
+  };
+
+  it('declares the methods in handlerInfo (what fw dev and infra read)', () => {
+    expect(route.handlerInfo.auth).to.deep.equal(['jwt', 'apiKey']);
+    expect(handler(() => 1).handlerInfo.auth).to.equal(undefined);
+  });
+
+  it('fills ctx.auth from a key in X-API-Key or Authorization: Bearer sk_..., with method apiKey', async () => {
+    for (const headers of [{ 'x-api-key': KEY }, { authorization: `Bearer ${KEY}` }]) {
+      expect(await call(httpEvent({ headers }))).to.deep.equal({ status: 200, body: { subject: 'org-7', method: 'apiKey', keyId: 'key-1', scopes: ['tasks:read'] } });
+    }
+    expect(verified).to.deep.equal([KEY, KEY]);
+  });
+
+  it("answers the verifier's 401 for a bad key, and 403 when the key lacks a scope", async () => {
+    expect(await call(httpEvent({ headers: { 'x-api-key': 'sk_test_nope' } }))).to.have.nested.property('body.error.code', 'INVALID_API_KEY');
+    const writer = handler({ scopes: ['tasks:write'], auth: ['apiKey'], fn: () => 1 });
+    const result = await writer(httpEvent({ headers: { 'x-api-key': KEY } }), lambdaContext());
+    expect(result.statusCode).to.equal(403);
+  });
+
+  it('still takes a token (method jwt), and answers 401 naming both ways without either', async () => {
+    expect(await call(httpEvent({ claims: { sub: 'user-1', scope: 'tasks:read' } }))).to.deep.equal({ status: 200, body: { subject: 'user-1', method: 'jwt', keyId: null, scopes: ['tasks:read'] } });
+    const none = await call(httpEvent());
+    expect(none.status).to.equal(401);
+    expect(JSON.stringify(none.body)).to.contain('X-API-Key');
+    const keyOnly = handler({ auth: ['apiKey'], fn: () => 1 });
+    expect((await keyOnly(httpEvent({ claims: { sub: 'user-1', scope: 'tasks:read' } }), lambdaContext())).statusCode).to.equal(401);
+  });
+
+  it("trusts the Lambda authorizer's verdict when deployed (no verification in the function)", async () => {
+    const event = httpEvent({ headers: { 'x-api-key': KEY } });
+    (event.requestContext as unknown as { authorizer: unknown }).authorizer = { lambda: { authMethod: 'apiKey', keyId: 'key-9', owner: 'org-9', scopes: 'tasks:read tasks:write' } };
+    expect(await call(event)).to.deep.equal({ status: 200, body: { subject: 'org-9', method: 'apiKey', keyId: 'key-9', scopes: ['tasks:read', 'tasks:write'] } });
+    expect(verified).to.deep.equal([]);
+  });
+
+  it('is a 500 without the internal message when no verifier is registered', async () => {
+    registerApiKeyVerifier(undefined);
+    const result = await call(httpEvent({ headers: { 'x-api-key': KEY } }));
+    expect(result.status).to.equal(500);
+    expect(JSON.stringify(result.body)).not.to.contain('createApiKeys');
+  });
+});
