@@ -27,6 +27,11 @@ describe('handlerInfoOf: the one reader of a handler module', () => {
     expect(info).to.deep.equal({ kind: 'http', scopes: ['a', 'b'], middleware: [] });
   });
 
+  it("reads the auth methods a route accepts, keeping only 'jwt' and 'apiKey'", () => {
+    expect(handlerInfoOf(main({ kind: 'http', scopes: ['a'], middleware: [], auth: ['jwt', 'apiKey', 'cookie', 3] }))).to.deep.equal({ kind: 'http', scopes: ['a'], middleware: [], auth: ['jwt', 'apiKey'] });
+    expect(handlerInfoOf(main({ kind: 'http', scopes: [], middleware: [], auth: 'apiKey' }))).to.deep.equal({ kind: 'http', scopes: [], middleware: [] });
+  });
+
   it('is in @framework/core/names, which the dev worker and the infra reader import', () => {
     expect(names.handlerInfoOf).to.equal(handlerInfoOf);
   });
