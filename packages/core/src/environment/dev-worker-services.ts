@@ -11,6 +11,13 @@ export type DevWorkerServiceCall = (service: string, request: unknown) => Promis
 /** The dev server's idempotency store (shared by every function, persisted under `.fw/idempotency/`). */
 export const DEV_IDEMPOTENCY_SERVICE = 'idempotency';
 
+/**
+ * The dev server's saga store (shared by every function, in memory): a run outlives the worker that crashed in it,
+ * its leases follow the dev server's clock (a test's `clock.advance` ends them), and its steps show in the clock's
+ * trace.
+ */
+export const DEV_SAGA_SERVICE = 'saga';
+
 /** The dev server's WebSocket connection registry (connections, topics; in memory: connections end with `fw dev`). */
 export const DEV_WS_REGISTRY_SERVICE = 'ws-registry';
 

@@ -2,11 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { DEV_WORKER_SERVICES_KEY } from '@framework/core/names';
 import { expect } from 'chai';
 import { DevServerIdempotencyStore } from '../../src/idempotency/dev-server-idempotency-store.js';
-import { IdempotencyNotOwnerError, IdempotencyResponseTooLargeError, IdempotencyStoreError } from '../../src/idempotency/errors.js';
+import { IdempotencyNotOwnerError, IdempotencyResponseTooLargeError, IdempotencyStoreError, SagaLeaseLostError } from '../../src/idempotency/errors.js';
 import { createDefaultIdempotencyStore, isInsideLambda } from '../../src/idempotency/default-idempotency-store.js';
 import { DynamoDBIdempotencyStore } from '../../src/idempotency/dynamodb-idempotency-store.js';
 import { InMemoryIdempotencyStore } from '../../src/idempotency/in-memory-idempotency-store.js';
 import { createDefaultSagaStore } from '../../src/saga/default-saga-store.js';
+import { DevServerSagaStore } from '../../src/saga/dev-server-saga-store.js';
 import { DynamoDBSagaStore } from '../../src/saga/dynamodb-saga-store.js';
 import { InMemorySagaStore } from '../../src/saga/in-memory-saga-store.js';
 
@@ -71,6 +72,17 @@ describe('createDefaultIdempotencyStore / createDefaultSagaStore', () => {
         { service: 'idempotency', request: { op: 'acquire', record, nowMs: 1 } },
         { service: 'idempotency', request: { op: 'get', key: 'POST /orders#anonymous#k', nowMs: 1 } },
       ]);
+    });
+
+    it("keeps saga runs in the dev server's saga service: leases travel as durations, a lost lease is SagaLeaseLostError", async () => {
+      const sagas = await createDefaultSagaStore(dev);
+      expect(sagas).to.be.instanceOf(DevServerSagaStore);
+      const initial = { status: 'running', completed: [], compensated: [], startedAt: 1000, updatedAt: 1000 } as const;
+      answer = async () => ({ claimed: false, leaseLeftMs: 4000 });
+      expect(await sagas.claim('saga#s#1', 'o', 6000, 1000, initial, 9)).to.deep.equal({ claimed: false, leaseExpiresAt: 5000 });
+      expect(calls).to.deep.equal([{ service: 'saga', request: { op: 'claim', key: 'saga#s#1', owner: 'o', leaseMs: 5000, nowMs: 1000, initial, expiresAt: 9 } }]);
+      answer = async () => ({ leaseLost: true });
+      await expectRejection(sagas.save('saga#s#1', 'o', initial, 0, 9), SagaLeaseLostError);
     });
 
     it("turns the dev server's refusals and failures into the runtime's errors, and checks sizes before sending", async () => {

@@ -34,8 +34,8 @@ export interface DevClockHold {
 export interface DevClockTraceEntry {
   /** The clock's time when it ran (ISO 8601). */
   readonly time: string;
-  readonly kind: 'cron' | 'queue' | 'function' | 'route' | 'ws';
-  /** The unit's id (`daily-summary`, `task-events`). */
+  readonly kind: 'cron' | 'queue' | 'function' | 'route' | 'ws' | 'saga';
+  /** The unit's id (`daily-summary`, `task-events`); a saga step's `<saga>/<step>` (`<saga>/<step>/compensate`). */
   readonly id: string;
   readonly ok: boolean;
   /** `errorType: errorMessage` of a failed run. */

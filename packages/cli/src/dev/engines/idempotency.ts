@@ -1,6 +1,8 @@
 import * as path from 'node:path';
-import { DEV_IDEMPOTENCY_SERVICE } from '@framework/core';
-import type { DevIdempotencyRequest } from '@framework/runtime';
+import { DEV_IDEMPOTENCY_SERVICE, DEV_SAGA_SERVICE } from '@framework/core';
+import type { DevIdempotencyRequest, DevSagaRequest } from '@framework/runtime';
+import { DevClock } from '../clock/index.js';
+import { DevSagaStore } from '../idempotency/dev-saga-store.js';
 import { PersistentIdempotencyStore } from '../idempotency/persistent-idempotency-store.js';
 import type { DevContext, DevEngine, EngineFactory, EngineStart } from './engine.js';
 
@@ -20,10 +22,12 @@ export class PersistentIdempotencyEngine implements DevEngine {
     const file = path.join(context.dataDir, 'idempotency', 'records.jsonl');
     const store = await PersistentIdempotencyStore.open(file, Date.now(), (problem) => context.log.warn(`idempotency: ${problem}`));
     this.store = store;
+    const sagas = new DevSagaStore(context.clock ?? new DevClock());
     return {
       outputs: {},
       summary: [`default: ${path.relative(context.rootDir, file)} (${store.size} records, shared by every function)`],
-      workerServices: { [DEV_IDEMPOTENCY_SERVICE]: (request) => store.serve(request as DevIdempotencyRequest) },
+      // Saga runs (same store, as deployed: the idempotency table) in memory, on the engines' clock.
+      workerServices: { [DEV_IDEMPOTENCY_SERVICE]: (request) => store.serve(request as DevIdempotencyRequest), [DEV_SAGA_SERVICE]: (request) => sagas.serve(request as DevSagaRequest) },
     };
   }
 
