@@ -51,6 +51,11 @@ export const ENV = {
    */
   devEndpoint: 'FW_DEV_ENDPOINT',
   /**
+   * The KMS key (ARN) of `@framework/integrations`' token vault, on the functions granted it (`IntegrationsVaultKey`
+   * of `@framework/infra`); unset under `fw dev`, where the vault uses a local key file under `.fw/`.
+   */
+  integrationsKmsKeyId: 'FW_INTEGRATIONS_KMS_KEY_ID',
+  /**
    * Local development only: the per-run secret the storage client presents to the dev server's storage engine (its
    * object API answers no one else). Never set in a deployed function.
    */

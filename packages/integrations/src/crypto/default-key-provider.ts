@@ -6,7 +6,7 @@ import { KmsKeyProvider } from './kms-key-provider.js';
 import { LocalKeyFileProvider } from './local-key-file-provider.js';
 
 /** The variable naming the KMS key of the token vault (set on the functions that use connections). */
-export const VAULT_KMS_KEY_ENV = 'FW_INTEGRATIONS_KMS_KEY_ID';
+export const VAULT_KMS_KEY_ENV = ENV.integrationsKmsKeyId;
 
 /**
  * The vault's key provider for this process: KMS when `FW_INTEGRATIONS_KMS_KEY_ID` is set; else, outside Lambda
