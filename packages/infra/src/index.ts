@@ -16,5 +16,6 @@ export * from './integrations/index.js';
 export * from './functions/index.js';
 export * from './http-api/index.js';
 export * from './ws-api/index.js';
+export * from './notify/index.js';
 export * from './checks/index.js';
 export * from './synth/index.js';

@@ -47,6 +47,7 @@ export const NAG_ACKNOWLEDGEMENTS = {
   tablePitr: { id: 'AwsSolutions-DDB3', scope: 'resource', on: 'the idempotency table', reason: 'Records expire within the idempotency TTL (24 hours by default); there is nothing worth restoring.' },
   wsRegistryPitr: { id: 'AwsSolutions-DDB3', scope: 'resource', on: 'the WebSocket connection registry table', reason: 'It records open connections, which API Gateway closes within 2 hours; after a restore they would all be gone anyway.' },
   wsRegistryIndex: { id: 'AwsSolutions-IAM5', scope: 'resource', on: 'policies of functions that use the WebSocket connection registry', reason: 'Table.grantReadWriteData on the registry table includes its indexes (`<table arn>/index/*`): the lookups by user and by topic query the `members` index.' },
+  notifyPushEndpoints: { id: 'AwsSolutions-IAM5', scope: 'resource', on: 'the notify dispatcher\'s role', reason: 'sns:Publish on the endpoints of the named platform applications only (`<application>/*` as endpoint ARNs): endpoints are created at run time, one per device.' },
   noDeadLetterQueue: { id: 'AwsSolutions-SQS3', scope: 'resource', on: 'queues declared with deadLetterQueue: false, and dead-letter queues', reason: 'The user opted out of a dead-letter queue in the queue intent; a dead-letter queue needs none of its own.' },
 } as const satisfies Record<string, NagAcknowledgement>;
 

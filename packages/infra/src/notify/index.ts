@@ -1,0 +1,1 @@
+export * from './notify-channels.js';
