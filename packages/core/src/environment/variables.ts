@@ -4,6 +4,9 @@
  * resources); the runtime and the other packages read them through these functions.
  */
 
+/** The CDK context key `fw synth`/`fw deploy` carry the license key in; the stack sets it as `ENV.licenseKey`. */
+export const LICENSE_KEY_CONTEXT = '@framework/infra:licenseKey';
+
 /** Variables every function gets. */
 export const ENV = {
   /** Project name from base config. */
@@ -45,6 +48,12 @@ export const ENV = {
    * fields). `fw dev` sets it; the deployed stack does not (a route opts in with `validateResponse: true`; `FW_*` names are reserved, so a function intent's `environment` cannot add it).
    */
   validateResponses: 'FW_VALIDATE_RESPONSES',
+  /**
+   * The `@framework-pro` license key (an Ed25519-signed token, checked offline by `@framework-pro/license`). Deployed,
+   * the stack sets it on every function when the deploying environment has it (`fw deploy` passes it through the CDK
+   * context key `@framework/infra:licenseKey`); locally it comes from the environment or `.env`.
+   */
+  licenseKey: 'FW_LICENSE_KEY',
   /**
    * Local development only: base URL of the dev server, used by `invoke` and the queue client instead of the cloud.
    * Never set in a deployed function.

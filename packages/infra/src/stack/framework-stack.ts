@@ -8,7 +8,7 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as s3n from 'aws-cdk-lib/aws-s3-notifications';
 import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
-import { AUTH_ID, IDEMPOTENCY_ID, TOKEN_VERIFIER_ENV, WS_ID, schedulerEvent, shortHash, stackName, wsConnectIsAuthorized, type AppDefinition, type FunctionUnit, type OutputIntent, type OutputValues, type RouteDefinition } from '@framework/core';
+import { AUTH_ID, ENV, IDEMPOTENCY_ID, LICENSE_KEY_CONTEXT, TOKEN_VERIFIER_ENV, WS_ID, schedulerEvent, shortHash, stackName, wsConnectIsAuthorized, type AppDefinition, type FunctionUnit, type OutputIntent, type OutputValues, type RouteDefinition } from '@framework/core';
 import { Construct, type IConstruct } from 'constructs';
 import { AppAuth } from '../auth/app-auth.js';
 import { acknowledgeNag, acknowledgeNagFindings, nagResourceRef } from '../checks/nag-suppressions.js';
@@ -73,6 +73,13 @@ export interface FrameworkStackProps extends StackProps {
    * @default false
    */
   readonly shareRoles?: boolean;
+  /**
+   * The `@framework-pro` license key every function gets as `FW_LICENSE_KEY` (pro packages check it at cold start and
+   * keep working without it, loudly). Also read from the CDK context key `@framework/infra:licenseKey`, which
+   * `fw deploy` fills from the deploying environment (a CI secret) or the project's `.env`.
+   * @default - none: pro packages report the key missing
+   */
+  readonly licenseKey?: string;
 }
 
 /** The outputs the stack provides for each kind: every kind of core's `INTENT_OUTPUTS`, by intent id. */
@@ -80,6 +87,9 @@ type ProvidedOutputs = { readonly [K in OutputIntent]: Readonly<Record<string, O
 
 /** CDK context key that turns on `shareRoles` (for `fw` commands: `cdk.json`'s `context`). */
 export const SHARE_ROLES_CONTEXT = '@framework/infra:shareRoles';
+
+/** CDK context key carrying the `@framework-pro` license key to the functions (`fw deploy` sets it); core names it. */
+export { LICENSE_KEY_CONTEXT };
 
 /**
  * The app model of one stage as a CloudFormation stack named `{project}-{stage}`: every intent, every function, the
@@ -168,6 +178,8 @@ export class FrameworkStack extends Stack {
     this.wsRegistry = this.app.ws ? new WsConnectionRegistry(this, 'WebSocketRegistry', { definition: this.app.ws }) : undefined;
     const outputs: ProvidedOutputs = { databases, storage, queues, caches, auth: this.authOutputs(), idempotency: this.idempotencyOutputs(), ws: this.wsApi && this.wsRegistry ? { [WS_ID]: this.wsApi.outputs(this.wsRegistry) } : {} };
     const environment = this.resolveEnvironment(outputs);
+    const licenseKey = props.licenseKey ?? (this.node.tryGetContext(LICENSE_KEY_CONTEXT) as string | undefined);
+    if (typeof licenseKey === 'string' && licenseKey !== '') environment[ENV.licenseKey] = licenseKey;
     this.addMigrations(environment);
     this.addFunctions(environment);
     this.httpApi = this.addRoutes(environment, shardCount);
