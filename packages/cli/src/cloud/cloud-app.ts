@@ -7,6 +7,7 @@ import { credentialsHelp } from './credentials.js';
 import type { CloudOptions } from './cloud-options.js';
 import { ProgressIoHost, type ProgressOutput } from './progress-io-host.js';
 import { readProjectContext } from './project-context.js';
+import { licenseKeyContext } from '../license/project-license.js';
 
 export { loadCloudApp } from './load-cloud-app.js';
 
@@ -29,7 +30,8 @@ export async function cloudContext(app: AppDefinition, options: CloudOptions, ou
   const ioHost = new ProgressIoHost(out);
   const toolkit = new Toolkit({ ioHost, emojis: false, color: false });
   const outdir = path.resolve(app.rootDir, options.out ?? 'cdk.out');
-  const projectContext = readProjectContext(app.rootDir);
+  // The license key rides in the context so `fw synth` and `fw deploy` build the same functions.
+  const projectContext = { ...readProjectContext(app.rootDir), ...licenseKeyContext(app.rootDir) };
   const source = await toolkit.fromAssemblyBuilder(
     async (props) => {
       const { cdkApp } = buildCdkApp(app, { outdir: props.outdir ?? outdir, context: { ...projectContext, ...props.context }, checks: options.checks, validation: options.validation });

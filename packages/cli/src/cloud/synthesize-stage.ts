@@ -3,6 +3,7 @@ import { isFrameworkError, type AppDefinition } from '@framework/core';
 import { CloudCommandError } from '../errors.js';
 import type { CloudOptions } from './cloud-options.js';
 import { readProjectContext } from './project-context.js';
+import { licenseKeyContext } from '../license/project-license.js';
 import { TOOLKIT_SYNTH_CONTEXT } from './synth-context.js';
 
 /**
@@ -12,7 +13,8 @@ import { TOOLKIT_SYNTH_CONTEXT } from './synth-context.js';
  */
 export async function synthesizeStage(app: AppDefinition, options: Pick<CloudOptions, 'out' | 'checks' | 'validation'>): Promise<string> {
   const outdir = path.resolve(app.rootDir, options.out ?? 'cdk.out');
-  const projectContext = readProjectContext(app.rootDir);
+  // The license key rides in the context so `fw synth` and `fw deploy` build the same functions.
+  const projectContext = { ...readProjectContext(app.rootDir), ...licenseKeyContext(app.rootDir) };
   const { buildCdkApp } = await import('@framework/infra');
   try {
     const { cdkApp } = buildCdkApp(app, { outdir, context: { ...projectContext, ...TOOLKIT_SYNTH_CONTEXT }, checks: options.checks, validation: options.validation });

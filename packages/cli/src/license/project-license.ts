@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseEnv } from 'node:util';
+import { ENV, LICENSE_KEY_CONTEXT } from '@framework/core/names';
 
 /**
  * What `fw license` and `fw deploy` need of `@framework-pro/license`. The cli does not depend on a pro package: it
@@ -101,4 +102,15 @@ export async function projectLicenseReport(rootDir: string, env: Readonly<Record
   }
   if (packages.length === 0) lines.push('This project uses no @framework-pro package.');
   return { lines, ok: problems.length === 0, problems };
+}
+
+/**
+ * The CDK context that carries the license key to the deployed functions: for a project that uses a
+ * `@framework-pro/*` package, `FW_LICENSE_KEY` of the deploying environment (a CI secret), else of the project's
+ * `.env`. Empty otherwise (an app without pro packages never gets the variable).
+ */
+export function licenseKeyContext(rootDir: string, env: Readonly<Record<string, string | undefined>> = process.env): Record<string, string> {
+  if (proPackagesOf(rootDir).length === 0) return {};
+  const { key } = keyOf(rootDir, env, ENV.licenseKey);
+  return key ? { [LICENSE_KEY_CONTEXT]: key } : {};
 }

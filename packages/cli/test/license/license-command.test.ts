@@ -7,7 +7,8 @@ import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { expect } from 'chai';
 import { signLicenseKey } from '../../../pro-license/src/index.js';
-import { projectLicenseReport } from '../../src/license/index.js';
+import { LICENSE_KEY_CONTEXT } from '@framework/core/names';
+import { licenseKeyContext, projectLicenseReport } from '../../src/license/index.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const fwSource = resolve(here, '..', '..', 'src', 'bin', 'fw.ts');
@@ -70,5 +71,18 @@ describe('fw license', function () {
     const none = fw(free);
     expect(none.status, none.stderr).to.equal(0);
     expect(none.stdout).to.contain('uses no @framework-pro package');
+  });
+
+  it('carries the key to fw synth/deploy (CDK context) for a project with a pro package: environment first, else .env', () => {
+    const root = project();
+    roots.push(root);
+    expect(licenseKeyContext(root, {})).to.deep.equal({});
+    writeFileSync(join(root, '.env'), 'FW_LICENSE_KEY=from-dot-env\n');
+    expect(licenseKeyContext(root, {})).to.deep.equal({ [LICENSE_KEY_CONTEXT]: 'from-dot-env' });
+    expect(licenseKeyContext(root, { FW_LICENSE_KEY: 'from-ci-secret' })).to.deep.equal({ [LICENSE_KEY_CONTEXT]: 'from-ci-secret' });
+    // an app without pro packages never gets the variable
+    const free = project({});
+    roots.push(free);
+    expect(licenseKeyContext(free, { FW_LICENSE_KEY: 'k' })).to.deep.equal({});
   });
 });
