@@ -96,6 +96,12 @@ export interface DevServerOptions {
   readonly dataDir?: string;
   /** Where the functions' own output (their logs) goes. @default - stdout and stderr */
   readonly functionOutput?: FunctionOutput;
+  /**
+   * Load every route once after start, one after another: the start-up table shows each route's scopes and the first
+   * requests find warm threads. A test harness that calls a few routes turns it off: those loads (a thread each)
+   * would compete with its first request for the CPU; the table then shows no scopes. @default true
+   */
+  readonly warmRoutes?: boolean;
 }
 
 /** Variables of the `fw dev` process that functions also get (they run on this machine, not in Lambda). */
@@ -304,7 +310,7 @@ export class DevServer {
     server = new DevServer(url, rootDir, app, fastify, host, bundler, configInputs, startup.engines, environment, log, async (s) => {
       // Load each route once, one after another, for the scopes in the table (and warm instances).
       const scopes = new Map<string, readonly string[] | undefined>();
-      for (const route of s.currentApp().routes) {
+      for (const route of options.warmRoutes === false ? [] : s.currentApp().routes) {
         const loaded = await host.load(route);
         scopes.set(route.functionName, loaded.ok ? loaded.info.scopes : undefined);
       }
