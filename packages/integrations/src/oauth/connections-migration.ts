@@ -18,6 +18,7 @@ const UP = `CREATE TABLE oauth_connections (
   refresh_token text,
   expires_at timestamptz,
   version integer NOT NULL DEFAULT 1,
+  refresh_lease_until timestamptz,
   broken_reason text,
   created_at timestamptz NOT NULL DEFAULT now(),
   updated_at timestamptz NOT NULL DEFAULT now(),

@@ -139,6 +139,11 @@ interface Provider {
   readonly server: ResolvedAuthorizationServer;
 }
 
+/** How long one container may hold a connection's refresh before another may take it over. */
+const REFRESH_LEASE_MS = 30_000;
+const LEASE_POLL_MS = 100;
+const LEASE_POLLS = 50;
+
 const asDate = (value: Date | string): Date => (value instanceof Date ? value : new Date(value));
 const stateHash = (state: string): string => createHash('sha256').update(state).digest('base64url');
 
@@ -307,6 +312,11 @@ class VaultConnections implements OAuthConnections {
       return this.cipher.decrypt(row.access_token, `access:${row.id}`);
     }
     const { server } = this.provider(row.provider);
+    // One refresher per connection across containers: a refresh token may be single-use (rotation), and the loser of
+    // a race would otherwise see invalid_grant and break a healthy connection.
+    const leased = await this.db.query(sql`UPDATE oauth_connections SET refresh_lease_until = ${new Date(this.now() + REFRESH_LEASE_MS)}
+      WHERE id = ${row.id} AND version = ${row.version} AND status = 'active' AND (refresh_lease_until IS NULL OR refresh_lease_until < ${new Date(this.now())})`);
+    if (leased.rowCount === 0) return this.awaitOtherRefresh(row);
     const refreshToken = await this.cipher.decrypt(row.refresh_token, `refresh:${row.id}`);
     let tokens: oauth.TokenEndpointResponse;
     try {
@@ -314,7 +324,10 @@ class VaultConnections implements OAuthConnections {
       tokens = await oauth.processRefreshTokenResponse(server.as, server.client, response);
     } catch (error) {
       const mapped = providerError(row.provider, error);
-      if (mapped.error !== 'invalid_grant') throw mapped;
+      if (mapped.error !== 'invalid_grant') {
+        await this.db.query(sql`UPDATE oauth_connections SET refresh_lease_until = NULL WHERE id = ${row.id} AND version = ${row.version}`);
+        throw mapped;
+      }
       // Another container may have refreshed (and rotated the refresh token) first: only an unchanged row is broken.
       const current = (await this.db.query<ConnectionRow>(sql`SELECT * FROM oauth_connections WHERE id = ${row.id}`)).rows[0];
       if (current && current.version !== row.version && current.status === 'active') return this.cipher.decrypt(current.access_token, `access:${current.id}`);
@@ -325,13 +338,27 @@ class VaultConnections implements OAuthConnections {
     const refresh = tokens.refresh_token ? await this.cipher.encrypt(tokens.refresh_token, `refresh:${row.id}`) : row.refresh_token;
     const expiresAt = this.expiresAt(tokens);
     const { rowCount } = await this.db.query(sql`UPDATE oauth_connections SET access_token = ${access}, refresh_token = ${refresh}, expires_at = ${expiresAt},
-      version = version + 1, updated_at = ${new Date(this.now())} WHERE id = ${row.id} AND version = ${row.version}`);
+      version = version + 1, refresh_lease_until = NULL, updated_at = ${new Date(this.now())} WHERE id = ${row.id} AND version = ${row.version}`);
     if (rowCount === 0) this.logger.warn('oauth connection changed during its refresh; the newer tokens were kept', { connectionId: row.id });
     return tokens.access_token;
   }
 
+  /** Another container holds the refresh lease: wait for its new tokens (a few seconds at most). */
+  private async awaitOtherRefresh(row: ConnectionRow): Promise<string> {
+    for (let i = 0; i < LEASE_POLLS; i++) {
+      const current = (await this.db.query<ConnectionRow>(sql`SELECT * FROM oauth_connections WHERE id = ${row.id}`)).rows[0];
+      if (!current) throw new ConnectionNotFoundError(`with id ${row.id}`);
+      if (current.status === 'broken') throw new ConnectionBrokenError(current.id, current.provider);
+      if (current.version !== row.version) return this.cipher.decrypt(current.access_token, `access:${current.id}`);
+      await new Promise((resolve) => setTimeout(resolve, LEASE_POLL_MS));
+    }
+    // The other refresh is slow or died with its lease: the current token still serves while it has not expired.
+    if (row.expires_at !== null && asDate(row.expires_at).getTime() > this.now()) return this.cipher.decrypt(row.access_token, `access:${row.id}`);
+    throw new OAuthProviderError(row.provider, 'temporarily_unavailable', 'another container is refreshing this connection and has not finished; retry shortly');
+  }
+
   private async markBroken(row: ConnectionRow, error: OAuthProviderError): Promise<void> {
-    await this.db.query(sql`UPDATE oauth_connections SET status = 'broken', broken_reason = ${error.error ?? 'unknown'}, version = version + 1, updated_at = ${new Date(this.now())} WHERE id = ${row.id}`);
+    await this.db.query(sql`UPDATE oauth_connections SET status = 'broken', broken_reason = ${error.error ?? 'unknown'}, version = version + 1, refresh_lease_until = NULL, updated_at = ${new Date(this.now())} WHERE id = ${row.id}`);
     this.logger.warn('oauth connection broken: its refresh token was refused', { connectionId: row.id, provider: row.provider, reason: error.error });
     const sink = this.options.brokenEvents;
     if (!sink) return;

@@ -150,6 +150,16 @@ describe('OAuth2 connections (authorization code + PKCE, vault, refresh)', () =>
     expect(await c.refreshDue()).to.deep.equal({ refreshed: 0, broken: 0, failed: 0 });
   });
 
+  it('refreshes once across containers: the second waits for the tokens of the first (a rotated refresh token is never replayed)', async () => {
+    const containerA = connections();
+    const containerB = connections();
+    const connection = await connect(containerA);
+    now += 3600_000 - 60_000;
+    const [a, b] = await Promise.all([containerA.getAccessToken(connection.id), containerB.getAccessToken(connection.id)]);
+    expect(tokenRequests.filter((r) => r['grant_type'] === 'refresh_token')).to.have.length(1);
+    expect(a).to.equal(b).and.equal(issued[1]);
+  });
+
   it('uses the configured lifetime when the provider sends no expires_in', async () => {
     server.service.once('beforeResponse', (res: { body: Record<string, unknown> }) => delete res.body['expires_in']);
     const c = connections({ defaultExpiresInSeconds: 900 });
