@@ -1,11 +1,14 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { AUTH_ID, ENV, LAMBDA_TZ, resolveEnvironment, WS_DIR, type AppDefinition, type FunctionUnit, type IntentOutputValues, type OutputValues } from '@framework/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DevServerError } from '../errors.js';
 import { ActivityLog, turnBatchedWriter, type ActivityLogOptions } from './activity/index.js';
-import { ConsoleEventStream } from './console/index.js';
+import { ConsoleEventStream, DevProblems, RequestRecords } from './console/index.js';
+
+/** Where the console files a config that does not load. */
+const CONFIG_PROBLEM_FILE = 'fw.config.ts';
 import { refreshClient } from './client-refresh.js';
 import { BackgroundTypeCheck } from './typecheck/index.js';
 import { loadAppWithInputs } from '../app-loader/index.js';
@@ -22,6 +25,7 @@ import type { DevContext, DevEngine, DevLogger } from './engines/engine.js';
 import { freePort, portInUse } from './engines/ports.js';
 import { FileStamps, FolderListing, Freshness } from './freshness/index.js';
 import { FunctionHost, type FunctionOutput } from './functions/function-host.js';
+import { EventText } from './functions/event-text.js';
 import { lambdaEnvironment } from './functions/lambda-environment.js';
 import { OUT_OF_MEMORY_ERROR_TYPE, SYNC_REQUEST_LIMIT_BYTES, describeBytes, eventBytesOver } from './limits/index.js';
 import { HandlerBundler } from './functions/handler-bundler.js';
@@ -138,6 +142,10 @@ export class DevServer {
   clock: DevClock = new DevClock();
   /** Where the engines keep their data (`DevServerOptions.dataDir`). */
   dataDir = '';
+  /** The console's per-request event, answer and log lines. */
+  requestRecords?: RequestRecords;
+  /** What is broken right now (the console's Errors tab). */
+  problems?: DevProblems;
 
   private constructor(
     readonly url: string,
@@ -184,6 +192,10 @@ export class DevServer {
     const print = options.print ?? ((text: string) => process.stdout.write(text));
     // The dev console's live stream (GET /_dev/events): requests, queue batches, cron runs, invocations.
     const consoleEvents = new ConsoleEventStream();
+    // What the console shows for a request id: the event, the answer, the handler's log lines.
+    const requestRecords = new RequestRecords();
+    // What is broken right now (a handler that does not compile or load, a config that does not): the console's banner.
+    const problems = new DevProblems();
     const activity =
       options.activityLog === false
         ? undefined
@@ -217,7 +229,11 @@ export class DevServer {
       ...lambdaEnvironment(server?.currentApp() ?? app, unit, buildDir),
     });
     const bundler = new HandlerBundler(rootDir, buildDir);
-    const host = new FunctionHost(bundler, baseEnv, functionEnv, log, options.functionOutput ? { output: options.functionOutput } : {});
+    const host = new FunctionHost(bundler, baseEnv, functionEnv, log, {
+      ...(options.functionOutput ? { output: options.functionOutput } : {}),
+      onLogLine: (line, stream, lastRequestId) => requestRecords.line(line, stream, lastRequestId),
+      onHandlerProblem: (file, problem) => problems.set(file, problem),
+    });
     let server: DevServer | undefined;
     const context: DevContext = {
       rootDir,
@@ -230,13 +246,17 @@ export class DevServer {
         if (!invokeOptions?.checked) await server?.freshness.refresh();
         const time = new Date();
         const started = performance.now();
-        const outcome = await host.invoke(unit, event, invokeOptions);
+        // Every run gets its request id here, so the console finds its event, outcome and log lines under it.
+        const requestId = invokeOptions?.requestId ?? randomUUID();
+        requestRecords.event(requestId, event instanceof EventText ? event.json : event);
+        const outcome = await host.invoke(unit, event, { ...invokeOptions, requestId });
+        requestRecords.response(requestId, { body: outcome.ok ? JSON.stringify(outcome.value ?? null) : `${outcome.errorType}: ${outcome.errorMessage}` });
         activity?.unitRun(unit, event, outcome, performance.now() - started, time);
         if (unit.kind === 'queue' || unit.kind === 'cron' || unit.kind === 'function') {
           const records = (event as { Records?: unknown } | null)?.Records;
           consoleEvents.publish({
             kind: unit.kind, time: time.toISOString(), id: unit.id, functionName: unit.functionName, ok: outcome.ok, durationMs: performance.now() - started,
-            ...(invokeOptions?.requestId ? { requestId: invokeOptions.requestId } : {}),
+            requestId,
             ...(outcome.ok ? {} : { error: `${outcome.errorType}: ${outcome.errorMessage}` }),
             ...(Array.isArray(records) ? { records: records.length } : {}),
           });
@@ -280,6 +300,8 @@ export class DevServer {
         clock,
         ...(activity ? { activity } : {}),
         consoleEvents,
+        requestRecords,
+        problems,
         issuer,
         users,
         devAuthToken,
@@ -320,6 +342,8 @@ export class DevServer {
     });
     server.clock = clock;
     server.dataDir = dataDir;
+    server.requestRecords = requestRecords;
+    server.problems = problems;
     if (options.watch !== false) server.watcher = watchProject(rootDir, { onChange: () => server!.freshness.refresh(), log });
     return server;
   }
@@ -342,6 +366,8 @@ export class DevServer {
       this.routes = new RouteTable(next.routes);
       refreshClient(this.rootDir, next, this.log);
       writeTypes(this.rootDir, next, this.log);
+      this.problems?.set(CONFIG_PROBLEM_FILE, undefined);
+      this.problems?.retain(new Set(next.units.map((unit) => unit.file)));
       if (intentShape(next) !== before) this.log.warn('the intents changed (databases, queues, caches, storage): restart fw dev to start their engines');
       this.log.info(`reloaded the app: ${next.routes.length} routes, ${next.functions.length} functions, ${next.queues.length} queues, ${next.crons.length} crons`);
     } catch (error) {
@@ -356,6 +382,7 @@ export class DevServer {
         return;
       }
       this.log.error(`the app did not reload; still serving the previous version:\n${(error as Error).message}`);
+      this.problems?.set(CONFIG_PROBLEM_FILE, { kind: 'config', message: `the app did not reload; still serving the previous version:\n${(error as Error).message}` });
     }
     await this.host.rebuild(this.app.units);
   }
@@ -400,6 +427,7 @@ export class DevServer {
       new Date(),
       authorizer,
     );
+    this.requestRecords?.event(requestId, event);
     const eventBytes = eventBytesOver(event, event.body?.length ?? 0, SYNC_REQUEST_LIMIT_BYTES);
     if (eventBytes) {
       this.log.warn(

@@ -51,7 +51,7 @@ export function startupTable(app: AppDefinition, url: string, scopes: ReadonlyMa
     lines.push(...table(loginClients.map(([name, c]) => [`client ${name}`, localAppClientId(app.project, app.stage, name), (c.callbackUrls ?? []).join(' ')])));
     lines.push(...table(users.map((u) => [`user ${u.username}`, (u.roles ?? []).join(' ') || '(no roles)'])));
   }
-  lines.push('', `Dev console: ${url}${DEV_PATH_ROOT} (routes and try it, live requests, queues, crons)`);
+  lines.push('', `Dev console: ${url}${DEV_PATH_ROOT} (routes, requests with their logs, queues, crons, functions, data, storage, auth, errors)`);
   lines.push(`API reference: ${url}${DEV_PATHS.docs} (OpenAPI 3.1: ${url}${DEV_PATHS.openapi})`);
   lines.push('', `Dev endpoints: GET ${url}${DEV_PATHS.functions}, JWKS ${url}/.well-known/jwks.json`, '');
   return `${lines.join('\n')}\n`;

@@ -106,6 +106,7 @@ describe('fw dev console at /_dev: the page shell, its Routes, Requests, Queues 
       stage: JSON.parse(app.body).stage,
       scopes: { 'tasks:read': 'Read tasks', 'tasks:write': 'Write tasks' },
       roles: { admin: ['tasks:read', 'tasks:write'], member: ['tasks:read'] },
+      buckets: [],
     });
     let total = 0;
     for (const file of ['/_dev', '/_dev/console/console.js', '/_dev/console/console.css']) total += gzipSync((await get(file, { host })).body).length;
@@ -131,14 +132,14 @@ describe('fw dev console at /_dev: the page shell, its Routes, Requests, Queues 
     expect(await tab.getAttribute('aria-selected')).to.equal('true');
     await tab.focus();
     await page.keyboard.press('End');
-    expect(await page.evaluate(() => document.activeElement?.id)).to.equal('tab-crons');
-    expect(await page.locator('#panel-crons').isVisible()).to.equal(true);
+    expect(await page.evaluate(() => document.activeElement?.id)).to.equal('tab-errors');
+    expect(await page.locator('#panel-errors').isVisible()).to.equal(true);
     await page.keyboard.press('ArrowLeft');
-    expect(await page.evaluate(() => document.activeElement?.id)).to.equal('tab-queues');
+    expect(await page.evaluate(() => document.activeElement?.id)).to.equal('tab-auth');
     await page.keyboard.press('Home');
     expect(await page.evaluate(() => document.activeElement?.id)).to.equal('tab-routes');
     expect(await tab.getAttribute('aria-selected')).to.equal('true');
-    expect(await page.locator('#panel-crons').isVisible()).to.equal(false);
+    expect(await page.locator('#panel-errors').isVisible()).to.equal(false);
 
     const row = page.locator('#routes tbody tr', { hasText: '/tasks' }).filter({ hasText: 'GET' });
     await row.waitFor({ timeout: 30_000 });

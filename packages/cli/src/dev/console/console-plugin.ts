@@ -1,6 +1,11 @@
 import { nextCronTime, parseSchedule, type AppDefinition } from '@framework/core';
 import type { FastifyPluginAsync } from 'fastify';
+import { AUTH_TAB_SCRIPT } from './assets/auth-tab-script.js';
 import { CRONS_TAB_SCRIPT } from './assets/crons-tab-script.js';
+import { DATA_TAB_SCRIPT } from './assets/data-tab-script.js';
+import { ERRORS_TAB_SCRIPT } from './assets/errors-tab-script.js';
+import { FUNCTIONS_TAB_SCRIPT } from './assets/functions-tab-script.js';
+import { STORAGE_TAB_SCRIPT } from './assets/storage-tab-script.js';
 import { QUEUES_TAB_SCRIPT } from './assets/queues-tab-script.js';
 import { REQUESTS_TAB_SCRIPT } from './assets/requests-tab-script.js';
 import { ROUTES_TAB_SCRIPT } from './assets/routes-tab-script.js';
@@ -8,6 +13,10 @@ import { SHELL_SCRIPT } from './assets/shell-script.js';
 import { CONSOLE_STYLE } from './assets/console-style.js';
 import { consolePage } from './console-page.js';
 import type { ConsoleEventStream } from './event-stream.js';
+import type { RequestRecords } from './request-records.js';
+import type { DevProblems } from './dev-problems.js';
+import { errorResponse } from '../server/gateway-response.js';
+import { send } from '../server/send-response.js';
 import { CONSOLE_PAGE_PATH, CONSOLE_PATHS } from './console-paths.js';
 
 /**
@@ -19,6 +28,11 @@ const TAB_SCRIPTS: readonly string[] = [
   REQUESTS_TAB_SCRIPT,
   QUEUES_TAB_SCRIPT,
   CRONS_TAB_SCRIPT,
+  FUNCTIONS_TAB_SCRIPT,
+  DATA_TAB_SCRIPT,
+  STORAGE_TAB_SCRIPT,
+  AUTH_TAB_SCRIPT,
+  ERRORS_TAB_SCRIPT,
 ];
 /** One script for the page (one request), built once: the shell, the tabs, then the start. */
 const SCRIPT = `${SHELL_SCRIPT}${TAB_SCRIPTS.join('')}\nwindow.fwConsole.start();\n`;
@@ -31,13 +45,15 @@ export interface ConsoleAppSummary {
   readonly scopes: Readonly<Record<string, string>>;
   /** Declared role name to its scopes (the token picker mints one per role). */
   readonly roles: Readonly<Record<string, readonly string[]>>;
+  /** The storage buckets (the Storage tab). */
+  readonly buckets: readonly { readonly id: string }[];
 }
 
 export function consoleAppSummary(app: AppDefinition): ConsoleAppSummary {
   const security = app.config.security;
   const roles: Record<string, readonly string[]> = Object.create(null) as Record<string, readonly string[]>;
   for (const [name, role] of Object.entries(security.roles ?? {})) roles[name] = role.scopes;
-  return { project: app.project, stage: app.stage, scopes: { ...security.scopes }, roles: { ...roles } };
+  return { project: app.project, stage: app.stage, scopes: { ...security.scopes }, roles: { ...roles }, buckets: app.storage.map((bucket) => ({ id: bucket.id })) };
 }
 
 /** A cron as the Crons tab shows it. */
@@ -67,8 +83,16 @@ export function consoleCrons(app: AppDefinition, now: Date): ConsoleCron[] {
  * origin), and the page calls only same-origin dev endpoints. The assets are strings in the CLI's own code: nothing
  * to build or download, and nothing from a CDN.
  */
-export function consolePlugin(options: { currentApp(): AppDefinition; events?: ConsoleEventStream }): FastifyPluginAsync {
+export function consolePlugin(options: { currentApp(): AppDefinition; events?: ConsoleEventStream; requestRecords?: RequestRecords; problems?: DevProblems }): FastifyPluginAsync {
   return async (server) => {
+    server.get(CONSOLE_PATHS.errors, async (_request, reply) =>
+      reply.header('content-type', 'application/json; charset=utf-8').header('cache-control', 'no-store').send(JSON.stringify(options.problems?.list() ?? [])),
+    );
+    server.get<{ Params: { requestId: string } }>(`${CONSOLE_PATHS.requests}/:requestId`, async (request, reply) => {
+      const record = options.requestRecords?.get(request.params.requestId);
+      if (!record) return send(reply, errorResponse(404, 'NOT_FOUND', `no request ${request.params.requestId} is remembered (the console keeps the last 500)`, request.id));
+      return reply.header('content-type', 'application/json; charset=utf-8').header('cache-control', 'no-store').send(JSON.stringify(record));
+    });
     options.events?.serve(server, CONSOLE_PATHS.events);
     server.get(CONSOLE_PAGE_PATH, async (_request, reply) =>
       reply.header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-store').send(consolePage(options.currentApp().project)),

@@ -59,8 +59,11 @@ export class PostgresEngine implements DevEngine {
       }
       return direct;
     });
+    // The dev console's Data tab (loaded with pg, as the migrations are, only for an app with a database).
+    const { databaseConsolePlugin } = await import('./database-console.js');
+    const plugin = databaseConsolePlugin({ databases: () => context.currentApp().databases, endpoint: async (id) => (await this.endpoints())?.get(id), rootDir: context.rootDir });
     // Ready once the server is up and the pending migrations are applied (or every backend failed, logged).
-    return { outputs, summary, ready: this.running.then(() => undefined), readyOutputs };
+    return { outputs, summary, plugin, ready: this.running.then(() => undefined), readyOutputs };
   }
 
   /**

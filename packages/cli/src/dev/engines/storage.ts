@@ -4,6 +4,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import * as path from 'node:path';
 import { Readable } from 'node:stream';
 import type { DevContext, DevEngine, EngineFactory, EngineStart } from './engine.js';
+import { consoleStorageCall, STORAGE_CONSOLE_PATH } from './storage-console.js';
 
 /**
  * The embedded storage engine: each bucket is a folder under `.fw/storage/<bucketId>/` (objects survive restarts),
@@ -43,6 +44,7 @@ export class EmbeddedStorageEngine implements DevEngine {
         if (answer.body instanceof Readable) return reply.send(answer.body);
         return reply.send(answer.body ?? undefined);
       });
+      server.post<{ Params: { bucket: string } }>(`${STORAGE_CONSOLE_PATH}/:bucket`, async (request, reply) => consoleStorageCall(engine, LOCAL_STORAGE_PATH, app, request, reply));
     };
     const summary = app.storage.map((b) => `${b.id}: .fw/storage/${b.id}, up to ${b.maxUploadBytes} bytes${b.allowedContentTypes ? ` of ${b.allowedContentTypes.join(', ')}` : ''}${b.cdn ? ', public (cdn)' : ''}`);
     // The storage client's per-run secret: the object API answers only functions of this run.

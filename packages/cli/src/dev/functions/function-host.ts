@@ -26,7 +26,20 @@ export interface FunctionHostOptions {
   readonly initTimeoutMs?: number;
   /** Where the functions' output goes. @default - this process's stdout and stderr */
   readonly output?: FunctionOutput;
+  /**
+   * Sees every line a function thread prints, with the request id of the invocation the thread ran last (the dev
+   * console's per-request log lines).
+   */
+  readonly onLogLine?: LogLineTap;
+  /**
+   * Told each handler file's latest build and load outcome: a problem, or undefined once it builds and loads (the
+   * dev console's Errors tab).
+   */
+  readonly onHandlerProblem?: (file: string, problem: { kind: 'compile' | 'load'; message: string } | undefined) => void;
 }
+
+/** A line a function thread printed, the stream it went to and the request id of the thread's latest invocation. */
+export type LogLineTap = (line: string, stream: 'stdout' | 'stderr', lastRequestId: string | undefined) => void;
 
 /** The streams the functions' threads print to (a test harness captures them). */
 export interface FunctionOutput {
@@ -95,11 +108,13 @@ class WorkerHandle {
   readonly worker: Worker;
   readonly booted: Promise<void>;
   private listener?: (message: FromWorker) => void;
+  /** The request id of the invocation sent last (a plain `console.log` line carries none). */
+  lastRequestId?: string;
 
-  constructor(preload: string | undefined, env: Readonly<Record<string, string>>, readonly memorySize: number, services: ReadonlyMap<string, WorkerService>, output: FunctionOutput = process) {
+  constructor(preload: string | undefined, env: Readonly<Record<string, string>>, readonly memorySize: number, services: ReadonlyMap<string, WorkerService>, output: FunctionOutput = process, onLogLine?: LogLineTap) {
     this.worker = new Worker(WORKER_URL, { workerData: { preload }, env: { ...env }, execArgv: workerExecArgv(), resourceLimits: workerResourceLimits(memorySize), stdout: true, stderr: true });
-    relayWorkerOutput(this.worker.stdout, output.stdout);
-    relayWorkerOutput(this.worker.stderr, output.stderr);
+    relayWorkerOutput(this.worker.stdout, output.stdout, onLogLine && ((line) => onLogLine(line, 'stdout', this.lastRequestId)));
+    relayWorkerOutput(this.worker.stderr, output.stderr, onLogLine && ((line) => onLogLine(line, 'stderr', this.lastRequestId)));
     let booted!: () => void;
     this.booted = new Promise((resolve, reject) => {
       booted = resolve;
@@ -335,7 +350,7 @@ export class FunctionHost {
   }
 
   private fillSpares(): void {
-    while (!this.stopped && this.spares.length < SPARES) this.spares.push(new WorkerHandle(this.preloadFile, this.baseEnvironment(), this.spareMemorySize, this.services, this.options.output));
+    while (!this.stopped && this.spares.length < SPARES) this.spares.push(new WorkerHandle(this.preloadFile, this.baseEnvironment(), this.spareMemorySize, this.services, this.options.output, this.options.onLogLine));
   }
 
   /**
@@ -370,6 +385,7 @@ export class FunctionHost {
         const result = this.bundler.result(file);
         // A file read while being saved (truncated, not yet written) is built again by the next check: not an error.
         if (result && !result.ok && !this.bundler.changedInput(file)) this.log.error(`${file} does not compile:\n${result.message}`);
+        if (result) this.options.onHandlerProblem?.(file, result.ok ? undefined : { kind: 'compile', message: `${file} does not compile:\n${result.message}` });
       }
       this.generation++;
       const retired = [...this.instances.values()];
@@ -399,6 +415,7 @@ export class FunctionHost {
         debug(`${unit.id}: instance replaced while loading; loading again`);
         continue;
       }
+      if (!instance.superseded || outcome.ok) this.options.onHandlerProblem?.(unit.file, outcome.ok ? undefined : { kind: 'load', message: `${unit.file} failed to load: ${outcome.errorType}: ${outcome.errorMessage}` });
       return { instance, outcome };
     }
   }
@@ -425,6 +442,7 @@ export class FunctionHost {
       instance.pending.set(id, { resolve, timer });
       const requestId = options.requestId ?? randomUUID();
       const deadline = Date.now() + timeoutMs;
+      instance.handle.lastRequestId = requestId;
       instance.handle.post(event instanceof EventText ? { type: 'invoke', id, eventJson: event.json, requestId, deadline } : { type: 'invoke', id, event, requestId, deadline });
     });
   }
@@ -458,7 +476,7 @@ export class FunctionHost {
 
   private takeSpare(memorySize: number): WorkerHandle {
     const index = this.spares.findIndex((spare) => spare.memorySize === memorySize);
-    const handle = index === -1 ? new WorkerHandle(this.preloadFile, this.baseEnvironment(), memorySize, this.services, this.options.output) : this.spares.splice(index, 1)[0]!;
+    const handle = index === -1 ? new WorkerHandle(this.preloadFile, this.baseEnvironment(), memorySize, this.services, this.options.output, this.options.onLogLine) : this.spares.splice(index, 1)[0]!;
     this.fillSpares();
     return handle;
   }

@@ -34,8 +34,8 @@ function stripStacks(value: unknown, stacks: string[], depth: number): unknown {
   return out;
 }
 
-/** Copies a function thread's output to the terminal line by line, through `readableLogLine`. */
-export function relayWorkerOutput(source: Readable, target: NodeJS.WritableStream): void {
+/** Copies a function thread's output to the terminal line by line, through `readableLogLine`; `tap` sees each raw line. */
+export function relayWorkerOutput(source: Readable, target: NodeJS.WritableStream, tap?: (line: string) => void): void {
   let pending = '';
   source.setEncoding('utf8');
   source.on('data', (chunk: string) => {
@@ -51,10 +51,14 @@ export function relayWorkerOutput(source: Readable, target: NodeJS.WritableStrea
     }
     const lines = pending.slice(0, end).split('\n');
     pending = pending.slice(end + 1);
+    if (tap) for (const line of lines) tap(line);
     target.write(lines.map(readableLogLine).join('\n') + '\n');
   });
   source.on('end', () => {
-    if (pending) target.write(readableLogLine(pending) + '\n');
+    if (pending) {
+      tap?.(pending);
+      target.write(readableLogLine(pending) + '\n');
+    }
     pending = '';
   });
 }

@@ -33,6 +33,11 @@ export const DEV_GATEWAY_ERROR_CODES = {
   UNKNOWN_CLIENT: { status: 400, meaning: 'A /_dev/token request names an app client that does not exist.' },
   SCOPE_NOT_ALLOWED: { status: 400, meaning: 'A /_dev/token request asks for a scope the client may not request.' },
   UNKNOWN_ROLE: { status: 400, meaning: 'A /_dev/token request names a role config/security.ts does not declare.' },
+  DATABASE_NOT_FOUND: { status: 404, meaning: "A dev console database request names no database of the app." },
+  INVALID_QUERY: { status: 400, meaning: 'A dev console query without a "sql" string.' },
+  QUERY_FAILED: { status: 400, meaning: 'A dev console query the database refused (a write in the read-only transaction, several statements, a syntax error, past the timeout).' },
+  BUCKET_NOT_FOUND: { status: 404, meaning: 'A dev console storage request names no bucket of the app.' },
+  INVALID_STORAGE_REQUEST: { status: 400, meaning: 'A dev console storage request without a known action, or without the key the action needs.' },
 } as const;
 
 export type DevGatewayErrorCode = keyof typeof DEV_GATEWAY_ERROR_CODES;

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest 
 import { DevServerError } from '../../errors.js';
 import type { ActivityLog } from '../activity/index.js';
 import { apiDocsPlugin, type DevOpenApi } from '../api-docs/index.js';
-import { consolePlugin, type ConsoleEventStream } from '../console/index.js';
+import { CONSOLE_PATHS, consolePlugin, type ConsoleEventStream, type DevProblems, type RequestRecords } from '../console/index.js';
 import { issuerPlugin } from '../auth/issuer-plugin.js';
 import type { LocalIssuer } from '../auth/local-issuer.js';
 import { oauthPlugin } from '../auth/oauth/oauth-plugin.js';
@@ -15,7 +15,7 @@ import type { DevClock } from '../clock/index.js';
 import type { DevLogger, InvokeOptions, InvokeOutcome } from '../engines/engine.js';
 import type { Freshness } from '../freshness/index.js';
 import type { FunctionHost } from '../functions/function-host.js';
-import { DEV_PATH_PREFIX, devEndpointGuard } from './dev-endpoint-guard.js';
+import { DEV_PATH_PREFIX, devEndpointGuard, isDevPath } from './dev-endpoint-guard.js';
 import { devEndpointsPlugin } from './dev-endpoints.js';
 import { clientErrorAnswer, codeForStatus, frameworkErrorAnswer, isClientAbort, notFoundAnswer } from './fastify-answers.js';
 import { gatewayAnswer } from './gateway-answer.js';
@@ -42,6 +42,10 @@ export interface HttpWiring {
   readonly activity?: ActivityLog;
   /** The dev console's live stream (`GET /_dev/events`). @default - no stream */
   readonly consoleEvents?: ConsoleEventStream;
+  /** The console's per-request event, answer and log lines. @default - none kept */
+  readonly requestRecords?: RequestRecords;
+  /** What is broken right now (the console's banner and Errors tab). @default - none */
+  readonly problems?: DevProblems;
   readonly issuer: LocalIssuer;
   /** The dev issuer's users (`.fw/dev/auth/users.json`), who sign in on its login page. */
   readonly users: UserStore;
@@ -149,6 +153,21 @@ export async function wireHttpServer(fastify: FastifyInstance, wiring: HttpWirin
       done();
     });
   }
+  const requestRecords = wiring.requestRecords;
+  if (requestRecords) {
+    // The answer of each request the live stream shows (the routes' and /_dev/invoke's), for the Requests tab.
+    fastify.addHook('onSend', (request, reply, payload, done) => {
+      const url = request.raw.url ?? '/';
+      if (isDevPath(url) && !url.startsWith(DEV_PATHS.invoke)) return done(null, payload);
+      const body = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8', 0, Math.min(payload.length, 65_536)) : '';
+      const headers: Record<string, string> = {};
+      for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : String(value);
+      // A payload sent to a function by /_dev/invoke is its event (a route's is recorded when it is built).
+      if (url.startsWith(DEV_PATHS.invoke) && !requestRecords.get(request.id)?.event && Buffer.isBuffer(request.body)) requestRecords.event(request.id, request.body.toString('utf8', 0, Math.min(request.body.length, 65_536)));
+      requestRecords.response(request.id, { status: reply.statusCode, headers, body });
+      done(null, payload);
+    });
+  }
   // Before a request reaches the app model (then a handler: `beforeInvoke`), a save completed before it is loaded.
   fastify.addHook('onRequest', (request, _reply, done) => {
     const url = request.raw.url ?? '/';
@@ -163,7 +182,7 @@ export async function wireHttpServer(fastify: FastifyInstance, wiring: HttpWirin
     declaredRoles: () => Object.keys(wiring.currentApp().config.security.roles ?? {}),
     invitation: ({ username, email, temporaryPassword }) => log.info(`service.auth invited ${username}${email ? ` <${email}>` : ''}: fw dev sends no mail; their temporary password is ${temporaryPassword}`),
   });
-  await fastify.register(userAdminPlugin(userAdmin, wiring.devAuthToken));
+  await fastify.register(userAdminPlugin(userAdmin, wiring.devAuthToken, { consolePath: CONSOLE_PATHS.auth }));
   await fastify.register(
     devEndpointsPlugin({
       currentApp: () => wiring.currentApp(),
@@ -187,7 +206,7 @@ export async function wireHttpServer(fastify: FastifyInstance, wiring: HttpWirin
     }),
   );
   await fastify.register(apiDocsPlugin({ document: () => wiring.openApi.document(), currentApp: () => wiring.currentApp() }));
-  await fastify.register(consolePlugin({ currentApp: () => wiring.currentApp(), ...(consoleEvents ? { events: consoleEvents } : {}) }));
+  await fastify.register(consolePlugin({ currentApp: () => wiring.currentApp(), ...(consoleEvents ? { events: consoleEvents } : {}), ...(requestRecords ? { requestRecords } : {}), ...(wiring.problems ? { problems: wiring.problems } : {}) }));
   for (const plugin of wiring.enginePlugins) await fastify.register(plugin);
   // Only reached when the engines took longer than the wait for them: a clear answer instead of a handler failing.
   // Callback style: no promise per request once every engine is ready.

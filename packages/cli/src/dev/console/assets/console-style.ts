@@ -23,4 +23,6 @@ fieldset { border: 1px solid var(--line); margin: .5rem 0; }
 .status-bad { color: var(--bad); font-weight: 600; }
 .note { opacity: .75; }
 .error { color: var(--bad); }
+.banner { background: var(--bad); color: #fff; padding: .5rem 1rem; font-weight: 600; }
+button.link { background: none; border: none; padding: 0; color: var(--accent); text-decoration: underline; cursor: pointer; font: inherit; }
 `;

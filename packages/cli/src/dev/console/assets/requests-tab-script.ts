@@ -26,11 +26,32 @@ export const REQUESTS_TAB_SCRIPT = `
   }
   function failed(event) { return event.kind === 'request' ? event.status >= 400 : !event.ok; }
 
+  function pretty(text) {
+    try { return JSON.stringify(JSON.parse(text), null, 2); } catch (e) { return text; }
+  }
+
   function show(event) {
     details.textContent = '';
     details.appendChild(el('h2', { text: what(event) }));
     details.appendChild(el('pre', { id: 'event-json', text: JSON.stringify(event, null, 2) }));
-    details.appendChild(el('p', { class: 'note', text: 'Log lines per request id are not captured yet: the handler\\'s console output is in the fw dev terminal, where the request id above finds it.' }));
+    if (!event.requestId) return;
+    var more = el('div', { id: 'event-record' }, [el('p', { class: 'note', text: 'Loading its event, answer and log lines…' })]);
+    details.appendChild(more);
+    fw.request('GET', '/_dev/console/requests/' + encodeURIComponent(event.requestId)).then(function (record) {
+      more.textContent = '';
+      more.appendChild(el('h3', { text: 'Log lines (' + record.logs.length + (record.droppedLines ? ', ' + record.droppedLines + ' more left out' : '') + ')' }));
+      if (!record.logs.length) more.appendChild(el('p', { class: 'note', text: 'The handler printed nothing for this request.' }));
+      else more.appendChild(el('pre', { id: 'event-logs' }, record.logs.map(function (line) { return el('span', { class: line.stream === 'stderr' ? 'error' : null, text: line.text + '\\n' }); })));
+      if (record.response) {
+        more.appendChild(el('h3', { text: 'Answer' + (record.response.status ? ' ' + record.response.status : '') }));
+        if (record.response.headers) more.appendChild(el('pre', { id: 'event-response-headers', text: Object.keys(record.response.headers).map(function (h) { return h + ': ' + record.response.headers[h]; }).join('\\n') }));
+        more.appendChild(el('pre', { id: 'event-response', text: pretty(record.response.body) }));
+      }
+      if (record.event) {
+        more.appendChild(el('h3', { text: 'Event the function got' }));
+        more.appendChild(el('pre', { id: 'event-payload', text: pretty(record.event) }));
+      }
+    }).catch(function (error) { more.textContent = ''; more.appendChild(el('p', { class: 'note', text: error.message })); });
   }
 
   function add(event) {

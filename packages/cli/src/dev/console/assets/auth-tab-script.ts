@@ -1,0 +1,83 @@
+/**
+ * The Auth tab (browser script, see `SHELL_SCRIPT`): the dev issuer's users with their roles and state (the user
+ * store `service.auth` and `fw auth users` use, through `POST /_dev/console/auth`), create a user, disable or enable
+ * one, and mint a token for a role (`POST /_dev/token`, as the Routes tab's picker does).
+ */
+export const AUTH_TAB_SCRIPT = `
+(function () {
+  'use strict';
+  var fw = window.fwConsole;
+  var el = fw.el;
+
+  function call(action, args) { return fw.request('POST', '/_dev/console/auth', { action: action, args: args }).then(function (a) { return a.result; }); }
+
+  fw.addTab('auth', 'Auth', function (panel) {
+    var outcome = el('p', { id: 'auth-outcome', 'aria-live': 'polite' });
+    var users = el('div', { id: 'auth-users' });
+    var tokenOut = el('pre', { id: 'auth-token' });
+    function refresh() {
+      return call('listUsers', [{}]).then(function (page) {
+        users.textContent = '';
+        if (!page.users.length) { users.appendChild(el('p', { class: 'note', text: 'No users yet.' })); return; }
+        users.appendChild(el('table', {}, [
+          el('thead', {}, [el('tr', {}, ['User', 'Email', 'Roles', 'State', ''].map(function (h) { return el('th', { scope: 'col', text: h }); }))]),
+          el('tbody', {}, page.users.map(function (u) {
+            return el('tr', { 'data-user': u.username }, [
+              el('td', { class: 'mono', text: u.username }),
+              el('td', { text: u.email || '' }),
+              el('td', { text: (u.roles || []).join(', ') }),
+              el('td', { text: u.enabled === false ? 'disabled' : 'enabled' }),
+              el('td', {}, [el('button', { type: 'button', text: u.enabled === false ? 'Enable' : 'Disable', 'aria-label': (u.enabled === false ? 'Enable ' : 'Disable ') + u.username, onclick: function () {
+                call(u.enabled === false ? 'enableUser' : 'disableUser', [u.username]).then(function () { outcome.textContent = (u.enabled === false ? 'Enabled ' : 'Disabled ') + u.username; return refresh(); }).catch(function (e) { outcome.textContent = e.message; });
+              } })]),
+            ]);
+          })),
+        ]));
+      }).catch(function (error) { users.textContent = 'Could not list the users: ' + error.message; });
+    }
+    fw.request('GET', '/_dev/console/app').then(function (app) {
+      var roleNames = Object.keys(app.roles);
+      var username = el('input', { type: 'text', id: 'auth-new-username', 'aria-label': 'User name' });
+      var email = el('input', { type: 'text', id: 'auth-new-email', 'aria-label': 'Email' });
+      var password = el('input', { type: 'text', id: 'auth-new-password', 'aria-label': 'Temporary password (empty: an invitation, whose password fw dev prints)' });
+      var roleBoxes = roleNames.map(function (role) { return el('label', {}, [el('input', { type: 'checkbox', value: role }), ' ' + role]); });
+      var create = el('form', { id: 'auth-create' }, [
+        el('h2', { text: 'Create a user' }),
+        el('label', {}, ['User name ', username]),
+        el('label', {}, ['Email ', email]),
+        el('label', {}, ['Temporary password ', password]),
+        el('fieldset', {}, [el('legend', { text: 'Roles' })].concat(roleBoxes)),
+        el('button', { type: 'submit', text: 'Create' }),
+      ]);
+      create.addEventListener('submit', function (event) {
+        event.preventDefault();
+        var input = { username: username.value, roles: roleBoxes.map(function (b) { return b.firstChild; }).filter(function (b) { return b.checked; }).map(function (b) { return b.value; }) };
+        if (email.value) input.email = email.value;
+        if (password.value) input.temporaryPassword = password.value;
+        else input.invite = true;
+        call('createUser', [input]).then(function (u) { outcome.textContent = 'Created ' + u.username; return refresh(); }).catch(function (e) { outcome.textContent = 'Create failed: ' + e.message; });
+      });
+      var role = el('select', { id: 'auth-token-role', 'aria-label': 'Role of the token' }, roleNames.map(function (r) { return el('option', { value: r, text: r + ' (' + app.roles[r].join(', ') + ')' }); }));
+      var sub = el('input', { type: 'text', id: 'auth-token-sub', 'aria-label': 'User id (sub) of the token', value: 'console-user' });
+      var mint = el('form', { id: 'auth-mint' }, [
+        el('h2', { text: 'Mint a token for a role' }),
+        el('label', {}, ['Role ', role]),
+        el('label', {}, ['User id ', sub]),
+        el('button', { type: 'submit', text: 'Mint token' }),
+        tokenOut,
+      ]);
+      mint.addEventListener('submit', function (event) {
+        event.preventDefault();
+        fw.request('POST', '/_dev/token', { roles: [role.value], sub: sub.value || 'console-user' }).then(function (a) { tokenOut.textContent = a.access_token; outcome.textContent = 'Token for role ' + role.value + ': ' + a.scope; })
+          .catch(function (e) { outcome.textContent = 'Mint failed: ' + e.message; });
+      });
+      panel.appendChild(el('h2', { text: 'Users' }));
+      panel.appendChild(users);
+      panel.appendChild(outcome);
+      panel.appendChild(create);
+      if (roleNames.length) panel.appendChild(mint);
+      refresh();
+    }).catch(function (error) { panel.appendChild(el('p', { class: 'error', text: error.message })); });
+  });
+})();
+`;

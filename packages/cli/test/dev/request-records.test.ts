@@ -1,0 +1,30 @@
+import { expect } from 'chai';
+import { RequestRecords } from '../../src/dev/console/request-records.js';
+
+describe("the dev console's request records (log lines, event and answer by request id)", () => {
+  it("files a JSON line under its requestId field, a plain line under the thread's latest request, and ignores blank lines", () => {
+    const records = new RequestRecords();
+    records.line(JSON.stringify({ level: 'info', message: 'hi', requestId: 'r-1' }), 'stdout', 'r-2');
+    records.line('plain console.log', 'stderr', 'r-2');
+    records.line('   ', 'stdout', 'r-2');
+    records.line('no request yet', 'stdout', undefined);
+    expect(records.get('r-1')!.logs.map((l) => l.text)).to.deep.equal([JSON.stringify({ level: 'info', message: 'hi', requestId: 'r-1' })]);
+    expect(records.get('r-2')!.logs).to.have.length(1);
+    expect(records.get('r-2')!.logs[0]).to.include({ stream: 'stderr', text: 'plain console.log' });
+  });
+
+  it('is bounded: 200 lines per request (the rest counted), 500 requests (the oldest forgotten), texts and bodies cut at 16 KB', () => {
+    const records = new RequestRecords();
+    for (let i = 0; i < 250; i++) records.line(`line ${i}`, 'stdout', 'busy');
+    expect(records.get('busy')!.logs).to.have.length(200);
+    expect(records.get('busy')!.droppedLines).to.equal(50);
+    for (let i = 0; i < 500; i++) records.event(`r-${i}`, { i });
+    expect(records.get('busy')).to.equal(undefined);
+    expect(records.get('r-0')).to.not.equal(undefined);
+    records.event('big', { body: 'x'.repeat(1_000_000), rawPath: '/upload' });
+    expect(records.get('big')!.event!.length).to.be.below(20_000);
+    expect(records.get('big')!.event).to.include('"rawPath":"/upload"');
+    records.response('big', { status: 200, body: 'y'.repeat(100_000) });
+    expect(records.get('big')!.response!.body.length).to.be.below(20_000);
+  });
+});
