@@ -111,7 +111,14 @@ export function createQuotas<T extends Tiers>(options: QuotasOptions<T>): Quotas
         async before({ ctx }) {
           const tenant = ctx.tenant ?? currentTenant();
           if (!tenant) return;
-          const tier = await tierOf(tenant, ctx);
+          let tier: string;
+          try {
+            tier = await tierOf(tenant, ctx);
+          } catch (error) {
+            // The tier's source (the tenants table) is down: rates fail open like their counters do.
+            ctx.logger.warn('tenant tier lookup failed; the request is not rate limited', { tenant: tenant.id, error: (error as Error)?.message });
+            return;
+          }
           const perMinute = (tiers[tier] as TierQuotas).requestsPerMinute;
           if (perMinute === undefined) return;
           try {

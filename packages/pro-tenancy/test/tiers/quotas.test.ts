@@ -71,6 +71,9 @@ describe('tiers and quotas', () => {
     it('lets requests through when the counter store fails (the cache never takes the app down)', async () => {
       const broken = createQuotas({ tiers, rates: { limiter: async () => Promise.reject(new Error('connection refused')) } });
       expect(await statuses(route(broken), 'acme', 5)).to.deep.equal([200, 200, 200, 200, 200]);
+      // the same when the tier's source (the tenants table) fails
+      const noTier = createQuotas({ tiers, tierOf: async () => Promise.reject(new Error('database unavailable')) });
+      expect(await statuses(route(noTier), 'acme', 5)).to.deep.equal([200, 200, 200, 200, 200]);
     });
   });
 
