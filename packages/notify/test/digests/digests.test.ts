@@ -1,7 +1,7 @@
 import { sql } from '@framework/data';
 import { expect } from 'chai';
 import { addToDigest, DigestFailedError, InvalidDigestWindowError, lastCompleteWindow, runDigest, windowMs, type Digest } from '../../src/index.js';
-import { useChannelsDatabase } from '../support/channels-database.js';
+import { ENGINES, useChannelsDatabase } from '../support/channels-database.js';
 
 const at = (iso: string) => new Date(iso);
 
@@ -18,8 +18,8 @@ describe('digest windows', () => {
   });
 });
 
-describe('digests', () => {
-  const db = useChannelsDatabase();
+for (const engine of ENGINES) describe(`digests on ${engine.name}`, () => {
+  const db = useChannelsDatabase(engine);
 
   it("a daily run sends each user's items of the closed window once; items at or after the end wait for the next run", async () => {
     await addToDigest(db(), { userId: 'ada', category: 'daily', data: { n: 1 }, at: at('2026-03-01T08:00:00Z') });
