@@ -214,7 +214,7 @@ const packages: WorkspacePackage[] = [
   new WorkspacePackage(project, {
     name: 'integrations',
     description: 'framework integrations: an outbound HTTP client that survives the real world (timeouts, retries, breaker), OAuth2 connections with an encrypted token vault, API keys for the app\'s customers, signed webhooks in and out',
-    workspaceDeps: ['core', 'runtime', 'data'],
+    workspaceDeps: ['core', 'runtime', 'data', 'auth'],
     // cockatiel 3.x: 4.x needs Node 22. oauth2-mock-server 8.x: 9.x needs Node 22. undici's own `request` (not
     // `fetch`): the HTTP client's per-request overhead stays under bare fetch's (bench:integrations).
     deps: { 'undici': '^7.16.0', 'cockatiel': '^3.2.1', 'oauth4webapi': '^3.8.8', 'standardwebhooks': '^1.1.1', '@aws-sdk/client-kms': AWS_SDK },

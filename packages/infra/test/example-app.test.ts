@@ -63,7 +63,9 @@ describe('the example app (examples/tasks-api), stage prod', () => {
     // the WebSocket API: src/ws/$connect.ts, and $disconnect on the framework's registry function
     expect(all.map(([key]) => key).filter((key) => key.startsWith('$'))).to.have.members(['$connect', '$disconnect']);
     expect(routes.get('GET /health')).to.include({ AuthorizationType: 'NONE' });
-    expect(routes.get('GET /tasks')).to.deep.include({ AuthorizationType: 'JWT', AuthorizationScopes: ['tasks-api/tasks:read'] });
+    // GET /tasks accepts API keys too (auth: ['jwt', 'apiKey']): its function authenticates keys and tokens itself.
+    expect(routes.get('GET /tasks')).to.include({ AuthorizationType: 'NONE' });
+    expect(routes.get('GET /tasks')).not.to.have.property('AuthorizationScopes');
     expect(routes.get('POST /tasks')).to.deep.include({ AuthorizationType: 'JWT' });
     expect(routes.get('DELETE /tasks/{id}')).to.deep.include({ AuthorizationType: 'JWT', AuthorizationScopes: ['tasks-api/tasks:admin'] });
   });
@@ -104,6 +106,13 @@ describe('the example app (examples/tasks-api), stage prod', () => {
       expect(jwks, 'Custom::FrameworkAuthJwks').to.not.equal(undefined);
       const authorizer = functionNamed(prod, 'tasks-api-prod-auth-ws-connect');
       expect((authorizer.properties.Environment as { Variables: Record<string, unknown> }).Variables.FW_AUTH_JWKS).to.deep.equal({ 'Fn::GetAtt': [jwks!.logicalId, 'Jwks'] });
+    });
+
+    it('preloads the pool\'s JWKS for the function of a route that accepts API keys (it verifies tokens itself)', () => {
+      // The route functions live in nested stacks: the deploy-time JWKS reaches them as a parameter of the nested stack.
+      const jwksOf = (routeKey: string) => (functionNamed(prod, app.routes.find((r) => r.routeKey === routeKey)!.functionName).properties.Environment as { Variables: Record<string, unknown> }).Variables.FW_AUTH_JWKS;
+      expect(JSON.stringify(jwksOf('GET /tasks'))).to.match(/Jwks/);
+      expect(jwksOf('GET /health')).to.equal(undefined);
     });
 
     it('makes one app client per declared client, with its flows and scopes', () => {

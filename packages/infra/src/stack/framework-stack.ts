@@ -581,8 +581,12 @@ export class FrameworkStack extends Stack {
   }
 
   private addRoute(scope: Construct, httpApi: AppHttpApi, route: RouteDefinition, fn: lambda.IFunction): void {
-    const scopes = this.handlerInfo.get(route.functionName)?.scopes ?? [];
-    const secured = scopes.length > 0 && httpApi.authorizer !== undefined && this.auth !== undefined;
+    const info = this.handlerInfo.get(route.functionName);
+    const scopes = info?.scopes ?? [];
+    // A route that accepts API keys authenticates keys and tokens in its function: the JWT authorizer would refuse
+    // every key (see @framework/integrations, "API keys").
+    const acceptsKeys = info?.auth?.includes('apiKey') === true;
+    const secured = !acceptsKeys && scopes.length > 0 && httpApi.authorizer !== undefined && this.auth !== undefined;
     const auth = this.auth;
     const httpRoute = new apigw.HttpRoute(scope, `Route-${route.functionName}`, {
       httpApi: httpApi.api,
@@ -590,7 +594,7 @@ export class FrameworkStack extends Stack {
       integration: new HttpLambdaIntegration(`Integration-${route.functionName}`, fn),
       ...(secured && auth ? { authorizer: httpApi.authorizer!, authorizationScopes: scopes.map((s) => auth.tokenScope(s)) } : {}),
     });
-    if (!secured) acknowledgeNag(httpRoute, 'publicRoute');
+    if (!secured) acknowledgeNag(httpRoute, acceptsKeys ? 'apiKeyRoute' : 'publicRoute');
     this.routes.set(route.routeKey, httpRoute);
   }
 

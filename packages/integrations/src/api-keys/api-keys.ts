@@ -1,5 +1,6 @@
 import type { Queryable } from '@framework/data';
-import { getRootLogger, getService, NotFound, registerApiKeyVerifier, type ApiKeyIdentity } from '@framework/runtime';
+import { verifyAccessToken } from '@framework/auth';
+import { getRootLogger, getService, NotFound, registerAccessTokenVerifier, registerApiKeyVerifier, type ApiKeyIdentity } from '@framework/runtime';
 import { ApiKeyRateLimited, IntegrationsError, InvalidApiKey, UnknownScope } from '../errors.js';
 import { generateApiKey, parseApiKey, type ApiKeyKind } from './api-key-format.js';
 import { hashApiKey, hashesEqual } from './api-key-hash.js';
@@ -45,7 +46,8 @@ export interface ApiKeysOptions {
    */
   readonly defaultRateLimit?: ApiKeyRateLimit;
   /**
-   * Register as the verifier of routes with `auth: [..., 'apiKey']` in this container.
+   * Register as the verifier of routes with `auth: [..., 'apiKey']` in this container, together with
+   * `@framework/auth`'s access-token verifier: deployed, those routes verify tokens in the function (see the README).
    * @default true
    */
   readonly registerVerifier?: boolean;
@@ -108,7 +110,13 @@ export class ApiKeys {
       getRootLogger().warn('API keys: writing last-used times failed; they are kept for the next write', { error: (error as Error).message }),
     );
     this.defaultRateLimit = options.defaultRateLimit;
-    if (options.registerVerifier !== false) registerApiKeyVerifier((key) => this.verify(key));
+    if (options.registerVerifier !== false) {
+      registerApiKeyVerifier((key) => this.verify(key));
+      registerAccessTokenVerifier(async (token) => {
+        const verified = await verifyAccessToken(token);
+        return { subject: verified.subject, scopes: verified.scopes, groups: verified.groups, claims: verified.claims };
+      });
+    }
   }
 
   private get pepper(): string {

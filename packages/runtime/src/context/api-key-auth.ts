@@ -24,6 +24,29 @@ export type ApiKeyVerifier = (key: string) => Promise<ApiKeyIdentity>;
 
 let registeredVerifier: ApiKeyVerifier | undefined;
 
+/** A verified access token, as a route that authenticates callers itself needs it. */
+export interface VerifiedAccessToken {
+  readonly subject: string;
+  /** As the token carries them (custom scopes keep their resource-server prefix). */
+  readonly scopes: readonly string[];
+  readonly groups: readonly string[];
+  readonly claims: Readonly<Record<string, unknown>>;
+}
+
+/** Verifies a bearer token (signature, issuer, audience, expiry); rejects when it is not valid. */
+export type AccessTokenVerifier = (token: string) => Promise<VerifiedAccessToken>;
+
+let registeredTokenVerifier: AccessTokenVerifier | undefined;
+
+/**
+ * Sets the verifier of bearer tokens for routes that accept API keys. Deployed, such routes are not behind the HTTP
+ * API's JWT authorizer (it would refuse every key), so the function verifies a token itself. Under `fw dev` the
+ * gateway has verified it already. `createApiKeys(...)` registers `@framework/auth`'s verifier.
+ */
+export function registerAccessTokenVerifier(verifier: AccessTokenVerifier | undefined): void {
+  registeredTokenVerifier = verifier;
+}
+
 /**
  * Sets the verifier routes with `auth: [..., 'apiKey']` call; one per container (the last registration wins, so a
  * module evaluated twice or a test's own verifier replaces the previous one). `undefined` removes it.
@@ -51,6 +74,19 @@ interface ApiKeyAuthorizerContext {
 function lambdaAuthorizerOf(event: APIGatewayProxyEventV2): ApiKeyAuthorizerContext | undefined {
   const authorizer = (event.requestContext as { authorizer?: { lambda?: ApiKeyAuthorizerContext } }).authorizer;
   return authorizer?.lambda;
+}
+
+/** The caller of a bearer token no gateway verified (a route that accepts keys, deployed), or undefined without one. */
+async function verifiedBearer(headers: Readonly<Record<string, string | undefined>>): Promise<AuthInfo | undefined> {
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(headers['authorization'] ?? '');
+  if (!bearer || !registeredTokenVerifier) return undefined;
+  let token: VerifiedAccessToken;
+  try {
+    token = await registeredTokenVerifier(bearer[1]!);
+  } catch {
+    throw new Unauthorized('The bearer token was rejected (expired, or not issued for this app)');
+  }
+  return authInfoOf(token.subject, token.scopes, token.groups, token.claims);
 }
 
 /** `ctx.auth` for a caller that presented an API key: the owner as subject, the key's scopes, `method: 'apiKey'`. */
@@ -86,7 +122,7 @@ export async function authorizeWithMethods(
       }
       auth = apiKeyAuthInfo(await registeredVerifier(key));
     } else if (methods.includes('jwt')) {
-      auth = authFromEvent(event);
+      auth = authFromEvent(event) ?? (await verifiedBearer(headers));
     }
   }
   if (!auth) {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { createLogger, handler, registerApiKeyVerifier, setRootLogger, Unauthorized, type ApiKeyIdentity } from '../../src/index.js';
+import { createLogger, handler, registerAccessTokenVerifier, registerApiKeyVerifier, setRootLogger, Unauthorized, type ApiKeyIdentity } from '../../src/index.js';
 import { httpEvent, lambdaContext } from '../fixtures/events.js';
 
 const KEY = 'sk_test_abcdefghijkl_' + 'k'.repeat(43);
@@ -53,6 +53,20 @@ describe("handler: auth: ['jwt', 'apiKey']", () => {
     expect(JSON.stringify(none.body)).to.contain('X-API-Key');
     const keyOnly = handler({ auth: ['apiKey'], fn: () => 1 });
     expect((await keyOnly(httpEvent({ claims: { sub: 'user-1', scope: 'tasks:read' } }), lambdaContext())).statusCode).to.equal(401);
+  });
+
+  it('verifies a bearer token itself when no gateway authorizer did (deployed, key routes have none)', async () => {
+    registerAccessTokenVerifier(async (token) => {
+      if (token !== 'good.jwt.token') throw new Error('signature');
+      return { subject: 'user-5', scopes: ['tasks:read'], groups: [], claims: { sub: 'user-5' } };
+    });
+    try {
+      expect(await call(httpEvent({ headers: { authorization: 'Bearer good.jwt.token' } }))).to.deep.equal({ status: 200, body: { subject: 'user-5', method: 'jwt', keyId: null, scopes: ['tasks:read'] } });
+      const refused = await call(httpEvent({ headers: { authorization: 'Bearer forged.jwt.token' } }));
+      expect([refused.status, refused.body.error?.code]).to.deep.equal([401, 'UNAUTHORIZED']);
+    } finally {
+      registerAccessTokenVerifier(undefined);
+    }
   });
 
   it("trusts the Lambda authorizer's verdict when deployed (no verification in the function)", async () => {
