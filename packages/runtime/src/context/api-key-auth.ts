@@ -1,6 +1,7 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { AuthMethod } from '@framework/core/names';
 import { InsufficientScope, RuntimeError, Unauthorized } from '../errors.js';
+import { installAuthMethods } from './auth-methods-hook.js';
 import { authFromEvent, authInfoOf, grants, type AuthInfo } from './auth.js';
 import { ENV } from '@framework/core/names';
 
@@ -134,3 +135,6 @@ export async function authorizeWithMethods(
   if (missing.length > 0) throw new InsufficientScope(requiredScopes, missing);
   return auth;
 }
+
+// Loaded through a registration: from here on `handler()` routes with `auth: [..., 'apiKey']` use this check.
+installAuthMethods(authorizeWithMethods);

@@ -1,5 +1,6 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context as LambdaContext } from 'aws-lambda';
-import { authorizeWithMethods, type AuthMethod } from '../context/api-key-auth.js';
+import type { AuthMethod } from '../context/api-key-auth.js';
+import { authMethods } from '../context/auth-methods-hook.js';
 import { authorize } from '../context/auth.js';
 import { runInTenantScope } from '../context/tenant.js';
 import {
@@ -52,7 +53,8 @@ export interface HandlerOptions {
   /**
    * How callers may authenticate: `['jwt', 'apiKey']` accepts an access token or one of the app's API keys
    * (`X-API-Key`, or `Authorization: Bearer sk_...`), with `ctx.auth` filled the same way (`ctx.auth.method` says
-   * which). A route that lists `auth` always requires one of them, scopes or not.
+   * which). A route that accepts `apiKey` always requires one of them, scopes or not. The key check is registered by
+   * `createApiKeys` of `@framework/integrations` (so routes without keys do not carry its code).
    * @default ['jwt']
    */
   readonly auth?: readonly [AuthMethod, ...AuthMethod[]];
@@ -251,7 +253,7 @@ export function handler(
     const service = getService();
     let body: unknown;
     try {
-      const auth = methods ? await authorizeWithMethods(event, ctx.headers, methods, scopes) : authorize(event, scopes);
+      const auth = methods?.includes('apiKey') ? await authMethods()(event, ctx.headers, methods, scopes) : authorize(event, scopes);
       if (auth) ctx.auth = auth;
       body = parseBody(event, ctx.headers);
       if (validate) {
