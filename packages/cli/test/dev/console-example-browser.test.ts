@@ -230,7 +230,7 @@ describe('fw dev console on the example app (examples/tasks-api): every tab work
     await shoot('auth');
   });
 
-  it('in Chromium: a handler file broken on disk shows in a banner and the Errors tab, and both clear once it is fixed', async () => {
+  it('in Chromium: a handler that does not compile, one that throws at import and a broken config each show in a banner and the Errors tab, and clear once fixed', async () => {
     const file = path.join(dir, 'src/routes/echo/get.ts');
     fs.writeFileSync(file, `${ECHO_ROUTE}\nexport const broken = ;\n`);
     const banner = page.locator('#error-banner');
@@ -241,5 +241,27 @@ describe('fw dev console on the example app (examples/tasks-api): every tab work
     fs.writeFileSync(file, ECHO_ROUTE);
     await banner.waitFor({ state: 'hidden', timeout: 30_000 });
     await page.locator('#errors-none').waitFor({ timeout: 15_000 });
+
+    // A handler that compiles but throws while imported: seen when a request loads it.
+    fs.writeFileSync(file, `throw new Error('echo refuses to load');\n${ECHO_ROUTE}`);
+    let answer = await fetch(`${dev.url}/echo`);
+    for (let i = 0; i < 20 && answer.status === 200; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      answer = await fetch(`${dev.url}/echo`);
+    }
+    expect(answer.status).to.equal(500);
+    expect(await textOnceMatches(banner, /\(load\)/)).to.include('src/routes/echo/get.ts (load)');
+    expect(await page.locator('#errors-list section[data-problem="src/routes/echo/get.ts"]').innerText()).to.include('echo refuses to load');
+    fs.writeFileSync(file, ECHO_ROUTE);
+    await banner.waitFor({ state: 'hidden', timeout: 30_000 });
+
+    // A config that does not load: the app keeps serving the previous version, and the page says why.
+    const config = path.join(dir, 'fw.config.ts');
+    const configText = fs.readFileSync(config, 'utf8');
+    fs.writeFileSync(config, `${configText}\nthrow new Error('config broken on purpose');\n`);
+    expect(await textOnceMatches(banner, /fw\.config\.ts/)).to.include('fw.config.ts (config)');
+    expect(await page.locator('#errors-list section[data-problem="fw.config.ts"]').innerText()).to.include('config broken on purpose');
+    fs.writeFileSync(config, configText);
+    await banner.waitFor({ state: 'hidden', timeout: 30_000 });
   });
 });
