@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import type { Agent } from 'node:https';
-import webpush from 'web-push';
 import { MessageNotSendableError, ProviderError, RecipientSuppressedError } from '../errors.js';
 import type { SuppressionList } from '../suppression/suppression-list.js';
 import type { Channel, DeliveryResult, NotificationProvider, OutgoingMessage, SendOptions } from './provider.js';
@@ -61,6 +60,8 @@ export class WebPushProvider implements NotificationProvider {
     const suppressions = await this.props.suppressions?.();
     await suppressions?.assertSendable(this.name, 'push', subscription.endpoint);
     const payload = JSON.stringify({ title: message.push.title, body: message.push.body, ...(message.push.data ? { data: message.push.data } : {}) });
+    // Loaded on first use: a function that imports the package but sends no Web Push does not pay for it at cold start.
+    const { default: webpush } = await import('web-push');
     try {
       const result = await webpush.sendNotification(subscription, payload, {
         vapidDetails: { ...this.props.vapid },
