@@ -23,10 +23,8 @@ export function installAuthMethods(authorize: AuthorizeWithMethods): void {
 /** The check of a route that accepts API keys; throws when nothing registered a verifier in this function. */
 export function authMethods(): AuthorizeWithMethods {
   if (!installed) {
-    throw new RuntimeError(
-      'FW_ERR_API_KEY_VERIFIER_MISSING',
-      'No API key verifier in this function: call createApiKeys() of @framework/integrations in a module the route imports',
-    );
+    // Short on purpose: this module is in every route bundle (the README's error table has the fix).
+    throw new RuntimeError('FW_ERR_API_KEY_VERIFIER_MISSING', 'No API key verifier: call createApiKeys()');
   }
   return installed;
 }

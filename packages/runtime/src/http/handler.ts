@@ -242,7 +242,7 @@ export function handler(
             return result;
           };
   const scopes = Object.freeze([...(definition.scopes ?? [])]);
-  const methods = definition.auth === undefined ? undefined : Object.freeze([...new Set(definition.auth)]);
+  const methods = definition.auth && Object.freeze([...definition.auth]);
   const middleware = Object.freeze([...(definition.middleware ?? [])]);
 
   async function main(event: APIGatewayProxyEventV2, lambdaContext?: LambdaContext): Promise<APIGatewayProxyStructuredResultV2> {
