@@ -225,7 +225,7 @@ describe('startApp: stop()', function () {
       await app.stop();
       expect(await listening(port)).to.equal(false);
       // Only the template the next app copies stays; this app's data folder is gone.
-      expect(fs.readdirSync(path.join(example.dir, '.fw', 'test')).filter((f) => !/^(pglite|postgres)-template-|^handler-preload\.mjs$/.test(f))).to.deep.equal([]);
+      expect(fs.readdirSync(path.join(example.dir, '.fw', 'test')).filter((f) => !/^(pglite|postgres)-template-/.test(f))).to.deep.equal([]);
       const error = await app.drain().then(
         () => undefined,
         (e: unknown) => e,

@@ -106,6 +106,11 @@ export interface DevServerOptions {
    * would compete with its first request for the CPU; the table then shows no scopes. @default true
    */
   readonly warmRoutes?: boolean;
+  /**
+   * Spare function threads load every package the handlers import ahead of time (`FunctionHostOptions`). A test
+   * harness turns it off: each function then imports only what its handler needs. @default true
+   */
+  readonly preloadPackages?: boolean;
 }
 
 /** Variables of the `fw dev` process that functions also get (they run on this machine, not in Lambda). */
@@ -231,6 +236,7 @@ export class DevServer {
     const bundler = new HandlerBundler(rootDir, buildDir);
     const host = new FunctionHost(bundler, baseEnv, functionEnv, log, {
       ...(options.functionOutput ? { output: options.functionOutput } : {}),
+      ...(options.preloadPackages === false ? { preloadPackages: false } : {}),
       onLogLine: (line, stream, lastRequestId) => requestRecords.line(line, stream, lastRequestId),
       onHandlerProblem: (file, problem) => problems.set(file, problem),
     });

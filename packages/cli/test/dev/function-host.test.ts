@@ -37,13 +37,13 @@ describe('dev function host (worker threads, in-process)', function () {
   const slow = unit('function', 'slow', 'src/functions/slow.ts', 1);
   const stuck = unit('function', 'stuck', 'src/functions/stuck.ts');
 
-  function startHost(initTimeoutMs?: number): FunctionHost {
+  function startHost(initTimeoutMs?: number, preloadPackages?: boolean): FunctionHost {
     host = new FunctionHost(
       new HandlerBundler(rootDir, path.join(rootDir, '.fw', 'dev', 'build')),
       () => ({ TZ: 'UTC' }),
       (u) => ({ TZ: 'UTC', AWS_LAMBDA_FUNCTION_NAME: u.functionName }),
       log,
-      { initTimeoutMs },
+      { initTimeoutMs, ...(preloadPackages === undefined ? {} : { preloadPackages }) },
     );
     return host;
   }
@@ -80,6 +80,24 @@ describe('dev function host (worker threads, in-process)', function () {
     // And a later synchronous invocation of each still answers
     const again = await Promise.all(units.map((u) => bounded(h.invoke(u, 'again'), 10_000)));
     expect(again.map((o) => (o === HUNG ? o : o.ok))).to.deep.equal(units.map(() => true));
+  });
+
+  it('with preloadPackages false, a function imports only the packages its own handler imports', async () => {
+    // Given a package that notes every import of it, imported by one handler and not by another
+    const marker = path.join(rootDir, 'node_modules', 'import-marker');
+    fs.mkdirSync(marker, { recursive: true });
+    fs.writeFileSync(path.join(marker, 'package.json'), JSON.stringify({ name: 'import-marker', type: 'module', main: 'index.js' }));
+    fs.writeFileSync(path.join(marker, 'index.js'), "import * as fs from 'node:fs';\nfs.appendFileSync(new URL('./imports', import.meta.url), 'x');\nexport const marked = true;\n");
+    const user = unit('function', 'user', 'src/functions/user.ts');
+    fs.writeFileSync(path.join(rootDir, user.file), "import { marked } from 'import-marker';\nexport const main = async () => marked;\n");
+    const h = startHost(undefined, false);
+    await h.rebuild([...units, user]);
+    // When only the other handler runs
+    expect(await bounded(h.invoke(units[0]!, {}), 30_000)).to.include({ ok: true });
+    // Then nothing imported the package (a preloading spare would have)
+    expect(fs.existsSync(path.join(marker, 'imports'))).to.equal(false);
+    // And the handler that needs it gets it
+    expect(await bounded(h.invoke(user, {}), 30_000)).to.deep.equal({ ok: true, value: true });
   });
 
   it('moves a load interrupted by a rebuild to a fresh instance instead of failing it', async () => {

@@ -16,7 +16,6 @@ import { HttpClient, type ClientFactoryOptions } from '../http/http-client.js';
 import { bucketObserver, queueObserver, strictRecord, type BucketObserver, type QueueObserver } from '../observe/local-observers.js';
 import { LogCapture } from '../observe/log-capture.js';
 import { cleanUpOnExit } from './exit-cleanup.js';
-import { keepHandlerPreload, restoreHandlerPreload } from './handler-preload.js';
 import type { InvokeResult, TestApp, TestClock, TraceEntry } from './test-app.js';
 
 /** Options of `startApp`. */
@@ -83,7 +82,6 @@ export async function startApp<C = HttpClient>(options: StartAppOptions<C> = {})
     forget();
     throw error;
   }
-  restoreHandlerPreload(testDir, dataDir);
   const logs = new LogCapture(options.verbose === true);
   const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
   let server: DevServer;
@@ -99,8 +97,10 @@ export async function startApp<C = HttpClient>(options: StartAppOptions<C> = {})
       watch: false,
       typecheck: false,
       activityLog: false,
-      // A test calls a few routes: loading every one after start would slow its first request down.
+      // A test calls a few routes: loading every one after start, or every package in every function's thread,
+      // would slow its first request down.
       warmRoutes: false,
+      preloadPackages: false,
       ...(options.verbose ? {} : { log: quiet, print: () => undefined }),
       functionOutput: { stdout: logs.stream('stdout'), stderr: logs.stream('stderr') },
     });
@@ -120,7 +120,7 @@ export async function startApp<C = HttpClient>(options: StartAppOptions<C> = {})
     forget();
     throw error;
   }
-  return localApp(server, testDir, dataDir, snapshots, logs, forget, makeClient);
+  return localApp(server, dataDir, snapshots, logs, forget, makeClient);
 }
 
 function clientsFor<C>(baseUrl: string, tokens: TokenSource, makeClient: (o: ClientFactoryOptions) => C) {
@@ -132,7 +132,7 @@ function clientsFor<C>(baseUrl: string, tokens: TokenSource, makeClient: (o: Cli
   };
 }
 
-function localApp<C>(server: DevServer, testDir: string, dataDir: string, snapshots: Map<string, DatabaseSnapshot>, logs: LogCapture, forget: () => void, makeClient: (o: ClientFactoryOptions) => C): TestApp<C> {
+function localApp<C>(server: DevServer, dataDir: string, snapshots: Map<string, DatabaseSnapshot>, logs: LogCapture, forget: () => void, makeClient: (o: ClientFactoryOptions) => C): TestApp<C> {
   const app = server.currentApp();
   const clients = clientsFor(server.url, devIssuerTokens(server.url), makeClient);
   let stopping: Promise<void> | undefined;
@@ -203,7 +203,6 @@ function localApp<C>(server: DevServer, testDir: string, dataDir: string, snapsh
       stopping ??= (async () => {
         await Promise.all([...snapshots.values()].map((s) => s.close()));
         await server.stop();
-        keepHandlerPreload(testDir, dataDir);
         removeDataFolder(dataDir);
         forget();
       })();

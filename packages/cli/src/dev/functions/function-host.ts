@@ -36,6 +36,12 @@ export interface FunctionHostOptions {
    * dev console's Errors tab).
    */
   readonly onHandlerProblem?: (file: string, problem: { kind: 'compile' | 'load'; message: string } | undefined) => void;
+  /**
+   * Spare threads load every package the handlers import before a function takes them (its first call then skips
+   * those imports). Off, a spare boots bare and a function imports only what its handler needs: less CPU in all, and
+   * a first call that does not wait for packages it never uses. @default true
+   */
+  readonly preloadPackages?: boolean;
 }
 
 /** A line a function thread printed, the stream it went to and the request id of the thread's latest invocation. */
@@ -315,6 +321,7 @@ export class FunctionHost {
 
   /** Rewrites the preload module after a build; a spare started with another package list is replaced. */
   private refreshPreload(): void {
+    if (this.options.preloadPackages === false) return;
     const text = this.bundler
       .externals()
       .map((spec) => `import(${JSON.stringify(spec)}).catch(() => undefined);`)
@@ -350,7 +357,11 @@ export class FunctionHost {
   }
 
   private fillSpares(): void {
-    while (!this.stopped && this.spares.length < SPARES) this.spares.push(new WorkerHandle(this.preloadFile, this.baseEnvironment(), this.spareMemorySize, this.services, this.options.output, this.options.onLogLine));
+    while (!this.stopped && this.spares.length < SPARES) this.spares.push(new WorkerHandle(this.sparePreload(), this.baseEnvironment(), this.spareMemorySize, this.services, this.options.output, this.options.onLogLine));
+  }
+
+  private sparePreload(): string | undefined {
+    return this.options.preloadPackages === false ? undefined : this.preloadFile;
   }
 
   /**
@@ -476,7 +487,7 @@ export class FunctionHost {
 
   private takeSpare(memorySize: number): WorkerHandle {
     const index = this.spares.findIndex((spare) => spare.memorySize === memorySize);
-    const handle = index === -1 ? new WorkerHandle(this.preloadFile, this.baseEnvironment(), memorySize, this.services, this.options.output, this.options.onLogLine) : this.spares.splice(index, 1)[0]!;
+    const handle = index === -1 ? new WorkerHandle(this.sparePreload(), this.baseEnvironment(), memorySize, this.services, this.options.output, this.options.onLogLine) : this.spares.splice(index, 1)[0]!;
     this.fillSpares();
     return handle;
   }
