@@ -154,7 +154,7 @@ const packages: WorkspacePackage[] = [
   new WorkspacePackage(project, {
     name: 'cli',
     description: 'framework CLI `fw`: init, dev (local server and engines), g, synth, deploy, diff, destroy, migrate',
-    workspaceDeps: ['core', 'runtime', 'infra', 'data', 'storage', 'auth'],
+    workspaceDeps: ['core', 'runtime', 'infra', 'data', 'storage', 'auth', 'notify'],
     deps: {
       'fastify': '^5.6.0',
       'chokidar': '^4.0.3',
@@ -247,6 +247,8 @@ const packages: WorkspacePackage[] = [
       'aws-sdk-client-mock': '^4.1.0',
       '@electric-sql/pglite': '0.5.14',
     },
+    // `./local`: the local inbox (SMTP server + message store) `fw dev` runs; never in a function's bundle.
+    subpathExports: { './local': 'local/index' },
     sideEffectFree: false,
     testTimeout: 60000,
   }),

@@ -37,6 +37,14 @@ export class TemplateChannelMissingError extends NotifyError {
   }
 }
 
+/** A template threw while rendering, or its MJML does not validate: no retry can fix it. */
+export class TemplateRenderError extends NotifyError {
+  public static readonly CODE = 'FW_ERR_NOTIFY_TEMPLATE_RENDER';
+  constructor(name: string, channel: string, cause: unknown) {
+    super(TemplateRenderError.CODE, `Notification template "${name}" failed to render for ${channel}: ${cause instanceof Error ? cause.message : String(cause)}. Fix the template (or the data the notification was sent with); the row is marked failed.`, { cause });
+  }
+}
+
 /** No provider is configured for a channel the dispatcher must deliver. */
 export class NoProviderError extends NotifyError {
   public static readonly CODE = 'FW_ERR_NOTIFY_NO_PROVIDER';
@@ -167,6 +175,7 @@ export const NOTIFY_ERROR_CODES = {
   [InvalidNotificationError.CODE]: 'notify.send with no recipient, an unknown channel or a bad category.',
   [TemplateNotFoundError.CODE]: 'No registered template of that name.',
   [TemplateChannelMissingError.CODE]: 'The template has no renderer for a requested channel.',
+  [TemplateRenderError.CODE]: 'A template threw while rendering, or its MJML does not validate.',
   [NoProviderError.CODE]: 'No provider for a channel the dispatcher must deliver.',
   [ProviderError.CODE]: 'A provider refused a message (see retryable).',
   [RecipientSuppressedError.CODE]: 'The address is on the suppression list (bounce, complaint, STOP, expired push subscription).',

@@ -8,3 +8,6 @@ export * from './suppression/index.js';
 export * from './whatsapp/index.js';
 export * from './digests/index.js';
 export * from './simulation/index.js';
+export * from './outbox/index.js';
+export * from './templates/index.js';
+export * from './dispatcher/index.js';

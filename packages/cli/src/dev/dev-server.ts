@@ -333,7 +333,7 @@ export class DevServer {
     }
 
     // The storage engine's per-run secret stays in memory and in the workers: a file could be read by others.
-    const { [ENV.devStorageToken]: _storageToken, [ENV.devAuthToken]: _authToken, ...stateEnv } = environment;
+    const { [ENV.devStorageToken]: _storageToken, [ENV.devAuthToken]: _authToken, [ENV.devInboxToken]: _inboxToken, ...stateEnv } = environment;
     writeStateFile(dataDir, { pid: process.pid, url, stage, env: { ...stateEnv, [ENV.devEndpoint]: url } });
     server = new DevServer(url, rootDir, app, fastify, host, bundler, configInputs, startup.engines, environment, log, async (s) => {
       // Load each route once, one after another, for the scopes in the table (and warm instances).

@@ -38,6 +38,11 @@ export const DEV_PATHS = {
    * sign-out) that `service.auth` calls under `fw dev`, with this run's `FW_DEV_AUTH_TOKEN`.
    */
   authAdmin: `${DEV_PATH_ROOT}/auth/admin`,
+  /**
+   * The local inbox of `@framework/notify`: `GET` lists what the app sent on every channel (newest first), `DELETE`
+   * clears it; `POST <inbox>/messages` stores an SMS/WhatsApp/push message (with this run's `FW_DEV_INBOX_TOKEN`).
+   */
+  inbox: `${DEV_PATH_ROOT}/inbox`,
 } as const;
 
 /**

@@ -75,6 +75,13 @@ export const ENV = {
    */
   devAuthToken: 'FW_DEV_AUTH_TOKEN',
   /**
+   * Local development only: the per-run secret `@framework/notify`'s local providers present to the dev server's
+   * inbox (`DEV_PATHS.inbox`). Never set in a deployed function.
+   */
+  devInboxToken: 'FW_DEV_INBOX_TOKEN',
+  /** Local development only: the port of the local inbox's SMTP server (on the dev server's host). */
+  devSmtpPort: 'FW_DEV_SMTP_PORT',
+  /**
    * Not given to functions: the project folder `defineApp` discovers files in when its options name no `rootDir` (the
    * `fw` commands set it before they import `fw.config.ts`).
    */
@@ -114,7 +121,7 @@ export const TOKEN_VERIFIER_ENV = {
 } as const;
 
 /** Variables the dev server sets that deployed functions never get (excluded when comparing both). */
-export const DEV_ONLY_ENV: readonly string[] = [ENV.devEndpoint, ENV.devStorageToken, ENV.devAuthToken, ENV.validateResponses];
+export const DEV_ONLY_ENV: readonly string[] = [ENV.devEndpoint, ENV.devStorageToken, ENV.devAuthToken, ENV.devInboxToken, ENV.devSmtpPort, ENV.validateResponses];
 
 export { envToken } from './env-token.js';
 export { databaseEnv } from '../intents/databases.js';

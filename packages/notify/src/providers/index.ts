@@ -5,3 +5,5 @@ export * from './sms.js';
 export * from './whatsapp.js';
 export * from './push-web.js';
 export * from './push-sns.js';
+export { smtpProvider, type SmtpProviderOptions } from './smtp.js';
+export { localInboxProviders, localInboxAvailable } from './local-inbox.js';

@@ -4,6 +4,7 @@ import { embeddedCaches } from './caches.js';
 import { embeddedDatabases, nativeDatabases } from './databases.js';
 import type { EngineFactory, EngineIntent, EngineKind } from './engine.js';
 import { persistentIdempotency } from './idempotency.js';
+import { embeddedInbox } from './notifications.js';
 import { embeddedQueues } from './queues.js';
 import { embeddedSchedules } from './schedules.js';
 import { embeddedStorage } from './storage.js';
@@ -14,6 +15,7 @@ export { EmbeddedQueueEngine, LocalQueue, type DeadLetter, type LocalMessage } f
 export { EmbeddedScheduler } from './schedules.js';
 export { PostgresEngine } from './databases.js';
 export { EmbeddedWsEngine } from './ws.js';
+export { EmbeddedInboxEngine } from './notifications.js';
 export { findOnPath, freePort } from './ports.js';
 export { postgresUser } from './postgres-backends.js';
 
@@ -30,6 +32,7 @@ export const ENGINES_BY_INTENT: { readonly [I in Exclude<EngineIntent, 'auth'>]:
   idempotency: [persistentIdempotency],
   storage: [embeddedStorage],
   ws: [embeddedWs],
+  notifications: [embeddedInbox],
 };
 
 /** Every engine `fw dev` knows, any order (selection sorts them). */

@@ -38,6 +38,8 @@ export const DEV_GATEWAY_ERROR_CODES = {
   QUERY_FAILED: { status: 400, meaning: 'A dev console query the database refused (a write in the read-only transaction, several statements, a syntax error, past the timeout).' },
   BUCKET_NOT_FOUND: { status: 404, meaning: 'A dev console storage request names no bucket of the app.' },
   INVALID_STORAGE_REQUEST: { status: 400, meaning: 'A dev console storage request without a known action, or without the key the action needs.' },
+  INBOX_TOKEN_REQUIRED: { status: 401, meaning: "A post to the local inbox without this run's FW_DEV_INBOX_TOKEN." },
+  INVALID_INBOX_MESSAGE: { status: 400, meaning: 'A local inbox message without a channel (sms, whatsapp, push), a recipient, an idempotency key or its content.' },
 } as const;
 
 export type DevGatewayErrorCode = keyof typeof DEV_GATEWAY_ERROR_CODES;

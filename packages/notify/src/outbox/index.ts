@@ -1,0 +1,3 @@
+export * from './outbox-row.js';
+export { NOTIFY_MIGRATION_SQL, notifyMigrationSql } from './migration.js';
+export { createNotifier, type Notifier, type NotifierOptions, type Queued, type Recipient, type SendInput, type DispatchQueue, type DispatchMessage } from './notifier.js';
