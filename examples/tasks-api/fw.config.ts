@@ -18,8 +18,13 @@ export default defineApp({
       // Outgoing webhooks: each message is one delivery attempt; retries are new messages with a delay (see
       // src/lib/integrations.ts), so a message that fails once more after its last attempt is dead-lettered at once.
       { id: 'webhooks', batchSize: 5, timeout: 10, visibilityTimeout: 15, maxReceiveCount: 1 },
+      // The notification dispatcher (@framework/notify): fed after each commit that wrote outbox rows.
+      { id: 'notify-outbox', batchSize: 10, timeout: 30, visibilityTimeout: 60, maxReceiveCount: 5 },
     ],
-    schedules: [{ id: 'daily-summary', schedule: { cron: '0 7 * * ? *' }, description: 'Logs the open-task summary every day at 07:00 UTC' }],
+    schedules: [
+      { id: 'daily-summary', schedule: { cron: '0 7 * * ? *' }, description: 'Logs the open-task summary every day at 07:00 UTC' },
+      { id: 'notify-sweep', schedule: { rate: '10 minutes' }, description: 'Delivers notifications nobody dispatched, and retries' },
+    ],
     functions: [{ id: 'task-summary', timeout: 10, description: 'Counts tasks by status' }],
     // Files attached to tasks: uploaded straight from the client with presigned forms (5 MiB, images, PDF, text).
     storage: [{ id: 'attachments', maxUploadBytes: 5 * 1024 * 1024, allowedContentTypes: ['image/*', 'application/pdf', 'text/plain'] }],

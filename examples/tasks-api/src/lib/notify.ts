@@ -1,0 +1,20 @@
+import { createNotifier, localInboxAvailable, localInboxProviders, type NotificationProvider } from '@framework/notify';
+import taskAssigned from '../notifications/task-assigned.js';
+
+/** The app's notification templates by name (`src/notifications/<name>.ts`). */
+export const templates = { 'task-assigned': taskAssigned };
+
+/** `notify.send(tx, ...)` in a transaction, `notify.dispatch(queue, queued)` after its commit. */
+export const notify = createNotifier({ templates });
+
+/** The queue the dispatcher consumes (`src/queues/notify-outbox.ts`). */
+export const NOTIFY_QUEUE = 'notify-outbox';
+
+/**
+ * Where notifications go: under fw dev, the local inbox (email over SMTP, SMS as messages; the dev console's Inbox
+ * tab). Deployed, the cloud providers of @framework/notify (SES for email, End User Messaging for SMS).
+ */
+export function providers(): readonly NotificationProvider[] {
+  if (localInboxAvailable()) return localInboxProviders();
+  throw new Error('no cloud notification providers configured for this stage yet: add them in src/lib/notify.ts');
+}
