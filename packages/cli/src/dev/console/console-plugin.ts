@@ -5,6 +5,7 @@ import { CRONS_TAB_SCRIPT } from './assets/crons-tab-script.js';
 import { DATA_TAB_SCRIPT } from './assets/data-tab-script.js';
 import { ERRORS_TAB_SCRIPT } from './assets/errors-tab-script.js';
 import { FUNCTIONS_TAB_SCRIPT } from './assets/functions-tab-script.js';
+import { INBOX_TAB_SCRIPT } from './assets/inbox-tab-script.js';
 import { STORAGE_TAB_SCRIPT } from './assets/storage-tab-script.js';
 import { QUEUES_TAB_SCRIPT } from './assets/queues-tab-script.js';
 import { REQUESTS_TAB_SCRIPT } from './assets/requests-tab-script.js';
@@ -33,6 +34,7 @@ const TAB_SCRIPTS: readonly string[] = [
   STORAGE_TAB_SCRIPT,
   AUTH_TAB_SCRIPT,
   ERRORS_TAB_SCRIPT,
+  INBOX_TAB_SCRIPT,
 ];
 /** One script for the page (one request), built once: the shell, the tabs, then the start. */
 const SCRIPT = `${SHELL_SCRIPT}${TAB_SCRIPTS.join('')}\nwindow.fwConsole.start();\n`;

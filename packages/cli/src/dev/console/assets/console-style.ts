@@ -25,4 +25,8 @@ fieldset { border: 1px solid var(--line); margin: .5rem 0; }
 .error { color: var(--bad); }
 .banner { background: var(--bad); color: #fff; padding: .5rem 1rem; font-weight: 600; }
 button.link { background: none; border: none; padding: 0; color: var(--accent); text-decoration: underline; cursor: pointer; font: inherit; }
+.inbox-message { border: 1px solid var(--line); border-radius: 6px; padding: .5rem .75rem; margin: .5rem 0; }
+.inbox-subject { font-weight: 600; margin: .25rem 0; }
+.inbox-email { width: 100%; height: 24rem; border: 1px solid var(--line); background: #fff; }
+.inbox-bubble { display: inline-block; background: #8882; border-radius: 12px; padding: .4rem .75rem; margin: .25rem 0; white-space: pre-wrap; }
 `;
