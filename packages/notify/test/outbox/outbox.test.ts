@@ -108,6 +108,16 @@ for (const engine of ENGINES) {
       expect(Number(retries.n)).to.equal(2 + 3);
     });
 
+    it('a row whose last attempt never recorded an outcome ends failed without another send', async () => {
+      const { ids } = await db.transaction((tx) => notify.send(tx, { to: { email: 'lost@example.com' }, template: 'task-assigned', data: { title: 'x', assignee: 'y' } }));
+      // Its last allowed attempt was claimed and its dispatcher never came back.
+      await db.query(sql`UPDATE fw_notify_outbox SET status = 'sending', attempts = 3 WHERE id = ${ids[0]}`);
+      await timePasses(db);
+      expect(await dispatcher({ maxAttempts: 3 }).sweep()).to.deep.equal({ sent: 0, retried: 0, failed: 1 });
+      expect(provider.calls).to.deep.equal([]);
+      expect(await statuses()).to.deep.equal(['lost@example.com:failed']);
+    });
+
     it('a retry waits for its backoff: the row is not due again at once', async () => {
       provider.failures.set('flaky@example.com', 1);
       const { ids } = await db.transaction((tx) => notify.send(tx, { to: { email: 'flaky@example.com' }, template: 'task-assigned', data: { title: 'x', assignee: 'y' } }));
