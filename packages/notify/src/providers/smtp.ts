@@ -13,6 +13,11 @@ export interface SmtpProviderOptions {
   readonly from: string;
   /** The domain of the generated Message-ID. @default - the sender's domain */
   readonly messageIdDomain?: string;
+  /**
+   * Keep connections open and reuse them (nodemailer's pool, up to 5): for a long-running dispatcher sending many
+   * messages. @default false (one connection per message: nothing left open when a Lambda freezes)
+   */
+  readonly pool?: boolean;
   /** Refuse a server whose certificate does not verify. @default true */
   readonly rejectUnauthorized?: boolean;
 }
@@ -29,6 +34,7 @@ export function smtpProvider(options: SmtpProviderOptions): NotificationProvider
     if (!transporter) {
       const nodemailer = await import('nodemailer');
       transporter = nodemailer.createTransport({
+        ...(options.pool ? { pool: true as const } : {}),
         host: options.host,
         port: options.port,
         secure: options.secure ?? false,
