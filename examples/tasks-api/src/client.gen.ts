@@ -6,13 +6,14 @@ import type { main as R0 } from './routes/api-keys/[id]/delete.js';
 import type { main as R1 } from './routes/api-keys/get.js';
 import type { main as R2 } from './routes/api-keys/post.js';
 import type { main as R3 } from './routes/health/get.js';
-import type { main as R4 } from './routes/tasks/[id]/attachments/get.js';
-import type { main as R5 } from './routes/tasks/[id]/attachments/post.js';
-import type { main as R6 } from './routes/tasks/[id]/delete.js';
-import type { main as R7 } from './routes/tasks/[id]/put.js';
-import type { main as R8 } from './routes/tasks/get.js';
-import type { main as R9 } from './routes/tasks/post.js';
-import type { main as R10 } from './routes/webhook-endpoints/post.js';
+import type { main as R4 } from './routes/tasks/[id]/assignee/put.js';
+import type { main as R5 } from './routes/tasks/[id]/attachments/get.js';
+import type { main as R6 } from './routes/tasks/[id]/attachments/post.js';
+import type { main as R7 } from './routes/tasks/[id]/delete.js';
+import type { main as R8 } from './routes/tasks/[id]/put.js';
+import type { main as R9 } from './routes/tasks/get.js';
+import type { main as R10 } from './routes/tasks/post.js';
+import type { main as R11 } from './routes/webhook-endpoints/post.js';
 
 /**
  * A typed client of the app's routes, e.g. `createClient({ baseUrl, token }).tasks.byId('1').put({ status: 'done' })`.
@@ -40,28 +41,32 @@ export function createClient(options: ClientOptions) {
     },
     tasks: {
       /** GET /tasks (src/routes/tasks/get.ts) */
-      get: t.call<typeof R8>('GET', '/tasks'),
+      get: t.call<typeof R9>('GET', '/tasks'),
       /** POST /tasks (src/routes/tasks/post.ts) */
-      post: t.bodyCall<typeof R9>('POST', '/tasks'),
+      post: t.bodyCall<typeof R10>('POST', '/tasks'),
       byId: (id: string | number) => {
         const p0 = `/tasks/${pathSegment(id)}`;
         return {
           /** DELETE /tasks/{id} (src/routes/tasks/[id]/delete.ts) */
-          delete: t.call<typeof R6>('DELETE', p0),
+          delete: t.call<typeof R7>('DELETE', p0),
           /** PUT /tasks/{id} (src/routes/tasks/[id]/put.ts) */
-          put: t.bodyCall<typeof R7>('PUT', p0),
+          put: t.bodyCall<typeof R8>('PUT', p0),
+          assignee: {
+            /** PUT /tasks/{id}/assignee (src/routes/tasks/[id]/assignee/put.ts) */
+            put: t.bodyCall<typeof R4>('PUT', `${p0}/assignee`),
+          },
           attachments: {
             /** GET /tasks/{id}/attachments (src/routes/tasks/[id]/attachments/get.ts) */
-            get: t.call<typeof R4>('GET', `${p0}/attachments`),
+            get: t.call<typeof R5>('GET', `${p0}/attachments`),
             /** POST /tasks/{id}/attachments (src/routes/tasks/[id]/attachments/post.ts) */
-            post: t.bodyCall<typeof R5>('POST', `${p0}/attachments`),
+            post: t.bodyCall<typeof R6>('POST', `${p0}/attachments`),
           },
         };
       },
     },
     webhookEndpoints: {
       /** POST /webhook-endpoints (src/routes/webhook-endpoints/post.ts) */
-      post: t.bodyCall<typeof R10>('POST', '/webhook-endpoints'),
+      post: t.bodyCall<typeof R11>('POST', '/webhook-endpoints'),
     },
   };
 }
