@@ -1,4 +1,3 @@
-import mjml2html from 'mjml';
 import { TemplateChannelMissingError, TemplateNotFoundError, TemplateRenderError } from '../errors.js';
 import type { Channel, OutgoingMessage } from '../providers/provider.js';
 import type { NotificationDefinition, TemplateRegistry } from './define-notification.js';
@@ -39,6 +38,9 @@ async function render(template: NotificationDefinition<unknown>, input: RenderIn
   switch (input.channel) {
     case 'email': {
       const email = template.email!;
+      // Loaded on the first email: MJML is the heaviest module of the package (about a second to import on a busy
+      // machine), and a function that only writes the outbox (notify.send) never needs it.
+      const { default: mjml2html } = await import('mjml');
       const compiled = await mjml2html(email.mjml(input.data, context), { validationLevel: 'strict' });
       const html = compiled.html;
       const text = email.text ? email.text(input.data, context) : htmlToText(html);
