@@ -135,7 +135,7 @@ describe('fw dev console at /_dev: the page shell, its Routes, Requests, Queues 
     expect(await page.evaluate(() => document.activeElement?.id)).to.equal('tab-errors');
     expect(await page.locator('#panel-errors').isVisible()).to.equal(true);
     await page.keyboard.press('ArrowLeft');
-    expect(await page.evaluate(() => document.activeElement?.id)).to.equal('tab-auth');
+    expect(await page.evaluate(() => document.activeElement?.id)).to.equal('tab-inbox');
     await page.keyboard.press('Home');
     expect(await page.evaluate(() => document.activeElement?.id)).to.equal('tab-routes');
     expect(await tab.getAttribute('aria-selected')).to.equal('true');

@@ -33,8 +33,8 @@ const TAB_SCRIPTS: readonly string[] = [
   DATA_TAB_SCRIPT,
   STORAGE_TAB_SCRIPT,
   AUTH_TAB_SCRIPT,
-  ERRORS_TAB_SCRIPT,
   INBOX_TAB_SCRIPT,
+  ERRORS_TAB_SCRIPT,
 ];
 /** One script for the page (one request), built once: the shell, the tabs, then the start. */
 const SCRIPT = `${SHELL_SCRIPT}${TAB_SCRIPTS.join('')}\nwindow.fwConsole.start();\n`;
