@@ -20,6 +20,8 @@ export interface InboxMessage {
   };
   readonly sms?: { readonly body: string };
   readonly whatsapp?: { readonly body?: string; readonly template?: { readonly name: string; readonly language: string; readonly parameters: readonly string[] } };
+  /** WhatsApp: the kind the cloud would have sent (the 24-hour window open: `session`, else `template`), when known. */
+  readonly whatsappKind?: 'session' | 'template';
   readonly push?: { readonly title: string; readonly body: string; readonly data?: Readonly<Record<string, string>> };
 }
 
@@ -32,6 +34,7 @@ export interface InboxPost {
   readonly sms?: InboxMessage['sms'];
   readonly whatsapp?: InboxMessage['whatsapp'];
   readonly push?: InboxMessage['push'];
+  readonly whatsappKind?: 'session' | 'template';
 }
 
 /** The header carrying the per-run secret on posts to the local inbox. */

@@ -130,7 +130,7 @@ export class LocalInbox {
     const post = checkPost(body);
     const existing = this.messages.find((m) => m.idempotencyKey === post.idempotencyKey);
     if (existing) return { message: existing, duplicate: true };
-    const message = await this.add({ channel: post.channel, to: post.to, idempotencyKey: post.idempotencyKey, ...(post.category ? { category: post.category } : {}), ...(post.sms ? { sms: post.sms } : {}), ...(post.whatsapp ? { whatsapp: post.whatsapp } : {}), ...(post.push ? { push: post.push } : {}) });
+    const message = await this.add({ channel: post.channel, to: post.to, idempotencyKey: post.idempotencyKey, ...(post.category ? { category: post.category } : {}), ...(post.sms ? { sms: post.sms } : {}), ...(post.whatsapp ? { whatsapp: post.whatsapp } : {}), ...(post.push ? { push: post.push } : {}), ...(post.whatsappKind ? { whatsappKind: post.whatsappKind } : {}) });
     return { message: message!, duplicate: false };
   }
 
@@ -219,5 +219,6 @@ function checkPost(body: unknown): InboxPost {
   if (channel === 'sms' && !isText(content!.body)) fail('sms.body must be a string');
   if (channel === 'push' && (!isText(content!.title) || !isText(content!.body))) fail('push.title and push.body must be strings');
   if (channel === 'whatsapp' && content!.body === undefined && content!.template === undefined) fail('whatsapp needs a body or a template');
-  return JSON.parse(JSON.stringify({ channel, to: b.to, idempotencyKey: b.idempotencyKey, category: b.category, [channel]: content })) as InboxPost;
+  if (b.whatsappKind !== undefined && (channel !== 'whatsapp' || (b.whatsappKind !== 'session' && b.whatsappKind !== 'template'))) fail('whatsappKind must be session or template, on a whatsapp message');
+  return JSON.parse(JSON.stringify({ channel, to: b.to, idempotencyKey: b.idempotencyKey, category: b.category, [channel]: content, whatsappKind: b.whatsappKind })) as InboxPost;
 }

@@ -6,4 +6,4 @@ export * from './whatsapp.js';
 export * from './push-web.js';
 export * from './push-sns.js';
 export { smtpProvider, type SmtpProviderOptions } from './smtp.js';
-export { localInboxProviders, localInboxAvailable } from './local-inbox.js';
+export { localInboxProviders, localInboxAvailable, type LocalDeliveryRules, type LocalInboxProvidersOptions } from './local-inbox.js';

@@ -36,7 +36,8 @@ export const INBOX_TAB_SCRIPT = `
     if (channel === 'whatsapp' && !content.body && content.template) {
       return [el('div', { class: 'mono', text: 'To: ' + message.to }), el('p', { class: 'inbox-bubble', text: 'Template ' + content.template.name + ' (' + content.template.language + '): ' + content.template.parameters.join(', ') })];
     }
-    return [el('div', { class: 'mono', text: 'To: ' + message.to }), el('p', { class: 'inbox-bubble', text: content.body })];
+    var kind = message.whatsappKind ? ' (' + message.whatsappKind + ' message)' : '';
+    return [el('div', { class: 'mono', text: 'To: ' + message.to + kind }), el('p', { class: 'inbox-bubble', text: content.body })];
   }
 
   fw.addTab('inbox', 'Inbox', function (panel) {
