@@ -92,7 +92,8 @@ async function verifiedBearer(headers: Readonly<Record<string, string | undefine
 
 /** `ctx.auth` for a caller that presented an API key: the owner as subject, the key's scopes, `method: 'apiKey'`. */
 export function apiKeyAuthInfo(identity: ApiKeyIdentity): AuthInfo {
-  return authInfoOf(identity.owner, identity.scopes, [], { sub: identity.owner, key_id: identity.keyId }, { method: 'apiKey', keyId: identity.keyId });
+  // A key acts for its owner without a user signing in: a machine caller (the auth module's rule reads token claims).
+  return Object.assign(authInfoOf(identity.owner, identity.scopes, [], { sub: identity.owner, key_id: identity.keyId }, { method: 'apiKey', keyId: identity.keyId }), { isMachine: true });
 }
 
 /**

@@ -64,7 +64,7 @@ export function authInfoOf(
 ): AuthInfo {
   const resourceServer = process.env[ENV.authResourceServer];
   const clientId = typeof claims['client_id'] === 'string' ? claims['client_id'] : undefined;
-  const isMachine = how.method === 'apiKey' || (clientId !== undefined && subject === clientId && claims['username'] === undefined);
+  const isMachine = clientId !== undefined && subject === clientId && claims['username'] === undefined;
   const info = {
     subject,
     scopes,
@@ -74,8 +74,7 @@ export function authInfoOf(
     ...(clientId !== undefined ? { clientId } : {}),
     isMachine,
     claims,
-    method: how.method,
-    ...(how.keyId !== undefined ? { keyId: how.keyId } : {}),
+    ...how,
   };
   // A method, not data: kept out of enumeration so `ctx.auth` logs, serializes and compares as its claims do.
   return Object.defineProperty(info, 'can', { value: (scope: string) => scopes.some((granted) => grants(granted, scope, resourceServer)) }) as unknown as AuthInfo;
