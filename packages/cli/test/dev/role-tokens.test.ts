@@ -53,6 +53,18 @@ describe('POST /_dev/token with roles: the scopes deployed Cognito would give a 
     return { status: response.status, body: (await response.json()) as { access_token: string; scope: string; client: string; error?: { code: string; message: string } } };
   };
 
+  it('a tenant becomes the custom:tenant_id claim; a malformed tenant, or one on a machine token, is a 400', async () => {
+    const { status, body } = await token({ roles: ['member'], sub: 'mia', tenant: 'acme' });
+    expect(status).to.equal(200);
+    expect(body).to.include({ tenant: 'acme' });
+    expect(decodeJwt(body.access_token)).to.deep.include({ 'sub': 'mia', 'custom:tenant_id': 'acme' });
+    expect(decodeJwt((await token({ roles: ['member'], sub: 'mia' })).body.access_token)).to.not.have.property('custom:tenant_id');
+    const bad = await token({ roles: ['member'], tenant: "acme'; --" });
+    expect(bad.status).to.equal(400);
+    expect(bad.body.error).to.include({ code: 'INVALID_TOKEN_REQUEST' });
+    expect((await token({ client: 'ops', tenant: 'acme' })).status).to.equal(400);
+  });
+
   it('a member gets the role\'s scopes and its group: GET /items answers 200, POST /items 403 naming the scope in WWW-Authenticate', async () => {
     const { status, body } = await token({ roles: ['member'], sub: 'mia' });
     expect(status).to.equal(200);

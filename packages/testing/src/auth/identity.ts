@@ -8,4 +8,6 @@ export interface Identity {
   readonly sub?: string;
   /** The app client the token is issued to. @default - the first user client that may request the scopes */
   readonly client?: string;
+  /** The user's tenant (the `custom:tenant_id` claim a multi-tenant app resolves). @default - none */
+  readonly tenant?: string;
 }

@@ -39,6 +39,7 @@ function userTokenBody(identity: Identity): Record<string, unknown> {
   if (identity.roles) body.roles = identity.roles;
   if (identity.scopes) body.scopes = identity.scopes;
   if (identity.client) body.client = identity.client;
+  if (identity.tenant !== undefined) body.tenant = identity.tenant;
   return body;
 }
 

@@ -53,6 +53,9 @@ export function localResourceServer(app: AppDefinition): string {
  * A scope as a token carries it: prefixed with the resource server when the app has the auth intent (Cognito's custom
  * scopes); bare without it, as no function then knows a resource server (`FW_AUTH_RESOURCE_SERVER` is not set).
  */
+/** What a tenant id may look like (the tenancy package's default id pattern): it becomes a SQL setting, a key prefix. */
+const TENANT_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+
 export function tokenScope(app: AppDefinition, scope: string): string {
   return app.auth ? `${localResourceServer(app)}/${scope}` : scope;
 }
@@ -64,7 +67,7 @@ export function tokenScope(app: AppDefinition, scope: string): string {
  * |---|---|
  * | `GET /.well-known/jwks.json` | 200 the JWKS (one RS256 key) |
  * | `GET /.well-known/openid-configuration` | 200 Cognito's discovery document (`issuer`, `jwks_uri`, the `oauthPlugin` endpoints, ...) |
- * | `POST /_dev/token` `{ scopes?: string[] \| "a b", sub?, client?, groups?, roles?, expiresIn? }` | 200 `{ access_token, token_type, expires_in, scope, client, client_id, sub }`; 400 `UNKNOWN_SCOPE` / `UNKNOWN_CLIENT` / `UNKNOWN_ROLE` / `SCOPE_NOT_ALLOWED` / `INVALID_TOKEN_REQUEST` |
+ * | `POST /_dev/token` `{ scopes?: string[] \| "a b", sub?, client?, groups?, roles?, tenant?, expiresIn? }` | 200 `{ access_token, token_type, expires_in, scope, client, client_id, sub, tenant? }`; 400 `UNKNOWN_SCOPE` / `UNKNOWN_CLIENT` / `UNKNOWN_ROLE` / `SCOPE_NOT_ALLOWED` / `INVALID_TOKEN_REQUEST` |
  *
  * Scopes must be declared in `config/security.ts`; with a client named, they must also be among that client's scopes.
  * Tokens are Cognito-shaped: scopes prefixed with the resource server (`tasks-api/tasks:read`), `client_id` the
@@ -93,7 +96,7 @@ export function issuerPlugin(issuer: LocalIssuer, currentApp: () => AppDefinitio
     }));
     server.post(DEV_PATHS.token, async (request, reply) => {
       const fail = (code: DevGatewayErrorCode, message: string) => sendError(reply, 400, code, message);
-      let input: { scopes?: unknown; sub?: unknown; client?: unknown; groups?: unknown; roles?: unknown; expiresIn?: unknown };
+      let input: { scopes?: unknown; sub?: unknown; client?: unknown; groups?: unknown; roles?: unknown; expiresIn?: unknown; tenant?: unknown };
       try {
         const text = (request.body as Buffer | undefined)?.toString('utf8') ?? '';
         input = (text ? JSON.parse(text) : {}) as typeof input;
@@ -111,6 +114,10 @@ export function issuerPlugin(issuer: LocalIssuer, currentApp: () => AppDefinitio
       const scopes = typeof input.scopes === 'string' ? input.scopes.split(' ').filter(Boolean) : input.scopes ?? defaultScopes(app, input.client);
       if (!Array.isArray(scopes) || !scopes.every((s): s is string => typeof s === 'string')) return fail('INVALID_TOKEN_REQUEST', 'expected "scopes" to be an array of scope names (or a space-separated string)');
       if (input.sub !== undefined && (typeof input.sub !== 'string' || !input.sub)) return fail('INVALID_TOKEN_REQUEST', 'expected "sub" to be a non-empty string (the user id)');
+      // The tenant claim a signed-in user of a multi-tenant app carries (Cognito: the `custom:tenant_id` attribute).
+      if (input.tenant !== undefined && (typeof input.tenant !== 'string' || !TENANT_ID.test(input.tenant))) {
+        return fail('INVALID_TOKEN_REQUEST', 'expected "tenant" to be a tenant id: 1 to 64 letters, digits, "-" or "_", starting with a letter or digit');
+      }
       const expiresIn = input.expiresIn ?? 3600;
       if (typeof expiresIn !== 'number' || !Number.isInteger(expiresIn) || expiresIn < 1 || expiresIn > 86400) return fail('INVALID_TOKEN_REQUEST', 'expected "expiresIn" to be whole seconds between 1 and 86400');
       // Own names only: a requested scope or client named `constructor` or `__proto__` is not declared.
@@ -139,12 +146,13 @@ export function issuerPlugin(issuer: LocalIssuer, currentApp: () => AppDefinitio
         client = 'local';
       }
       const machine = Object.hasOwn(clients, client) && isMachineClient(clients[client]!);
-      if (machine && (input.sub !== undefined || input.groups !== undefined)) return fail('INVALID_TOKEN_REQUEST', `app client "${client}" uses only client_credentials: its tokens are the client's own (sub = client id), with no user; leave out "sub" and "groups"`);
+      if (machine && (input.sub !== undefined || input.groups !== undefined || input.tenant !== undefined)) return fail('INVALID_TOKEN_REQUEST', `app client "${client}" uses only client_credentials: its tokens are the client's own (sub = client id), with no user; leave out "sub", "groups" and "tenant"`);
       const clientId = localClientId(app, client);
       const tokenScopes = scopes.map((s) => tokenScope(app, s));
-      const { token } = await issuer.mint({ sub: machine ? undefined : (input.sub as string | undefined) ?? 'local-user', groups: input.groups as string[] | undefined, scopes: tokenScopes, clientId, expiresIn });
+      const tenant = input.tenant as string | undefined;
+      const { token } = await issuer.mint({ sub: machine ? undefined : (input.sub as string | undefined) ?? 'local-user', groups: input.groups as string[] | undefined, scopes: tokenScopes, clientId, expiresIn, ...(tenant !== undefined ? { tenant } : {}) });
       const sub = machine ? clientId : (input.sub as string | undefined) ?? 'local-user';
-      return { access_token: token, token_type: 'Bearer', expires_in: expiresIn, scope: tokenScopes.join(' '), client, client_id: clientId, sub };
+      return { access_token: token, token_type: 'Bearer', expires_in: expiresIn, scope: tokenScopes.join(' '), client, client_id: clientId, sub, ...(tenant !== undefined ? { tenant } : {}) };
     });
   };
 }

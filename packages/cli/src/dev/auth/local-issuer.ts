@@ -31,7 +31,12 @@ export interface MintOptions {
   readonly groups?: readonly string[];
   /** Seconds. @default 3600 */
   readonly expiresIn?: number;
+  /** The user's tenant, as the `custom:tenant_id` claim (a Cognito custom attribute). @default - none */
+  readonly tenant?: string;
 }
+
+/** The claim a user's tenant travels in (the tenancy package's default claim). */
+export const TENANT_CLAIM = 'custom:tenant_id';
 
 /**
  * The local identity provider: an RS256 key pair generated once per project and kept under `.fw/dev/auth/`, so
@@ -96,6 +101,7 @@ export class LocalIssuer {
           'scope': options.scopes.join(' '),
           'auth_time': now,
           'username': options.username ?? options.sub,
+          ...(options.tenant !== undefined ? { [TENANT_CLAIM]: options.tenant } : {}),
         };
     const token = await new SignJWT(claims)
       .setProtectedHeader({ alg: 'RS256', kid: this.publicJwk.kid! })
