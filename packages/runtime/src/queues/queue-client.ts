@@ -1,4 +1,5 @@
 import { queueEnv } from '@framework/core/names';
+import { currentTenant } from '../context/tenant.js';
 import { RuntimeError } from '../errors.js';
 import { devEndpoint, requireEnv } from '../invoke/function-name.js';
 
@@ -34,13 +35,25 @@ export function resetSqsClient(): void {
   sqs = undefined;
 }
 
+/**
+ * The message attribute the tenant of the sending code travels in; `processRecords` restores it as the current
+ * tenant of the consumer's record, so the consumer's statements, keys and logs are that tenant's.
+ */
+export const TENANT_MESSAGE_ATTRIBUTE = 'fw-tenant';
+
+function tenantAttributes(): Record<string, string> | undefined {
+  const tenant = currentTenant();
+  return tenant ? { [TENANT_MESSAGE_ATTRIBUTE]: tenant.id } : undefined;
+}
+
 function messageBody(body: unknown): string {
   return typeof body === 'string' ? body : JSON.stringify(body ?? null);
 }
 
-async function sendLocal(id: string, url: string, body: string, options: SendOptions): Promise<SendResult> {
-  const payload: { body: string; delaySeconds?: number } = { body };
+async function sendLocal(id: string, url: string, body: string, options: SendOptions, attributes: Record<string, string> | undefined): Promise<SendResult> {
+  const payload: { body: string; delaySeconds?: number; messageAttributes?: Record<string, string> } = { body };
   if (options.delaySeconds !== undefined) payload.delaySeconds = options.delaySeconds;
+  if (attributes) payload.messageAttributes = attributes;
   let res: Response;
   try {
     res = await fetch(`${url.replace(/\/+$/, '')}/messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) });
@@ -55,10 +68,13 @@ async function sendLocal(id: string, url: string, body: string, options: SendOpt
   return { messageId: parsed.messageId ?? '' };
 }
 
-async function sendSqs(id: string, url: string, body: string, options: SendOptions): Promise<SendResult> {
+async function sendSqs(id: string, url: string, body: string, options: SendOptions, attributes: Record<string, string> | undefined): Promise<SendResult> {
   const { mod, client } = await getSqs();
+  const MessageAttributes = attributes
+    ? Object.fromEntries(Object.entries(attributes).map(([name, value]) => [name, { DataType: 'String', StringValue: value }]))
+    : undefined;
   try {
-    const out = await client.send(new mod.SendMessageCommand({ QueueUrl: url, MessageBody: body, DelaySeconds: options.delaySeconds }));
+    const out = await client.send(new mod.SendMessageCommand({ QueueUrl: url, MessageBody: body, DelaySeconds: options.delaySeconds, MessageAttributes }));
     return { messageId: out.MessageId ?? '' };
   } catch (error) {
     throw new RuntimeError('FW_ERR_QUEUE_SEND_FAILED', `Sending to queue ${id} failed: ${(error as Error).message}`, { cause: error });
@@ -72,7 +88,8 @@ export function queueClient(id: string): QueueClient {
     async send(body: unknown, options: SendOptions = {}): Promise<SendResult> {
       const url = requireEnv(queueEnv(id).url, `queue "${id}" has no URL (is it declared in infrastructure.queues?)`);
       const text = messageBody(body);
-      return devEndpoint() ? sendLocal(id, url, text, options) : sendSqs(id, url, text, options);
+      const attributes = tenantAttributes();
+      return devEndpoint() ? sendLocal(id, url, text, options, attributes) : sendSqs(id, url, text, options, attributes);
     },
   };
 }

@@ -1,5 +1,7 @@
 import type { SQSBatchItemFailure, SQSEvent, SQSRecord } from 'aws-lambda';
+import { runWithTenant } from '../context/tenant.js';
 import { getRootLogger } from '../logger/logger.js';
+import { TENANT_MESSAGE_ATTRIBUTE } from '../queues/queue-client.js';
 import { withRetries, type RetryPolicy } from './retry.js';
 import { taskInvocation } from './task-handler.js';
 
@@ -53,8 +55,11 @@ export async function processRecords<TBody = unknown>(
   const records = event.Records ?? [];
   for (let i = 0; i < records.length; i++) {
     const record = records[i]!;
+    // A message sent for a tenant is handled as that tenant (its statements, keys and log lines), and only it.
+    const tenantId = record.messageAttributes?.[TENANT_MESSAGE_ATTRIBUTE]?.stringValue;
+    const handle = () => fn(parseRecordBody(record.body) as TBody, record);
     try {
-      await withRetries(async () => fn(parseRecordBody(record.body) as TBody, record), policy, remaining, (error, retry, delayMs) =>
+      await withRetries(async () => (tenantId ? runWithTenant({ id: tenantId }, handle) : runWithTenant(undefined, handle)), policy, remaining, (error, retry, delayMs) =>
         logger.warn(`Record ${record.messageId}: transient error, retry ${retry} of ${policy.retries} in ${delayMs} ms`, { error }),
       );
       processed++;

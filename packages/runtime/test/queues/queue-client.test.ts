@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { expect } from 'chai';
-import { getService, queueClient, resetSqsClient, RuntimeError } from '../../src/index.js';
+import type { SQSEvent } from 'aws-lambda';
+import { currentTenant, getService, processRecords, queueClient, resetSqsClient, runWithTenant, RuntimeError } from '../../src/index.js';
 import { startStandIn, withEnv, type StandIn } from '../fixtures/stand-in-server.js';
 
 describe('queue client: local (dev server contract)', () => {
@@ -28,6 +29,13 @@ describe('queue client: local (dev server contract)', () => {
     expect(result).to.deep.equal({ messageId: 'local-1' });
     expect(devServer.requests[0]).to.include({ method: 'POST', url: '/_dev/queues/email-outbox/messages' });
     expect(JSON.parse(devServer.requests[0]!.body)).to.deep.equal({ body: '{"to":"ana@example.com"}', delaySeconds: 5 });
+  });
+
+  it('carries the current tenant as the fw-tenant message attribute, and nothing outside a tenant', async () => {
+    await runWithTenant({ id: 'acme' }, () => queueClient('email-outbox').send('for acme'));
+    await queueClient('email-outbox').send('for nobody');
+    expect(JSON.parse(devServer.requests[0]!.body)).to.deep.equal({ body: 'for acme', messageAttributes: { 'fw-tenant': 'acme' } });
+    expect(JSON.parse(devServer.requests[1]!.body)).to.deep.equal({ body: 'for nobody' });
   });
 
   it('sends a string body as is', async () => {
@@ -82,5 +90,31 @@ describe('queue client: deployed (SQS SendMessage)', () => {
       MessageBody: '{"to":"ana@example.com"}',
       DelaySeconds: 10,
     });
+  });
+
+  it('sends the tenant as a String message attribute', async () => {
+    await runWithTenant({ id: 'globex' }, () => queueClient('email-outbox').send('x'));
+    expect(JSON.parse(sqs.requests[0]!.body)).to.deep.include({ MessageAttributes: { 'fw-tenant': { DataType: 'String', StringValue: 'globex' } } });
+  });
+});
+
+describe('processRecords: the tenant a message carries', () => {
+  const record = (messageId: string, tenant?: string) => ({
+    messageId,
+    receiptHandle: 'r',
+    body: '{}',
+    attributes: { ApproximateReceiveCount: '1', SentTimestamp: '0', SenderId: 'x', ApproximateFirstReceiveTimestamp: '0' },
+    messageAttributes: tenant ? { 'fw-tenant': { stringValue: tenant, stringListValues: [], binaryListValues: [], dataType: 'String' } } : {},
+    md5OfBody: '',
+    eventSource: 'aws:sqs',
+    eventSourceARN: 'arn:aws:sqs:eu-west-1:000000000000:q',
+    awsRegion: 'eu-west-1',
+  });
+
+  it('runs each record as its tenant, and a record without one (even inside a tenant) as no tenant', async () => {
+    const seen: (string | undefined)[] = [];
+    const event = { Records: [record('1', 'acme'), record('2'), record('3', 'globex')] } as SQSEvent;
+    await runWithTenant({ id: 'outer' }, () => processRecords(event, () => void seen.push(currentTenant()?.id)));
+    expect(seen).to.deep.equal(['acme', undefined, 'globex']);
   });
 });

@@ -17,6 +17,8 @@ export interface LocalMessage {
   receiveCount: number;
   /** Epoch ms when it becomes visible again (delay or visibility timeout). */
   visibleAt: number;
+  /** String message attributes, as sent (the tenant travels as `fw-tenant`). */
+  readonly attributes?: Readonly<Record<string, string>>;
 }
 
 /** A message in the dead-letter queue, with when and why it moved. */
@@ -26,14 +28,15 @@ export interface DeadLetter {
   readonly receiveCount: number;
   readonly sentTimestamp: number;
   readonly movedAt: string;
+  readonly attributes?: Readonly<Record<string, string>>;
 }
 
 /** How a queue's log records its state; each record is an absolute value, so replaying it twice changes nothing. */
 export type QueueRecord =
-  | { readonly op: 'message'; readonly id: string; readonly body: string; readonly sentAt: number; readonly visibleAt: number; readonly receiveCount: number; readonly firstReceiveAt?: number }
+  | { readonly op: 'message'; readonly id: string; readonly body: string; readonly sentAt: number; readonly visibleAt: number; readonly receiveCount: number; readonly firstReceiveAt?: number; readonly attributes?: Readonly<Record<string, string>> }
   | { readonly op: 'received'; readonly id: string; readonly receiveCount: number; readonly firstReceiveAt: number }
   | { readonly op: 'deleted'; readonly ids: readonly string[] }
-  | { readonly op: 'dead'; readonly id: string; readonly body: string; readonly receiveCount: number; readonly sentAt: number; readonly movedAt: string }
+  | { readonly op: 'dead'; readonly id: string; readonly body: string; readonly receiveCount: number; readonly sentAt: number; readonly movedAt: string; readonly attributes?: Readonly<Record<string, string>> }
   /** Dead letters sent back to the source queue (as new messages, written in the same append). */
   | { readonly op: 'redriven'; readonly ids: readonly string[] };
 
@@ -83,9 +86,9 @@ export class LocalQueue {
   }
 
   /** Accepts a message; resolves once it is durable (on disk for an opened queue), rejects if it could not be kept. */
-  async send(body: string, delaySeconds = 0): Promise<LocalMessage> {
+  async send(body: string, delaySeconds = 0, attributes?: Readonly<Record<string, string>>): Promise<LocalMessage> {
     const now = this.clock.now();
-    const message: LocalMessage = { messageId: randomUUID(), body, sentTimestamp: now, receiveCount: 0, visibleAt: now + delaySeconds * 1000 };
+    const message: LocalMessage = { messageId: randomUUID(), body, sentTimestamp: now, receiveCount: 0, visibleAt: now + delaySeconds * 1000, ...(attributes ? { attributes } : {}) };
     // In memory first, so a compaction running meanwhile keeps it; delivered only once it is on disk.
     this.messages.set(message.messageId, message);
     if (this.log) {
@@ -135,7 +138,7 @@ export class LocalQueue {
     if (this.deadLetters.length === 0) return 0;
     const moved = this.deadLetters.splice(0);
     const now = this.clock.now();
-    const messages: LocalMessage[] = moved.map((d) => ({ messageId: randomUUID(), body: d.body, sentTimestamp: now, receiveCount: 0, visibleAt: now }));
+    const messages: LocalMessage[] = moved.map((d) => ({ messageId: randomUUID(), body: d.body, sentTimestamp: now, receiveCount: 0, visibleAt: now, ...(d.attributes ? { attributes: d.attributes } : {}) }));
     for (const message of messages) {
       this.messages.set(message.messageId, message);
       this.unconfirmed.add(message.messageId);
@@ -172,7 +175,7 @@ export class LocalQueue {
   private snapshot(): QueueRecord[] {
     return [
       ...[...this.messages.values()].map(messageRecord),
-      ...this.deadLetters.map((d): QueueRecord => ({ op: 'dead', id: d.messageId, body: d.body, receiveCount: d.receiveCount, sentAt: d.sentTimestamp, movedAt: d.movedAt })),
+      ...this.deadLetters.map((d): QueueRecord => ({ op: 'dead', id: d.messageId, body: d.body, receiveCount: d.receiveCount, sentAt: d.sentTimestamp, movedAt: d.movedAt, ...(d.attributes ? { attributes: d.attributes } : {}) })),
     ];
   }
 
@@ -181,7 +184,7 @@ export class LocalQueue {
     for (const record of records) {
       if (record.op === 'message') {
         if (dead.has(record.id)) continue;
-        this.messages.set(record.id, { messageId: record.id, body: record.body, sentTimestamp: record.sentAt, visibleAt: record.visibleAt, receiveCount: record.receiveCount, firstReceiveTimestamp: record.firstReceiveAt });
+        this.messages.set(record.id, { messageId: record.id, body: record.body, sentTimestamp: record.sentAt, visibleAt: record.visibleAt, receiveCount: record.receiveCount, firstReceiveTimestamp: record.firstReceiveAt, ...(record.attributes ? { attributes: record.attributes } : {}) });
       } else if (record.op === 'received') {
         const message = this.messages.get(record.id);
         if (message) {
@@ -194,7 +197,7 @@ export class LocalQueue {
         this.messages.delete(record.id);
         if (dead.has(record.id)) continue;
         dead.add(record.id);
-        this.deadLetters.push({ messageId: record.id, body: record.body, receiveCount: record.receiveCount, sentTimestamp: record.sentAt, movedAt: record.movedAt });
+        this.deadLetters.push({ messageId: record.id, body: record.body, receiveCount: record.receiveCount, sentTimestamp: record.sentAt, movedAt: record.movedAt, ...(record.attributes ? { attributes: record.attributes } : {}) });
       } else if (record.op === 'redriven') {
         const ids = new Set(record.ids);
         for (const id of ids) dead.add(id);
@@ -246,9 +249,9 @@ export class LocalQueue {
         if (message.visibleAt > now || this.unconfirmed.has(message.messageId)) continue;
         if (queue.deadLetterQueue && message.receiveCount >= queue.maxReceiveCount) {
           this.messages.delete(message.messageId);
-          const dead: DeadLetter = { messageId: message.messageId, body: message.body, receiveCount: message.receiveCount, sentTimestamp: message.sentTimestamp, movedAt: new Date(now).toISOString() };
+          const dead: DeadLetter = { messageId: message.messageId, body: message.body, receiveCount: message.receiveCount, sentTimestamp: message.sentTimestamp, movedAt: new Date(now).toISOString(), ...(message.attributes ? { attributes: message.attributes } : {}) };
           this.deadLetters.push(dead);
-          records.push({ op: 'dead', id: dead.messageId, body: dead.body, receiveCount: dead.receiveCount, sentAt: dead.sentTimestamp, movedAt: dead.movedAt });
+          records.push({ op: 'dead', id: dead.messageId, body: dead.body, receiveCount: dead.receiveCount, sentAt: dead.sentTimestamp, movedAt: dead.movedAt, ...(dead.attributes ? { attributes: dead.attributes } : {}) });
           this.context.log.warn(`queue ${queue.id}: message ${message.messageId} moved to the dead-letter queue ${queue.deadLetterQueueName} after ${message.receiveCount} receives`);
           continue;
         }
@@ -291,8 +294,23 @@ export class LocalQueue {
   }
 }
 
+/** SQS's limits on a message's attributes: at most 10, names of letters, digits, `_`, `-`, `.` up to 256 characters. */
+const MAX_ATTRIBUTES = 10;
+const ATTRIBUTE_NAME = /^[A-Za-z0-9_.-]{1,256}$/;
+
+/** The string attributes of a send request, or why they are refused. */
+function messageAttributesOf(value: unknown): Readonly<Record<string, string>> | undefined | string {
+  if (value === undefined) return undefined;
+  const refused = `expected "messageAttributes" to be an object of at most ${MAX_ATTRIBUTES} string values named with letters, digits, "_", "-" or "." (SQS's limits)`;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return refused;
+  const entries = Object.entries(value);
+  if (entries.length > MAX_ATTRIBUTES || !entries.every(([name, v]) => ATTRIBUTE_NAME.test(name) && typeof v === 'string')) return refused;
+  // No prototype: the names come from the request.
+  return Object.freeze(Object.assign(Object.create(null) as Record<string, string>, Object.fromEntries(entries)));
+}
+
 function messageRecord(message: LocalMessage): QueueRecord {
-  return { op: 'message', id: message.messageId, body: message.body, sentAt: message.sentTimestamp, visibleAt: message.visibleAt, receiveCount: message.receiveCount, firstReceiveAt: message.firstReceiveTimestamp };
+  return { op: 'message', id: message.messageId, body: message.body, sentAt: message.sentTimestamp, visibleAt: message.visibleAt, receiveCount: message.receiveCount, firstReceiveAt: message.firstReceiveTimestamp, ...(message.attributes ? { attributes: message.attributes } : {}) };
 }
 
 /** `{ batchItemFailures: [{ itemIdentifier }] }`: the partial batch response of an SQS consumer. */
@@ -308,7 +326,7 @@ function failedIds(value: unknown): Set<string> {
  *
  * | route | answer |
  * |---|---|
- * | `POST /_dev/queues/<id>/messages` `{ body: string, delaySeconds? }` | 202 `{ messageId }` |
+ * | `POST /_dev/queues/<id>/messages` `{ body: string, delaySeconds?, messageAttributes?: { name: string } }` | 202 `{ messageId }` |
  * | `GET /_dev/queues/<id>/dead-letters` | 200 `{ queue, deadLetterQueue, messages: [...] }` |
  * | `GET /_dev/queues/<id>` | 200 `{ queue, depth, inFlight, deadLetters }` |
  * | `POST /_dev/queues/<id>/redrive` | 200 `{ redriven }`: the dead letters, sent again as new messages |
@@ -339,7 +357,7 @@ export class EmbeddedQueueEngine implements DevEngine {
       server.post<{ Params: { id: string } }>(`${DEV_PATHS.queues}/:id/messages`, async (request, reply) => {
         const found = queueOf(request.params.id);
         if (!found) return notFound(reply, request.params.id);
-        let input: { body?: unknown; delaySeconds?: unknown };
+        let input: { body?: unknown; delaySeconds?: unknown; messageAttributes?: unknown };
         try {
           input = JSON.parse((request.body as Buffer | undefined)?.toString('utf8') || '{}') as typeof input;
         } catch {
@@ -349,9 +367,11 @@ export class EmbeddedQueueEngine implements DevEngine {
         if (typeof input.body !== 'string' || typeof delay !== 'number' || !Number.isInteger(delay) || delay < 0 || delay > 900) {
           return sendError(reply, 400, 'INVALID_MESSAGE', 'expected { "body": "<string>", "delaySeconds"?: 0-900 } (the body of an SQS message is a string: JSON.stringify objects)');
         }
+        const attributes = messageAttributesOf(input.messageAttributes);
+        if (typeof attributes === 'string') return sendError(reply, 400, 'INVALID_MESSAGE', attributes);
         let message: LocalMessage;
         try {
-          message = await found.queue.send(input.body, delay);
+          message = await found.queue.send(input.body, delay, attributes);
         } catch {
           // Logged by the queue; the sender must not take it as accepted.
           return sendError(reply, 503, 'QUEUE_WRITE_FAILED', `the message could not be written to .fw/queues/${found.definition.id}.log, so it was not accepted; the fw dev console says why; send it again`);

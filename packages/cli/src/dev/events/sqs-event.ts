@@ -9,6 +9,8 @@ export interface QueueMessageInput {
   readonly receiveCount?: number;
   readonly sentTimestamp?: number;
   readonly firstReceiveTimestamp?: number;
+  /** String message attributes (the tenant travels as `fw-tenant`). @default - none */
+  readonly attributes?: Readonly<Record<string, string>>;
 }
 
 /** The queue's ARN as the consumer sees it (`arn:aws:sqs:<region>:000000000000:<queue name>`). */
@@ -29,7 +31,10 @@ export function buildSqsEvent(region: string, queueName: string, messages: reado
       SenderId: '000000000000',
       ApproximateFirstReceiveTimestamp: String(m.firstReceiveTimestamp ?? now),
     },
-    messageAttributes: {},
+    // The shape the event source mapping gives string attributes.
+    messageAttributes: Object.fromEntries(
+      Object.entries(m.attributes ?? {}).map(([name, value]) => [name, { stringValue: value, stringListValues: [], binaryListValues: [], dataType: 'String' }]),
+    ),
     md5OfBody: createHash('md5').update(m.body).digest('hex'),
     eventSource: 'aws:sqs',
     eventSourceARN: localQueueArn(region, queueName),
