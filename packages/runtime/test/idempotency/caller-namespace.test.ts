@@ -1,6 +1,7 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { expect } from 'chai';
 import { authFromEvent } from '../../src/context/auth.js';
+import { runWithTenant } from '../../src/context/tenant.js';
 import { handler } from '../../src/http/handler.js';
 import { callerIdempotencyNamespace, namespacedIdempotencyKey } from '../../src/idempotency/caller-namespace.js';
 import { IdempotencyConfigError } from '../../src/idempotency/errors.js';
@@ -147,6 +148,13 @@ describe('idempotency namespaces, store-independent behaviour', () => {
     expect(callerIdempotencyNamespace(request(alice))).to.equal('caller:user-alice');
     expect(callerIdempotencyNamespace(request({ client_id: 'billing-client' }))).to.equal('caller:billing-client');
     expect(callerIdempotencyNamespace(request())).to.equal('anonymous');
+  });
+
+  it('inside a tenant the namespace starts with the tenant: one subject in two tenants gets two namespaces', () => {
+    const request = (claims?: Record<string, unknown>) => ({ event: post({}, 'k', claims) }) as unknown as MiddlewareRequest<unknown>;
+    expect(runWithTenant({ id: 'acme' }, () => callerIdempotencyNamespace(request(alice)))).to.equal('tenant:acme/caller:user-alice');
+    expect(runWithTenant({ id: 'globex' }, () => callerIdempotencyNamespace(request(alice)))).to.equal('tenant:globex/caller:user-alice');
+    expect(runWithTenant({ id: 'acme' }, () => callerIdempotencyNamespace(request()))).to.equal('tenant:acme/anonymous');
   });
 
   it('a namespace function that returns nothing fails the request closed: 500, handler not run', async () => {
