@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { createLogger, levelFromEnv, RuntimeError } from '../src/index.js';
+import { createLogger, levelFromEnv, runWithTenant, RuntimeError } from '../src/index.js';
 import { parseLines } from './fixtures/events.js';
 
 describe('logger', () => {
@@ -12,6 +12,16 @@ describe('logger', () => {
     expect(entry!['data']).to.deep.equal({ id: 42 });
     expect(new Date(entry!['timestamp'] as string).toISOString()).to.equal(entry!['timestamp']);
     expect(lines[0]).not.to.contain('\n');
+  });
+
+  it('adds the current tenant to every line written inside one, and nothing outside', () => {
+    const lines: string[] = [];
+    const logger = createLogger({ sink: (line) => lines.push(line) }).child({ requestId: 'r1' });
+    runWithTenant({ id: 'acme' }, () => logger.info('for acme'));
+    logger.info('for nobody');
+    const [inside, outside] = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(inside).to.include({ message: 'for acme', tenant: 'acme', requestId: 'r1' });
+    expect(outside).to.not.have.property('tenant');
   });
 
   it('drops entries below the level', () => {

@@ -1,4 +1,5 @@
 import { ENV } from '@framework/core/names';
+import { currentTenant } from '../context/tenant.js';
 
 /** Log levels, lowest first. */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
@@ -124,6 +125,10 @@ class JsonLogger implements Logger {
   private write(level: LogLevel, message: string, data: unknown): void {
     if (LEVEL_RANK[level] < this.minRank) return;
     const entry: Record<string, unknown> = { level, message, timestamp: new Date().toISOString(), ...this.fields };
+    // The tenant dimension: every line written for a tenant says which, so one tenant's lines can be told (and
+    // filtered) from another's, whoever wrote them.
+    const tenant = currentTenant();
+    if (tenant !== undefined && entry['tenant'] === undefined) entry['tenant'] = tenant.id;
     if (data !== undefined) entry['data'] = serializeData(data);
     this.sink(safeStringify(entry));
   }
