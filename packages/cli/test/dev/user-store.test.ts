@@ -43,6 +43,14 @@ describe('the dev issuer\'s user store (.fw/dev/auth/users.json)', () => {
     expect(fs.statSync(usersFilePath(dataDir)).mode & 0o777).to.equal(0o600);
   });
 
+  it('a seeded user keeps the tenant the config gives it, and follows a change of it', async () => {
+    await UserStore.open(dataDir).seed([{ username: 'ten', password: 'member-password', roles: ['member'], tenant: 'acme' }]);
+    expect(UserStore.open(dataDir).byUsername('ten')).to.deep.include({ tenant: 'acme' });
+    const store = UserStore.open(dataDir);
+    await store.seed([{ username: 'ten', password: 'member-password', roles: ['member'], tenant: 'globex' }]);
+    expect(store.byUsername('ten')).to.deep.include({ tenant: 'globex' });
+  });
+
   it('leaves a user that seeding did not create alone, even when the config names the same username', async () => {
     const file = usersFilePath(dataDir);
     fs.mkdirSync(path.dirname(file), { recursive: true });

@@ -21,6 +21,11 @@ export interface SeededUser {
   /** Role names from `config/security.ts`; the user's `cognito:groups`. @default [] */
   readonly roles?: readonly string[];
   readonly email?: string;
+  /**
+   * The user's tenant in a multi-tenant app: their tokens carry it as `custom:tenant_id` (the Cognito custom
+   * attribute the tenancy middleware reads). @default - none
+   */
+  readonly tenant?: string;
 }
 
 /** `auth` of a stage's environment. */
@@ -29,11 +34,12 @@ export interface EnvironmentAuthConfig {
   readonly users?: readonly SeededUser[];
 }
 
-const seededUserCodec = c.struct<SeededUser>('a user { username, password, roles, email }', {
+const seededUserCodec = c.struct<SeededUser>('a user { username, password, roles, email, tenant }', {
   username: c.required(c.pattern('a username of 1 to 128 letters, digits or "._@+-"', /^[A-Za-z0-9._@+-]{1,128}$/)),
   password: c.required(c.pattern('a password of 8 to 256 characters', /^[\s\S]{8,256}$/)),
   roles: c.optional(c.array(c.pattern('a role name', /^[A-Za-z0-9_-]{1,64}$/))),
   email: c.optional(c.pattern('an email address', /^[^\s@]+@[^\s@]+$/)),
+  tenant: c.optional(c.pattern('a tenant id of 1 to 64 letters, digits, "-" or "_"', /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/)),
 });
 
 export const environmentConfigCodec = c.struct<EnvironmentConfig>('an environment config { preset, overrides }', {

@@ -18,6 +18,8 @@ export interface StoredUser {
   readonly sub: string;
   readonly username: string;
   readonly email?: string;
+  /** The user's tenant (`custom:tenant_id` in their tokens), from the stage config. */
+  readonly tenant?: string;
   readonly roles: readonly string[];
   /** `scrypt$<N>$<r>$<p>$<salt base64url>$<hash base64url>`. */
   readonly passwordHash: string;
@@ -112,11 +114,12 @@ export class UserStore {
       if (existing && !existing.seeded) continue;
       const samePassword = existing ? await verifyPassword(declared.password, existing.passwordHash) : false;
       const roles = [...(declared.roles ?? [])];
-      if (existing && samePassword && existing.email === declared.email && existing.roles.join(',') === roles.join(',')) continue;
+      if (existing && samePassword && existing.email === declared.email && existing.tenant === declared.tenant && existing.roles.join(',') === roles.join(',')) continue;
       const user: StoredUser = {
         sub: existing?.sub ?? randomUUID(),
         username: declared.username,
         ...(declared.email ? { email: declared.email } : {}),
+        ...(declared.tenant ? { tenant: declared.tenant } : {}),
         roles,
         passwordHash: samePassword ? existing!.passwordHash : await hashPassword(declared.password),
         seeded: true,

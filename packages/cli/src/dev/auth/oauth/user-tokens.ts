@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { roleScopes, scopeRulesOf } from '@framework/auth';
 import type { AppDefinition } from '@framework/core';
 import { localClientId, tokenScope } from '../issuer-plugin.js';
-import type { LocalIssuer } from '../local-issuer.js';
+import { TENANT_CLAIM, type LocalIssuer } from '../local-issuer.js';
 import type { StoredUser } from '../user-store.js';
 
 /** OIDC scopes a user client may always ask for (Cognito's built-in ones); they grant nothing on the API's routes. */
@@ -45,12 +45,13 @@ export function userScopes(app: AppDefinition, user: StoredUser, grant: UserGran
 /** The access token (Cognito-shaped, see `LocalIssuer.mint`) and the ID token with Cognito's claims. */
 export async function mintUserTokens(issuer: LocalIssuer, app: AppDefinition, user: StoredUser, grant: UserGrant): Promise<UserTokens> {
   const clientId = localClientId(app, grant.clientName);
-  const { token: accessToken } = await issuer.mint({ sub: user.sub, username: user.username, groups: user.roles, scopes: userScopes(app, user, grant), clientId, expiresIn: TOKEN_SECONDS });
+  const { token: accessToken } = await issuer.mint({ sub: user.sub, username: user.username, groups: user.roles, scopes: userScopes(app, user, grant), clientId, expiresIn: TOKEN_SECONDS, ...(user.tenant ? { tenant: user.tenant } : {}) });
   const idToken = await issuer.signIdToken(
     {
       'sub': user.sub,
       ...(user.roles.length ? { 'cognito:groups': [...user.roles] } : {}),
       ...(user.email ? { email: user.email, email_verified: true } : {}),
+      ...(user.tenant ? { [TENANT_CLAIM]: user.tenant } : {}),
       'cognito:username': user.username,
       'origin_jti': randomUUID(),
       'aud': clientId,
