@@ -6,8 +6,9 @@ export const dev: EnvironmentConfig = {
   // stages have no seeded users: users live in the Cognito user pool.
   auth: {
     users: [
-      { username: 'ada', password: 'dev-admin-password', roles: ['admin'], email: 'ada@example.com' },
-      { username: 'mia', password: 'dev-member-password', roles: ['member'], email: 'mia@example.com' },
+      // Both of the tenant acme: their tokens carry `custom:tenant_id: acme`, which the tenancy middleware reads.
+      { username: 'ada', password: 'dev-admin-password', roles: ['admin'], email: 'ada@example.com', tenant: 'acme' },
+      { username: 'mia', password: 'dev-member-password', roles: ['member'], email: 'mia@example.com', tenant: 'acme' },
     ],
   },
 };

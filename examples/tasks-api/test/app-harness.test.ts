@@ -22,11 +22,11 @@ describe('tasks-api with @framework/testing', function () {
   beforeEach(() => app.resetData());
 
   it('members read, admins write: a member creating a task is refused with 403 INSUFFICIENT_SCOPE', async () => {
-    const created = await app.as({ roles: ['admin'], sub: 'ada' }).tasks.post({ title: 'Plan the release' }, { idempotencyKey: randomUUID() });
+    const created = await app.as({ roles: ['admin'], sub: 'ada', tenant: 'acme' }).tasks.post({ title: 'Plan the release' }, { idempotencyKey: randomUUID() });
     expect(created).to.include({ title: 'Plan the release', status: 'open' });
-    expect((await app.as({ roles: ['member'], sub: 'ada' }).tasks.get()).tasks.map((t) => t.id)).to.deep.equal([created.id]);
+    expect((await app.as({ roles: ['member'], sub: 'ada', tenant: 'acme' }).tasks.get()).tasks.map((t) => t.id)).to.deep.equal([created.id]);
     const refused = await app
-      .as({ roles: ['member'] })
+      .as({ roles: ['member'], tenant: 'acme' })
       .tasks.post({ title: 'not allowed' }, { idempotencyKey: randomUUID() })
       .then(
         () => undefined,
@@ -36,9 +36,10 @@ describe('tasks-api with @framework/testing', function () {
   });
 
   it('a created task reaches the task-events consumer once the queue is drained', async () => {
-    const created = await app.as({ roles: ['admin'] }).tasks.post({ title: 'Queued' }, { idempotencyKey: randomUUID() });
+    const created = await app.as({ roles: ['admin'], tenant: 'acme' }).tasks.post({ title: 'Queued' }, { idempotencyKey: randomUUID() });
     await app.drain();
-    expect(await app.db().query('SELECT task_id, type FROM task_events')).to.deep.equal([{ task_id: created.id, type: 'task.created' }]);
+    // The consumer ran as the tenant the message carried: the event row is acme's.
+    expect(await app.db().query('SELECT task_id, type, tenant_id FROM task_events')).to.deep.equal([{ task_id: created.id, type: 'task.created', tenant_id: 'acme' }]);
   });
 
   it('a malformed event ends in the dead-letter queue', async () => {
@@ -49,7 +50,8 @@ describe('tasks-api with @framework/testing', function () {
   });
 
   it('the daily summary runs at 07:00 UTC and counts the tasks', async () => {
-    await app.db().seed('tasks', [{ owner: 'ada', title: 'one' }, { owner: 'ada', title: 'two', status: 'done' }]);
+    // Two tenants' tasks: the summary counts across tenants (asAllTenants, logged).
+    await app.db().seed('tasks', [{ owner: 'ada', title: 'one', tenant_id: 'acme' }, { owner: 'ada', title: 'two', status: 'done', tenant_id: 'globex' }]);
     const trace = await app.clock.advance('1d');
     expect(trace.filter((t) => t.kind === 'cron' && t.id === 'daily-summary' && t.ok).map((t) => t.time.slice(11))).to.deep.equal(['07:00:00.000Z']);
     const summary = app.logs().find((l) => l.entry?.message === 'daily task summary');

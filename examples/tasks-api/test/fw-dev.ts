@@ -9,8 +9,8 @@ const APP_DIR = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 /** A running `fw dev` of this app: its URL, a token from its local issuer, and how to stop it. */
 export interface FwDev {
   readonly url: string;
-  /** An access token of the dev issuer for `sub` with these scopes (`POST /_dev/token`). */
-  token(sub: string, scopes: readonly string[]): Promise<string>;
+  /** An access token of the dev issuer for `sub` of `tenant` with these scopes (`POST /_dev/token`). */
+  token(sub: string, scopes: readonly string[], tenant?: string): Promise<string>;
   /** Everything fw dev printed so far (stdout and stderr), the function logs included. */
   output(): string;
   stop(): Promise<void>;
@@ -52,8 +52,8 @@ export async function startFwDev(options: { readonly quiet?: boolean } = {}): Pr
   });
   return {
     url,
-    async token(sub, scopes) {
-      const response = await fetch(`${url}/_dev/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sub, scopes }) });
+    async token(sub, scopes, tenant) {
+      const response = await fetch(`${url}/_dev/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sub, scopes, tenant }) });
       if (!response.ok) throw new Error(`POST /_dev/token answered ${response.status}: ${await response.text()}`);
       return ((await response.json()) as { access_token: string }).access_token;
     },

@@ -8,7 +8,8 @@ import { startFwDev, type FwDev } from './fw-dev.js';
 
 /** GET /tasks with an API key in X-API-Key: the status, the headers and the JSON body. */
 async function tasksWithKey(dev: FwDev, key: string): Promise<{ status: number; headers: Headers; body: { tasks?: { id: string }[]; error?: { code: string } } }> {
-  const response = await fetch(`${dev.url}/tasks`, { headers: { 'x-api-key': key } });
+  // A key acts as a machine of the multi-tenant app: it names its tenant (the keys here are acme's).
+  const response = await fetch(`${dev.url}/tasks`, { headers: { 'x-api-key': key, 'x-tenant-id': 'acme' } });
   return { status: response.status, headers: response.headers, body: (await response.json()) as never };
 }
 
@@ -33,7 +34,7 @@ describe('tasks-api: API keys and webhooks on fw dev', function () {
     // Not quiet: the request log is part of what must never show a key.
     dev = await startFwDev({ quiet: false });
     adminSubject = `admin-${randomUUID()}`;
-    admin = createClient({ baseUrl: dev.url, token: await dev.token(adminSubject, ['tasks:read', 'tasks:write', 'tasks:admin']) });
+    admin = createClient({ baseUrl: dev.url, token: await dev.token(adminSubject, ['tasks:read', 'tasks:write', 'tasks:admin'], 'acme') });
   });
   after(async () => dev?.stop());
 
@@ -44,7 +45,7 @@ describe('tasks-api: API keys and webhooks on fw dev', function () {
     expect(issued.scopes).to.deep.equal(['tasks:read']);
 
     // Members cannot issue keys.
-    const member = createClient({ baseUrl: dev.url, token: await dev.token(`member-${randomUUID()}`, ['tasks:read', 'tasks:write']) });
+    const member = createClient({ baseUrl: dev.url, token: await dev.token(`member-${randomUUID()}`, ['tasks:read', 'tasks:write'], 'acme') });
     const refused = await member.apiKeys.post({ name: 'mine', scopes: ['tasks:read'] }).then(() => undefined, (error: { status: number }) => error.status);
     expect(refused).to.equal(403);
 
@@ -52,7 +53,7 @@ describe('tasks-api: API keys and webhooks on fw dev', function () {
     const withHeader = await tasksWithKey(dev, issued.key);
     expect(withHeader.status).to.equal(200);
     expect(withHeader.body.tasks!.map((t) => t.id)).to.deep.equal([task.id]);
-    const keyClient = createClient({ baseUrl: dev.url, token: issued.key });
+    const keyClient = createClient({ baseUrl: dev.url, token: issued.key, headers: { 'x-tenant-id': 'acme' } });
     expect((await keyClient.tasks.get()).tasks.map((t) => t.id)).to.deep.equal([task.id]);
     // Only routes that accept keys do: POST /tasks wants a token.
     expect(await keyClient.tasks.post({ title: 'no' }).then(() => 0, (error: { status: number }) => error.status)).to.equal(401);
@@ -98,7 +99,7 @@ describe('tasks-api: API keys and webhooks on fw dev', function () {
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     try {
-      const owner = createClient({ baseUrl: dev.url, token: await dev.token(`owner-${randomUUID()}`, ['tasks:read', 'tasks:write']) });
+      const owner = createClient({ baseUrl: dev.url, token: await dev.token(`owner-${randomUUID()}`, ['tasks:read', 'tasks:write'], 'acme') });
       const endpoint = await owner.webhookEndpoints.post({ url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`, eventTypes: ['task.created'] });
       expect(endpoint.secret).to.match(/^whsec_/);
       const task = await owner.tasks.post({ title: 'Tell the receiver' });

@@ -27,10 +27,11 @@ describe('tasks-api through its typed client', function () {
     dev = await startFwDev();
     // Each run is its own user, so the tasks of earlier runs never show.
     const user = `test-${randomUUID()}`;
-    writer = createClient({ baseUrl: dev.url, token: await dev.token(user, ['tasks:read', 'tasks:write']) });
-    const readToken = await dev.token(user, ['tasks:read']);
+    // Everyone here belongs to the tenant acme (the app is multi-tenant: test/tenancy.test.ts covers the isolation).
+    writer = createClient({ baseUrl: dev.url, token: await dev.token(user, ['tasks:read', 'tasks:write'], 'acme') });
+    const readToken = await dev.token(user, ['tasks:read'], 'acme');
     reader = createClient({ baseUrl: dev.url, token: async () => readToken });
-    admin = createClient({ baseUrl: dev.url, token: await dev.token(`admin-${randomUUID()}`, ['tasks:read', 'tasks:write', 'tasks:admin']) });
+    admin = createClient({ baseUrl: dev.url, token: await dev.token(`admin-${randomUUID()}`, ['tasks:read', 'tasks:write', 'tasks:admin'], 'acme') });
   });
   after(async () => dev?.stop());
 

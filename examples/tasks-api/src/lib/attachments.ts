@@ -5,17 +5,18 @@ import { ContentTypeNotAllowedError, objectKeyProblem, type BucketClient } from 
 const FILE_NAME = /^[\w][\w. -]{0,199}$/;
 
 /**
- * Attachments live under `<owner>/<task id>/<file name>`: the caller's subject is part of every key, so one user can
- * neither list nor overwrite another's files, and no check against the database is needed.
+ * Attachments live under `<tenant>/<owner>/<task id>/<file name>`: the tenant (resolved, so letters, digits, `-`,
+ * `_`) and the caller's subject are part of every key, so one tenant, or one user, can neither list nor overwrite
+ * another's files, and no check against the database is needed.
  */
-export function attachmentPrefix(owner: string, taskId: string): string {
+export function attachmentPrefix(tenant: string, owner: string, taskId: string): string {
   if (!/^[\w-]{1,64}$/.test(taskId)) throw new BadRequest(`invalid task id ${JSON.stringify(taskId)}`);
-  return `${owner.replace(/[^\w-]/g, '_')}/${taskId}/`;
+  return `${tenant}/${owner.replace(/[^\w-]/g, '_')}/${taskId}/`;
 }
 
-export function attachmentKey(owner: string, taskId: string, fileName: unknown): string {
+export function attachmentKey(tenant: string, owner: string, taskId: string, fileName: unknown): string {
   if (typeof fileName !== 'string' || !FILE_NAME.test(fileName)) throw new BadRequest('"fileName" must be 1 to 200 letters, digits, spaces, ".", "-" or "_", starting with a letter or digit');
-  const key = attachmentPrefix(owner, taskId) + fileName;
+  const key = attachmentPrefix(tenant, owner, taskId) + fileName;
   const problem = objectKeyProblem(key);
   if (problem) throw new BadRequest(problem);
   return key;

@@ -1,9 +1,11 @@
 import { processRecords, taskHandler, type SQSEvent } from '@framework/runtime';
 import { recordEvent, type TaskEvent } from '../lib/tasks.js';
+import '../lib/tenancy.js';
 
 /**
  * Consumer of `task-events`: records each event. A malformed message throws; only that record is redelivered
- * (partial batch response) and, after `maxReceiveCount` receives, it moves to the dead-letter queue.
+ * (partial batch response) and, after `maxReceiveCount` receives, it moves to the dead-letter queue. Each record is
+ * handled as the tenant its message carries (the `fw-tenant` attribute), so the event row is that tenant's.
  */
 export const main = taskHandler<SQSEvent>(
   async (event, _ctx, service) =>

@@ -18,7 +18,7 @@ describe('example app: task attachments on fw dev', function () {
   let server: FwDevProcess;
 
   const token = async (sub: string) => {
-    const res = await fetch(`${server.url}/_dev/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ scopes: ['tasks:read', 'tasks:write'], sub }) });
+    const res = await fetch(`${server.url}/_dev/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ scopes: ['tasks:read', 'tasks:write'], sub, tenant: 'acme' }) });
     return ((await res.json()) as { access_token: string }).access_token;
   };
   const call = async (method: string, route: string, bearer: string, body?: unknown) => {

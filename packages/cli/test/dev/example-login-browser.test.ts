@@ -68,7 +68,7 @@ describe('the example app (examples/tasks-api) on fw dev: a seeded user signs in
 
   /** A task of someone else, made with a token of fw dev's issuer (any subject). */
   const someonesTask = async (): Promise<string> => {
-    const minted = await json(await fetch(`${dev.url}/_dev/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ scopes: ['tasks:write'], sub: 'someone-else' }) }));
+    const minted = await json(await fetch(`${dev.url}/_dev/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ scopes: ['tasks:write'], sub: 'someone-else', tenant: 'acme' }) }));
     const created = await fetch(`${dev.url}/tasks`, { method: 'POST', headers: { 'authorization': `Bearer ${minted.access_token}`, 'content-type': 'application/json' }, body: JSON.stringify({ title: 'To be removed by an admin' }) });
     expect(created.status).to.equal(201);
     return (await json(created)).id as string;

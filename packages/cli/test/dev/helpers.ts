@@ -80,9 +80,12 @@ export async function json(response: Response): Promise<any> {
   return JSON.parse(await response.text());
 }
 
-/** Mints a token from the dev server. */
-export async function token(url: string, scopes: readonly string[], sub = 'user-1'): Promise<string> {
-  const response = await fetch(`${url}/_dev/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ scopes, sub }) });
+/**
+ * Mints a token from the dev server, for a user of the tenant `acme` (the example app is multi-tenant; other apps
+ * ignore the claim).
+ */
+export async function token(url: string, scopes: readonly string[], sub = 'user-1', tenant = 'acme'): Promise<string> {
+  const response = await fetch(`${url}/_dev/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ scopes, sub, tenant }) });
   if (response.status !== 200) throw new Error(`token: ${response.status} ${await response.text()}`);
   return (await json(response)).access_token as string;
 }

@@ -28,7 +28,7 @@ describe('fw migrate against the example app on fw dev (embedded PGlite)', () =>
 
   it('shows the migration fw dev applied at start-up, and tasks persist in that table', async () => {
     await runMigrate(['status'], { cwd: dir, out });
-    expect(lines.join('\n')).to.match(/applied\s+0001_create_tasks\.sql/).and.contain('1 applied, 0 pending');
+    expect(lines.join('\n')).to.match(/applied\s+0001_create_tasks\.sql/).and.match(/applied\s+0010_tenancy\.sql/).and.contain('2 applied, 0 pending');
     const bearer = `Bearer ${await token(dev.url, ['tasks:read', 'tasks:write'])}`;
     const created = await fetch(`${dev.url}/tasks`, { method: 'POST', headers: { authorization: bearer, 'content-type': 'application/json' }, body: JSON.stringify({ title: 'write the migration' }) });
     expect(created.status).to.equal(201);
@@ -38,14 +38,14 @@ describe('fw migrate against the example app on fw dev (embedded PGlite)', () =>
 
   it('creates and applies a new migration to the running fw dev database', async () => {
     await runMigrate(['create', 'add due date'], { cwd: dir, out });
-    const file = readdirSync(path.join(dir, 'migrations')).find((f) => f.startsWith('0002_'));
-    expect(file).to.equal('0002_add_due_date.sql');
+    const file = readdirSync(path.join(dir, 'migrations')).find((f) => f.endsWith('_add_due_date.sql'));
+    expect(file).to.equal('0011_add_due_date.sql');
     writeFileSync(path.join(dir, 'migrations', file as string), 'ALTER TABLE tasks ADD COLUMN due_date date;\n-- down\nALTER TABLE tasks DROP COLUMN due_date;\n');
     lines = [];
     expect(await runMigrate([], { cwd: dir, out })).to.equal(0);
-    expect(lines).to.include('applied 0002_add_due_date.sql');
+    expect(lines).to.include('applied 0011_add_due_date.sql');
     lines = [];
     await runMigrate(['status'], { cwd: dir, out });
-    expect(lines.join('\n')).to.contain('2 applied, 0 pending');
+    expect(lines.join('\n')).to.contain('3 applied, 0 pending');
   });
 });

@@ -1,10 +1,12 @@
 import { NotFound, handler } from '@framework/runtime';
 import { task, taskChanges } from '../../../lib/task-schemas.js';
 import { updateTask, type TaskEvent } from '../../../lib/tasks.js';
+import { tenancy } from '../../../lib/tenancy.js';
 
 /** PUT /tasks/{id} `{ title?, status? }` → the updated task. */
 export const main = handler({
   scopes: ['tasks:write'],
+  middleware: [tenancy],
   body: taskChanges,
   response: task,
   fn: async (changes, ctx, service) => {

@@ -1,11 +1,13 @@
+import { requireTenant } from '@framework-pro/tenancy';
 import { handler } from '@framework/runtime';
 import { attachmentPrefix } from '../../../../lib/attachments.js';
+import { tenancy } from '../../../../lib/tenancy.js';
 
 /** GET /tasks/{id}/attachments → the task's files, each with a download URL valid for 10 minutes. */
 export const main = handler(
   async (_body, ctx, service) => {
     const bucket = service.storage.bucket('attachments');
-    const prefix = attachmentPrefix(ctx.auth.subject, ctx.pathParams.id!);
+    const prefix = attachmentPrefix(requireTenant(ctx).id, ctx.auth.subject, ctx.pathParams.id!);
     const page = await bucket.list({ prefix, limit: 100 });
     const attachments = await Promise.all(
       page.objects.map(async (o) => ({
@@ -17,5 +19,5 @@ export const main = handler(
     );
     return { attachments, more: page.cursor !== undefined };
   },
-  { scopes: ['tasks:read'] },
+  { scopes: ['tasks:read'], middleware: [tenancy] },
 );
