@@ -9,7 +9,7 @@ import { LeasedConnection } from './leased-connection.js';
 import { isConnectionLost, RETRYABLE_TRANSACTION_STATES, sqlState } from './pg-errors.js';
 import { QueryRunner, isIdempotentRead, type DataLogger, type QueryOptions, type Transaction, type TransactionOptions } from './query-runner.js';
 import { beginStatement, ConnectionTransaction } from './transaction.js';
-import { currentTransactionSettings, settingsStatement } from './transaction-settings.js';
+import { currentTransactionSettings, settingsStatement, type TransactionSettings } from './transaction-settings.js';
 
 export interface DatabaseOptions {
   /**
@@ -92,11 +92,12 @@ export class Database extends QueryRunner {
   }
 
   protected override run(compiled: CompiledQuery, options: QueryOptions | undefined): Promise<PgQueryResult> {
-    if (currentTransactionSettings()) {
-      // Settings (the tenant) only exist inside a transaction: the statement gets one of its own, retried like a
-      // plain statement would be (an idempotent read survives a lost connection).
+    const settings = currentTransactionSettings();
+    if (settings) {
+      // Settings (the tenant) only exist inside a transaction: the statement gets one of its own.
       const idempotent = options?.idempotent ?? isIdempotentRead(compiled.text);
-      return this.transaction((tx) => (tx as ConnectionTransaction).runCompiled(compiled), { idempotent, maxRetries: idempotent ? 1 : 0 });
+      if (idempotent) return this.readWithSettings(compiled, settings, true);
+      return this.transaction((tx) => (tx as ConnectionTransaction).runCompiled(compiled), { maxRetries: 0 });
     }
     // The hot path: once the pool exists, no extra promise or async frame per statement.
     const pool = this.readyPool;
@@ -112,6 +113,34 @@ export class Database extends QueryRunner {
       this.logger.warn('database connection lost, retrying the read once', { error: (error as Error).message });
       return pool.query(compiled.text, compiled.values);
     });
+  }
+
+  /**
+   * A read in a transaction of its own that starts with the settings. The answer is known once the statement
+   * returned, and committing a read changes nothing, so the caller does not wait for the COMMIT: the connection goes
+   * back to the pool when it is done (a round trip less per read). A lost connection is retried once, as a plain read.
+   */
+  private async readWithSettings(compiled: CompiledQuery, settings: TransactionSettings, retry: boolean): Promise<PgQueryResult> {
+    const pool = this.readyPool ?? (await this.pool());
+    const connection = await LeasedConnection.take(pool);
+    const client = connection.client;
+    let result: PgQueryResult;
+    try {
+      await client.query(`BEGIN; ${settingsStatement(settings)}`);
+      result = await client.query(compiled.text, compiled.values);
+    } catch (error) {
+      this.afterFailure(error);
+      const lost = connection.lost ?? (isConnectionLost(error) ? error : undefined);
+      connection.release(lost !== undefined ? (lost instanceof Error ? lost : new Error(String(lost))) : await rollback(client));
+      if (lost === undefined || !retry) throw error;
+      this.logger.warn('database connection lost, retrying the read once', { error: (lost as Error).message });
+      return this.readWithSettings(compiled, settings, false);
+    }
+    client.query('COMMIT').then(
+      () => connection.release(),
+      (error: unknown) => connection.release(error instanceof Error ? error : new Error(String(error))),
+    );
+    return result;
   }
 
   public async transaction<T>(fn: (tx: Transaction) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
