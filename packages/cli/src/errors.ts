@@ -63,6 +63,18 @@ export class MigrateCommandError extends FrameworkError {
   }
 }
 
+/** `fw tenancy` could not run its check: the message says what to do. */
+export class TenancyCommandError extends FrameworkError {
+  public static readonly CODES = {
+    FW_ERR_TENANCY_COMMAND_BAD_ARGUMENT: 'An argument of fw tenancy is missing or malformed (subcommand, --db).',
+    FW_ERR_TENANCY_COMMAND_NOT_INSTALLED: 'fw tenancy check runs the project\'s own @framework-pro/tenancy, which the project does not depend on.',
+  } as const;
+
+  constructor(code: keyof typeof TenancyCommandError.CODES, message: string, options?: { cause?: unknown }) {
+    super(code, message, options);
+  }
+}
+
 /** `fw auth` could not tell what to do, or the stage it names has no user pool: the message says what to pass. */
 export class AuthCommandError extends FrameworkError {
   public static readonly CODES = {
@@ -124,6 +136,7 @@ export const CLI_ERROR_CODES = {
   ...DevServerError.CODES,
   ...GenerateError.CODES,
   ...MigrateCommandError.CODES,
+  ...TenancyCommandError.CODES,
   ...AuthCommandError.CODES,
   ...InitError.CODES,
   ...CloudCommandError.CODES,

@@ -7,7 +7,7 @@ const readme = fs.readFileSync(new URL('../README.md', import.meta.url), 'utf8')
 
 describe('README error tables', () => {
   it("list exactly fw's FW_ERR codes", () => {
-    expectCodeTable(readme, ['The command line', 'Errors of `fw dev`, `fw g`, `fw migrate` and `fw auth`', '`fw openapi`', 'Cloud commands', '`fw init`'], CLI_ERROR_CODES);
+    expectCodeTable(readme, ['The command line', 'Errors of `fw dev`, `fw g`, `fw migrate`, `fw tenancy` and `fw auth`', '`fw openapi`', 'Cloud commands', '`fw init`'], CLI_ERROR_CODES);
   });
 
   it("list exactly the codes of fw dev's own error answers", () => {

@@ -142,7 +142,8 @@ async function remote(args: MigrateArguments, app: AppDefinition, out: (line: st
   return 0;
 }
 
-function pickDatabase(app: AppDefinition, id: string | undefined): DatabaseDefinition {
+/** The database `--db` names, or the app's only one. */
+export function pickDatabase(app: AppDefinition, id: string | undefined): DatabaseDefinition {
   const ids = app.databases.map((d) => d.id);
   if (id !== undefined) {
     const found = app.databases.find((d) => d.id === id);

@@ -141,6 +141,16 @@ const ENTRIES: readonly CommandEntry[] = [
     load: () => import('./migrate.js'),
   },
   {
+    name: 'tenancy',
+    summary: 'Check that PostgreSQL row-level security isolates tenants (@framework-pro/tenancy)',
+    subcommands: [
+      { usage: 'check', description: 'Fail when a table with tenant_id has no policy, RLS not enabled or not forced, or the app role can bypass RLS' },
+    ],
+    options: [{ name: 'db', type: 'string', valueName: 'id', default: 'the only database', description: 'Database to check when the app has several' }],
+    examples: ['fw tenancy check'],
+    load: () => import('./tenancy.js'),
+  },
+  {
     name: 'auth',
     summary: 'Manage the app\'s users; list who can reach each route',
     subcommands: [

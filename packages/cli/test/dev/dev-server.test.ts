@@ -205,7 +205,8 @@ describe('fw dev (example app, embedded engines)', function () {
         expect(await json(response)).to.deep.equal({ message: 'Unauthorized' });
         expect(response.headers.get('www-authenticate')).to.match(/invalid_token/);
       }
-      const valid = await signWithProjectKey({ scope: 'tasks-api/tasks:read', client_id: webId }, webId, now + 600);
+      // (of a tenant: the example is multi-tenant, and a user without one gets its 400 TENANT_REQUIRED)
+      const valid = await signWithProjectKey({ 'scope': 'tasks-api/tasks:read', 'client_id': webId, 'custom:tenant_id': 'acme' }, webId, now + 600);
       expect((await fetch(`${dev.url}/tasks`, { headers: { authorization: `Bearer ${valid}` } })).status).to.equal(200);
     });
 
@@ -226,7 +227,10 @@ describe('fw dev (example app, embedded engines)', function () {
       expect(withUser.status).to.equal(400);
       expect((await json(withUser)).error.code).to.equal('INVALID_TOKEN_REQUEST');
       // Both are accepted by the gateway, as deployed.
-      for (const t of [user.access_token, machine.access_token]) expect((await fetch(`${dev.url}/tasks`, { headers: { authorization: `Bearer ${t}` } })).status).to.equal(200);
+      // Both are accepted by the gateway, as deployed; the multi-tenant example then asks the user's token for its tenant
+      // claim (none: 400) and lets the machine name one in x-tenant-id.
+      expect((await fetch(`${dev.url}/tasks`, { headers: { authorization: `Bearer ${user.access_token}` } })).status).to.equal(400);
+      expect((await fetch(`${dev.url}/tasks`, { headers: { 'authorization': `Bearer ${machine.access_token}`, 'x-tenant-id': 'acme' } })).status).to.equal(200);
     });
 
     it('mints only declared scopes, and serves its JWKS', async () => {
