@@ -354,6 +354,10 @@ project.addTask('bench:data', {
   description: 'service.db vs raw pg: per-query overhead on the same PostgreSQL server (native when installed, else PGlite)',
   exec: 'tsx bench/data/run.ts',
 });
+project.addTask('bench:tenancy', {
+  description: "Row-level security overhead: the example's GET /tasks with tenancy on (SET LOCAL per transaction, FORCE RLS) vs off, native PostgreSQL, same run",
+  exec: 'tsc -b packages/data packages/pro-tenancy && tsx bench/tenancy/run.mts',
+});
 
 project.addTask('bench:storage', {
   description: 'Local storage engine (verified presigned uploads and downloads) vs s3rver, over loopback HTTP',
