@@ -29,6 +29,7 @@ export const TENANCY_ERROR_CODES = {
   FW_ERR_TENANCY_OFFBOARDING_BLOCKED: "`offboardTenant` could not delete a tenant's rows because rows outside the tenant still reference them (foreign keys); nothing was deleted.",
   FW_ERR_TENANCY_INVALID_TIERS: '`defineTiers`/`createQuotas` got tiers or quotas that cannot work (no tier, a bad name, a limit that is not a whole number >= 0, an unknown default tier), or `consume` named a quota no tier declares.',
   FW_ERR_TENANCY_CHECK_FAILED: 'A table has a tenant_id column but no row-level security policy, RLS not enabled or not forced, or the app role can bypass RLS (missing, superuser, BYPASSRLS, table owner).',
+  FW_ERR_TENANCY_STORAGE_KEY: 'A storage key outside the current tenant\'s prefix (`<tenant>/`), or any key outside a tenant, with tenant storage on.',
   FW_ERR_TENANCY_USAGE: 'A row-level security helper got an argument it cannot use (asAllTenants without a reason, a table or role name that is not a plain identifier).',
 } as const;
 
@@ -69,5 +70,17 @@ export class TenancyCheckError extends FrameworkError {
 export class TenancyUsageError extends FrameworkError {
   constructor(message: string) {
     super('FW_ERR_TENANCY_USAGE', message);
+  }
+}
+
+/** A storage key outside the current tenant's prefix (or used outside any tenant) with tenant storage on. */
+export class TenantStorageKeyError extends FrameworkError {
+  constructor(key: string, prefix: string | undefined) {
+    super(
+      'FW_ERR_TENANCY_STORAGE_KEY',
+      prefix === undefined
+        ? `Storage key ${JSON.stringify(key)} was used outside any tenant: run the code for a tenant (runWithTenant), or across tenants with asAllTenants(reason, fn).`
+        : `Storage key ${JSON.stringify(key)} is outside the current tenant's prefix ${JSON.stringify(prefix)}: build keys with tenantKeyPrefix(tenant.id), or use asAllTenants(reason, fn) for cross-tenant work.`,
+    );
   }
 }

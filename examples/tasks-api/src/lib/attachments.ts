@@ -1,4 +1,5 @@
 import { BadRequest } from '@framework/runtime';
+import { tenantKeyPrefix } from '@framework-pro/tenancy';
 import { ContentTypeNotAllowedError, objectKeyProblem, type BucketClient } from '@framework/storage';
 
 /** File names a client may give an attachment: letters, digits, spaces, `.`, `-`, `_`; no path. */
@@ -11,7 +12,7 @@ const FILE_NAME = /^[\w][\w. -]{0,199}$/;
  */
 export function attachmentPrefix(tenant: string, owner: string, taskId: string): string {
   if (!/^[\w-]{1,64}$/.test(taskId)) throw new BadRequest(`invalid task id ${JSON.stringify(taskId)}`);
-  return `${tenant}/${owner.replace(/[^\w-]/g, '_')}/${taskId}/`;
+  return `${tenantKeyPrefix(tenant)}${owner.replace(/[^\w-]/g, '_')}/${taskId}/`;
 }
 
 export function attachmentKey(tenant: string, owner: string, taskId: string, fileName: unknown): string {

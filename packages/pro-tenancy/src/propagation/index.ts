@@ -1,0 +1,1 @@
+export { enableTenantStorage, disableTenantStorage, tenantBucketClient, tenantKeyPrefix } from './tenant-storage.js';
