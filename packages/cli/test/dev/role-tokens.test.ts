@@ -24,7 +24,7 @@ describe('POST /_dev/token with roles: the scopes deployed Cognito would give a 
     dir = smallProject({
       'fw.config.ts': [
         `import { defineApp } from '@framework/core';`,
-        `export default defineApp({ base: { name: 'small', region: 'eu-west-1' }, security: ${security}, envs: { dev: { preset: 'free' } }, routesDir: 'src/routes', infrastructure: { auth: {} } });`,
+        `export default defineApp({ base: { name: 'small', region: 'eu-west-1' }, security: ${security}, envs: { dev: { preset: 'free', auth: { users: [{ username: 'tess', password: 'tess-password', roles: ['member'], tenant: 'acme' }] } } }, routesDir: 'src/routes', infrastructure: { auth: {} } });`,
         '',
       ].join('\n'),
       'src/routes/items/get.ts': route('items:read'),
@@ -63,6 +63,8 @@ describe('POST /_dev/token with roles: the scopes deployed Cognito would give a 
     expect(bad.status).to.equal(400);
     expect(bad.body.error).to.include({ code: 'INVALID_TOKEN_REQUEST' });
     expect((await token({ client: 'ops', tenant: 'acme' })).status).to.equal(400);
+    // A seeded user keeps the tenant the stage config gives them when the request names none (the console's picker).
+    expect(decodeJwt((await token({ roles: ['member'], sub: 'tess' })).body.access_token)).to.deep.include({ 'custom:tenant_id': 'acme' });
   });
 
   it('a member gets the role\'s scopes and its group: GET /items answers 200, POST /items 403 naming the scope in WWW-Authenticate', async () => {

@@ -149,7 +149,10 @@ export function issuerPlugin(issuer: LocalIssuer, currentApp: () => AppDefinitio
       if (machine && (input.sub !== undefined || input.groups !== undefined || input.tenant !== undefined)) return fail('INVALID_TOKEN_REQUEST', `app client "${client}" uses only client_credentials: its tokens are the client's own (sub = client id), with no user; leave out "sub", "groups" and "tenant"`);
       const clientId = localClientId(app, client);
       const tokenScopes = scopes.map((s) => tokenScope(app, s));
-      const tenant = input.tenant as string | undefined;
+      // A seeded user of the stage (config/dev.ts) keeps their tenant when the request names none: a token for "mia"
+      // is a token of mia's tenant, as her login would give.
+      const seededTenant = machine || input.sub === undefined ? undefined : (app.config.auth?.users ?? []).find((u) => u.username === input.sub)?.tenant;
+      const tenant = (input.tenant as string | undefined) ?? seededTenant;
       const { token } = await issuer.mint({ sub: machine ? undefined : (input.sub as string | undefined) ?? 'local-user', groups: input.groups as string[] | undefined, scopes: tokenScopes, clientId, expiresIn, ...(tenant !== undefined ? { tenant } : {}) });
       const sub = machine ? clientId : (input.sub as string | undefined) ?? 'local-user';
       return { access_token: token, token_type: 'Bearer', expires_in: expiresIn, scope: tokenScopes.join(' '), client, client_id: clientId, sub, ...(tenant !== undefined ? { tenant } : {}) };
