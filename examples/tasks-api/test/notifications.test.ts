@@ -23,7 +23,7 @@ describe('tasks-api notifications: task assigned', function () {
   const inbox = async (): Promise<InboxMessage[]> => ((await (await fetch(`${app.url}/_dev/inbox`)).json()) as { messages: InboxMessage[] }).messages;
   const clearInbox = () => fetch(`${app.url}/_dev/inbox`, { method: 'DELETE' });
   // Tasks are seeded straight into the database: these tests are about the assignment route, not task creation.
-  const newTask = async (title: string) => (await app.db().seed<{ id: string; title: string }>('tasks', [{ owner: 'grace', title }]))[0]!;
+  const newTask = async (title: string) => (await app.db().seed<{ id: string; title: string }>('tasks', [{ owner: 'grace', title, tenant_id: 'acme' }]))[0]!;
 
   before(async () => {
     app = await startApp({ root: path.dirname(path.dirname(fileURLToPath(import.meta.url))), client: createClient });
@@ -36,7 +36,7 @@ describe('tasks-api notifications: task assigned', function () {
 
   it('assigning a task sends "task assigned" by email and SMS, in the transaction of the assignment; both reach the inbox', async () => {
     const task = await newTask('Write the release notes');
-    const answer = await app.as({ roles: ['admin'], sub: 'grace' }).tasks.byId(task.id).assignee.put({ name: 'Ada', email: 'ada@example.com', phone: '+14155550100' });
+    const answer = await app.as({ roles: ['admin'], sub: 'grace', tenant: 'acme' }).tasks.byId(task.id).assignee.put({ name: 'Ada', email: 'ada@example.com', phone: '+14155550100' });
     expect(answer).to.include({ taskId: task.id, notifications: 2 });
     await app.drain();
     const messages = await inbox();
@@ -57,7 +57,7 @@ describe('tasks-api notifications: task assigned', function () {
 
   it('in the recipient locale', async () => {
     const task = await newTask('Relire le contrat');
-    await app.as({ roles: ['admin'], sub: 'grace' }).tasks.byId(task.id).assignee.put({ name: 'Zoé', email: 'zoe@example.com', locale: 'fr-CA' });
+    await app.as({ roles: ['admin'], sub: 'grace', tenant: 'acme' }).tasks.byId(task.id).assignee.put({ name: 'Zoé', email: 'zoe@example.com', locale: 'fr-CA' });
     await app.drain();
     const [email, ...others] = await inbox();
     expect(others).to.deep.equal([]);
@@ -65,7 +65,7 @@ describe('tasks-api notifications: task assigned', function () {
   });
 
   it('a rolled-back assignment (over the open-task limit: 409) sends nothing', async () => {
-    const client = app.as({ roles: ['admin'], sub: 'grace' });
+    const client = app.as({ roles: ['admin'], sub: 'grace', tenant: 'acme' });
     for (let i = 0; i < MAX_OPEN_ASSIGNMENTS; i++) await client.tasks.byId((await newTask(`task ${i}`)).id).assignee.put({ name: 'Ada', email: 'ada@example.com' });
     await app.drain();
     await clearInbox();
@@ -95,7 +95,7 @@ describe('tasks-api notifications: task assigned', function () {
 
   it('refuses a bad assignee with 400, and posts to the inbox without the run secret with 401', async () => {
     const task = await newTask('x');
-    const bad = await app.as({ roles: ['admin'], sub: 'grace' }).tasks.byId(task.id).assignee.put({ name: 'Ada', email: 'not-an-email' }).then(
+    const bad = await app.as({ roles: ['admin'], sub: 'grace', tenant: 'acme' }).tasks.byId(task.id).assignee.put({ name: 'Ada', email: 'not-an-email' }).then(
       () => undefined,
       (error: unknown) => error,
     );

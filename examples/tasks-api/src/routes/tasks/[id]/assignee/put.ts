@@ -2,6 +2,7 @@ import { sql } from '@framework/data';
 import { Conflict, handler, NotFound } from '@framework/runtime';
 import { z } from 'zod';
 import { NOTIFY_QUEUE, notify } from '../../../../lib/notify.js';
+import { tenancy } from '../../../../lib/tenancy.js';
 
 /** How many open tasks one person may be assigned at once. */
 export const MAX_OPEN_ASSIGNMENTS = 3;
@@ -20,6 +21,7 @@ const assignee = z.object({
  */
 export const main = handler({
   scopes: ['tasks:write'],
+  middleware: [tenancy],
   body: assignee,
   fn: async (body, ctx, service) => {
     const taskId = ctx.pathParams.id!;
