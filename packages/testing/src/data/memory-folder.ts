@@ -19,7 +19,8 @@ export function linkDatabasesToMemory(dataDir: string): string | undefined {
   try {
     const stats = fs.statfsSync(SHARED_MEMORY);
     if (stats.bavail * stats.bsize < MIN_FREE_BYTES) return undefined;
-    memory = fs.mkdtempSync(path.join(SHARED_MEMORY, 'fw-test-'));
+    removeOrphans();
+    memory = fs.mkdtempSync(path.join(SHARED_MEMORY, `fw-test-${process.pid}-`));
   } catch {
     return undefined;
   }
@@ -27,6 +28,37 @@ export function linkDatabasesToMemory(dataDir: string): string | undefined {
   fs.chmodSync(memory, 0o711);
   fs.symlinkSync(memory, path.join(dataDir, 'databases'), 'dir');
   return memory;
+}
+
+/**
+ * Memory is not given back by a reboot-free machine: the folders of test processes that were killed (SIGKILL, the
+ * one signal the exit clean-up cannot see) are removed by the next app that starts. A folder is named after its
+ * process; one whose process is gone is an orphan.
+ */
+function removeOrphans(): void {
+  for (const name of fs.readdirSync(SHARED_MEMORY)) {
+    const pid = /^fw-test-(\d+)-/.exec(name)?.[1];
+    if (pid === undefined || alive(Number(pid))) continue;
+    const folder = path.join(SHARED_MEMORY, name);
+    try {
+      // Its native server outlived it: SIGQUIT, as the exit clean-up would have sent.
+      const postmaster = Number(fs.readFileSync(path.join(folder, 'native', 'postmaster.pid'), 'utf8').split('\n')[0]);
+      if (Number.isInteger(postmaster) && postmaster > 0) process.kill(postmaster, 'SIGQUIT');
+    } catch {
+      // No native server, or it is gone.
+    }
+    fs.rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: alive, and someone else's.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /** Removes a test app's data folder and, when its databases were in memory, that folder too. */
