@@ -246,6 +246,8 @@ const packages: WorkspacePackage[] = [
       '@types/mailparser': '^3.9.0',
       'aws-sdk-client-mock': '^4.1.0',
       '@electric-sql/pglite': '0.5.14',
+      // A test bundles the package as infra does, to check the SDK clients load on first send only.
+      'esbuild': '^0.28.2',
     },
     // `./local`: the local inbox (SMTP server + message store) `fw dev` runs; never in a function's bundle.
     subpathExports: { './local': 'local/index' },

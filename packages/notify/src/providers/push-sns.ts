@@ -1,4 +1,4 @@
-import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
+import type { SNSClient } from '@aws-sdk/client-sns';
 import { MessageNotSendableError, ProviderError, RecipientSuppressedError } from '../errors.js';
 import type { SuppressionList } from '../suppression/suppression-list.js';
 import { providerErrorOf } from './aws-errors.js';
@@ -44,9 +44,12 @@ export class SnsPushProvider implements NotificationProvider {
     }
     const suppressions = await this.props.suppressions?.();
     await suppressions?.assertSendable(this.name, 'push', message.to);
-    this.client ??= new SNSClient({});
+    // The SDK client is loaded on the first send, not when the package is imported (a function that imports
+    // @framework/notify to write the outbox never pays for it at cold start).
+    const sdk = await import('@aws-sdk/client-sns');
+    this.client ??= new sdk.SNSClient({});
     try {
-      const out = await this.client.send(new PublishCommand({ TargetArn: message.to, MessageStructure: 'json', Message: snsPushMessage(message.push, options.idempotencyKey) }), { abortSignal: options.signal });
+      const out = await this.client.send(new sdk.PublishCommand({ TargetArn: message.to, MessageStructure: 'json', Message: snsPushMessage(message.push, options.idempotencyKey) }), { abortSignal: options.signal });
       if (!out.MessageId) throw new ProviderError(this.name, 'Publish answered without a MessageId', { retryable: true });
       return { providerMessageId: out.MessageId };
     } catch (error) {

@@ -1,4 +1,4 @@
-import { SESv2Client, SendEmailCommand, type MessageTag } from '@aws-sdk/client-sesv2';
+import type { MessageTag, SESv2Client } from '@aws-sdk/client-sesv2';
 import { MessageNotSendableError, ProviderError } from '../errors.js';
 import type { SuppressionList } from '../suppression/suppression-list.js';
 import { providerErrorOf } from './aws-errors.js';
@@ -55,10 +55,13 @@ export class SesEmailProvider implements NotificationProvider {
       { Name: IDEMPOTENCY_TAG, Value: tagValue(options.idempotencyKey) },
       { Name: CATEGORY_TAG, Value: tagValue(message.category) },
     ];
-    this.client ??= new SESv2Client({});
+    // The SDK client is loaded on the first send, not when the package is imported (a function that imports
+    // @framework/notify to write the outbox never pays for it at cold start).
+    const sdk = await import('@aws-sdk/client-sesv2');
+    this.client ??= new sdk.SESv2Client({});
     try {
       const out = await this.client.send(
-        new SendEmailCommand({
+        new sdk.SendEmailCommand({
           FromEmailAddress: this.props.from,
           Destination: { ToAddresses: [message.to] },
           ...(this.props.replyTo ? { ReplyToAddresses: [...this.props.replyTo] } : {}),

@@ -1,4 +1,4 @@
-import { PinpointSMSVoiceV2Client, SendTextMessageCommand } from '@aws-sdk/client-pinpoint-sms-voice-v2';
+import type { PinpointSMSVoiceV2Client } from '@aws-sdk/client-pinpoint-sms-voice-v2';
 import { MessageNotSendableError, ProviderError, RecipientSuppressedError } from '../errors.js';
 import type { SuppressionList } from '../suppression/suppression-list.js';
 import { providerErrorOf } from './aws-errors.js';
@@ -41,10 +41,13 @@ export class SmsProvider implements NotificationProvider {
     }
     const suppressions = await this.props.suppressions?.();
     await suppressions?.assertSendable(this.name, 'sms', message.to);
-    this.client ??= new PinpointSMSVoiceV2Client({});
+    // The SDK client is loaded on the first send, not when the package is imported (a function that imports
+    // @framework/notify to write the outbox never pays for it at cold start).
+    const sdk = await import('@aws-sdk/client-pinpoint-sms-voice-v2');
+    this.client ??= new sdk.PinpointSMSVoiceV2Client({});
     try {
       const out = await this.client.send(
-        new SendTextMessageCommand({
+        new sdk.SendTextMessageCommand({
           DestinationPhoneNumber: message.to,
           OriginationIdentity: this.props.originationIdentity,
           MessageBody: message.sms.body,

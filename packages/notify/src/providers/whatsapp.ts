@@ -1,4 +1,4 @@
-import { SendWhatsAppMessageCommand, SocialMessagingClient } from '@aws-sdk/client-socialmessaging';
+import type { SocialMessagingClient } from '@aws-sdk/client-socialmessaging';
 import { MessageNotSendableError, ProviderError } from '../errors.js';
 import type { SuppressionList } from '../suppression/suppression-list.js';
 import type { CustomerServiceWindows } from '../whatsapp/customer-service-window.js';
@@ -60,10 +60,13 @@ export class WhatsAppProvider implements NotificationProvider {
   }
 
   private async call(body: WhatsAppApiMessage, options: SendOptions, wrap = true): Promise<DeliveryResult> {
-    this.client ??= new SocialMessagingClient({});
+    // The SDK client is loaded on the first send, not when the package is imported (a function that imports
+    // @framework/notify to write the outbox never pays for it at cold start).
+    const sdk = await import('@aws-sdk/client-socialmessaging');
+    this.client ??= new sdk.SocialMessagingClient({});
     try {
       const out = await this.client.send(
-        new SendWhatsAppMessageCommand({
+        new sdk.SendWhatsAppMessageCommand({
           originationPhoneNumberId: this.props.originationPhoneNumberId,
           message: new TextEncoder().encode(JSON.stringify(body)),
           metaApiVersion: this.props.metaApiVersion ?? 'v20.0',
