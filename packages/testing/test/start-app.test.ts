@@ -37,22 +37,27 @@ describe('startApp (the example app, PGlite)', function () {
 
   describe('auth seeding', () => {
     it('a member reads tasks (200) and may not create one (403); an admin creates one (201); no token is a 401', async () => {
-      const member = app.as({ roles: ['member'] });
+      const member = app.as({ roles: ['member'], tenant: 'acme' });
       expect((await member.get('/tasks')).status).to.equal(200);
       const refused = await member.post('/tasks', { title: 'not mine to write' }, idempotent());
       expect(refused.status).to.equal(403);
-      const created = await app.as({ roles: ['admin'], sub: 'ada' }).post('/tasks', { title: 'written by an admin' }, idempotent());
+      const created = await app.as({ roles: ['admin'], sub: 'ada', tenant: 'acme' }).post('/tasks', { title: 'written by an admin' }, idempotent());
       expect(created.status).to.equal(201);
       expect(created.body.title).to.equal('written by an admin');
       expect((await app.anonymous.get('/tasks')).status).to.equal(401);
     });
 
-    it('a machine client gets its own token (reporting may read)', async () => {
-      expect((await app.asMachine('reporting').get('/tasks')).status).to.equal(200);
+    it('a machine client gets its own token (reporting may read; a token without a tenant is refused by the app, not the gateway)', async () => {
+      const anonymous = await app.anonymous.get('/tasks');
+      const machine = await app.asMachine('reporting').get('/tasks');
+      expect(anonymous.status).to.equal(401);
+      // The example is multi-tenant: past the token check, its tenancy middleware asks for the tenant.
+      expect(machine.status, machine.text).to.equal(400);
+      expect(machine.text).to.contain('TENANT_REQUIRED');
     });
 
     it('scopes can be named directly; an undeclared role is FW_ERR_TESTING_TOKEN naming it', async () => {
-      expect((await app.as({ scopes: ['tasks:read'] }).get('/tasks')).status).to.equal(200);
+      expect((await app.as({ scopes: ['tasks:read'], tenant: 'acme' }).get('/tasks')).status).to.equal(200);
       const error = await app
         .as({ roles: ['owner'] })
         .get('/tasks')
@@ -97,7 +102,7 @@ describe('startApp (the example app, PGlite)', function () {
 
   describe('queues', () => {
     it('drain() delivers the message a route sent: the consumer recorded the event', async () => {
-      const created = await app.as({ roles: ['admin'] }).post('/tasks', { title: 'queued' }, idempotent());
+      const created = await app.as({ roles: ['admin'], tenant: 'acme' }).post('/tasks', { title: 'queued' }, idempotent());
       expect(created.status).to.equal(201);
       // Sent, not delivered: nothing runs in the engines before the test drains or advances.
       expect(app.queues['task-events']!.messages().map((m) => JSON.parse(m.body))).to.deep.equal([{ type: 'task.created', taskId: created.body.id }]);
@@ -138,15 +143,16 @@ describe('startApp (the example app, PGlite)', function () {
     for (const n of [1, 2]) {
       it(`test ${n} inserts the same row (the other test's row is gone)`, async () => {
         expect(await app.db().query('SELECT id FROM tasks')).to.deep.equal([]);
-        const [row] = await app.db().seed<{ id: string; status: string }>('tasks', [{ id, owner: 'local-user', title: `from test ${n}` }]);
+        const [row] = await app.db().seed<{ id: string; status: string }>('tasks', [{ id, owner: 'local-user', title: `from test ${n}`, tenant_id: 'acme' }]);
         expect(row!.status).to.equal('open');
-        const listed = await app.as({ roles: ['member'] }).get('/tasks');
+        const listed = await app.as({ roles: ['member'], tenant: 'acme' }).get('/tasks');
         expect(listed.body.tasks.map((t: { title: string }) => t.title)).to.deep.equal([`from test ${n}`]);
       });
     }
 
     it('sequences start again too', async () => {
-      await app.queues['task-events']!.send({ type: 'task.created', taskId: id });
+      // Through the route: the message carries the tenant the consumer runs as.
+      expect((await app.as({ roles: ['admin'], tenant: 'acme' }).post('/tasks', { title: 'sequenced' }, idempotent())).status).to.equal(201);
       await app.drain();
       const [event] = await app.db().query<{ id: string }>('SELECT id FROM task_events');
       expect(event!.id).to.equal('1');
@@ -155,7 +161,7 @@ describe('startApp (the example app, PGlite)', function () {
 
   describe('observation', () => {
     it('invoke() runs a standalone function with a payload', async () => {
-      await app.db().seed('tasks', [{ owner: 'a', title: 'one' }, { owner: 'b', title: 'two', status: 'done' }]);
+      await app.db().seed('tasks', [{ owner: 'a', title: 'one', tenant_id: 'acme' }, { owner: 'b', title: 'two', status: 'done', tenant_id: 'acme' }]);
       const result = await app.invoke<{ open: number; done: number }>('task-summary', {});
       expect(result).to.deep.equal({ ok: true, value: { open: 1, done: 1 } });
     });
@@ -212,9 +218,9 @@ describe('startApp: stop()', function () {
       const port = Number(new URL(app.url).port);
       expect(await listening(port)).to.equal(true);
       expect((await app.anonymous.health.get()).status).to.equal('ok');
-      expect((await app.as({ roles: ['member'] }).tasks.get()).tasks).to.deep.equal([]);
+      expect((await app.as({ roles: ['member'], tenant: 'acme' }).tasks.get()).tasks).to.deep.equal([]);
       const refused = await app
-        .as({ roles: ['member'] })
+        .as({ roles: ['member'], tenant: 'acme' })
         .tasks.post({ title: 'x' })
         .then(
           () => undefined,
