@@ -7,9 +7,9 @@ import { createClient, type Client } from '../src/client.gen.js';
 import { startFwDev, type FwDev } from './fw-dev.js';
 
 /** GET /tasks with an API key in X-API-Key: the status, the headers and the JSON body. */
-async function tasksWithKey(dev: FwDev, key: string): Promise<{ status: number; headers: Headers; body: { tasks?: { id: string }[]; error?: { code: string } } }> {
-  // A key acts as a machine of the multi-tenant app: it names its tenant (the keys here are acme's).
-  const response = await fetch(`${dev.url}/tasks`, { headers: { 'x-api-key': key, 'x-tenant-id': 'acme' } });
+async function tasksWithKey(dev: FwDev, key: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; body: { tasks?: { id: string }[]; error?: { code: string } } }> {
+  // A key acts for the tenant it was issued for (the issuing admin's: acme here), without naming it.
+  const response = await fetch(`${dev.url}/tasks`, { headers: { 'x-api-key': key, ...headers } });
   return { status: response.status, headers: response.headers, body: (await response.json()) as never };
 }
 
@@ -53,10 +53,15 @@ describe('tasks-api: API keys and webhooks on fw dev', function () {
     const withHeader = await tasksWithKey(dev, issued.key);
     expect(withHeader.status).to.equal(200);
     expect(withHeader.body.tasks!.map((t) => t.id)).to.deep.equal([task.id]);
-    const keyClient = createClient({ baseUrl: dev.url, token: issued.key, headers: { 'x-tenant-id': 'acme' } });
+    const keyClient = createClient({ baseUrl: dev.url, token: issued.key });
     expect((await keyClient.tasks.get()).tasks.map((t) => t.id)).to.deep.equal([task.id]);
     // Only routes that accept keys do: POST /tasks wants a token.
     expect(await keyClient.tasks.post({ title: 'no' }).then(() => 0, (error: { status: number }) => error.status)).to.equal(401);
+
+    // The key is bound to acme: naming another tenant is refused (a machine token could; a key cannot).
+    const elsewhere = await tasksWithKey(dev, issued.key, { 'x-tenant-id': 'globex' });
+    expect([elsewhere.status, elsewhere.body.error?.code]).to.deep.equal([403, 'TENANT_NOT_CALLERS']);
+    expect((await tasksWithKey(dev, issued.key, { 'x-tenant-id': 'acme' })).status).to.equal(200);
 
     // A forged key with the same prefix is refused.
     const forged = `${issued.key.slice(0, -4)}AAAA`;

@@ -5,6 +5,8 @@ CREATE TABLE fw_api_keys (
   kind text NOT NULL CHECK (kind IN ('live', 'test')),
   hash text NOT NULL,
   owner text NOT NULL,
+  -- The tenant the key acts for (@framework-pro/tenancy reads it as the caller's tenant claim); null without tenancy.
+  tenant text,
   name text NOT NULL,
   scopes text[] NOT NULL,
   rate_limit_requests integer CHECK (rate_limit_requests > 0),

@@ -12,6 +12,8 @@ export interface ApiKeyRecord {
   readonly prefix: string;
   readonly kind: ApiKeyKind;
   readonly owner: string;
+  /** The tenant the key acts for, when it was issued for one. */
+  readonly tenant?: string;
   readonly name: string;
   readonly scopes: readonly string[];
   readonly rateLimit?: ApiKeyRateLimit;

@@ -8,6 +8,7 @@ interface ApiKeyRow {
   kind: ApiKeyKind;
   hash: string;
   owner: string;
+  tenant: string | null;
   name: string;
   scopes: string[];
   rate_limit_requests: number | null;
@@ -23,6 +24,7 @@ export interface NewApiKey {
   readonly kind: ApiKeyKind;
   readonly hash: string;
   readonly owner: string;
+  readonly tenant?: string;
   readonly name: string;
   readonly scopes: readonly string[];
   readonly rateLimit?: ApiKeyRateLimit;
@@ -35,6 +37,7 @@ const toRecord = (row: ApiKeyRow): StoredApiKey => ({
   kind: row.kind,
   hash: row.hash,
   owner: row.owner,
+  ...(row.tenant !== null && row.tenant !== undefined ? { tenant: row.tenant } : {}),
   name: row.name,
   scopes: row.scopes,
   ...(row.rate_limit_requests !== null && row.rate_limit_window_seconds !== null ? { rateLimit: { requests: row.rate_limit_requests, windowSeconds: row.rate_limit_window_seconds } } : {}),
@@ -53,8 +56,8 @@ export class ApiKeyStore {
 
   async insert(key: NewApiKey): Promise<StoredApiKey> {
     const row = await this.db().one<ApiKeyRow>(sql`
-      INSERT INTO fw_api_keys (prefix, kind, hash, owner, name, scopes, rate_limit_requests, rate_limit_window_seconds, expires_at)
-      VALUES (${key.prefix}, ${key.kind}, ${key.hash}, ${key.owner}, ${key.name}, ${[...key.scopes]}, ${key.rateLimit?.requests ?? null}, ${key.rateLimit?.windowSeconds ?? null}, ${key.expiresAt ?? null})
+      INSERT INTO fw_api_keys (prefix, kind, hash, owner, tenant, name, scopes, rate_limit_requests, rate_limit_window_seconds, expires_at)
+      VALUES (${key.prefix}, ${key.kind}, ${key.hash}, ${key.owner}, ${key.tenant ?? null}, ${key.name}, ${[...key.scopes]}, ${key.rateLimit?.requests ?? null}, ${key.rateLimit?.windowSeconds ?? null}, ${key.expiresAt ?? null})
       RETURNING *`);
     return toRecord(row);
   }

@@ -58,6 +58,12 @@ export interface ApiKeysOptions {
 export interface IssueApiKeyOptions {
   /** Who the key acts for (a user id, an organization id): `ctx.auth.subject` of its requests. */
   readonly owner: string;
+  /**
+   * The tenant the key acts for (the issuer's: `ctx.tenant.id`). Its requests carry it as the `custom:tenant_id`
+   * claim, so `@framework-pro/tenancy` binds them to it: a key never chooses its tenant by header.
+   * @default - none (an app without tenancy)
+   */
+  readonly tenant?: string;
   /** A label for the owner's list ("CI deploys"). */
   readonly name: string;
   /** Scopes the key grants: a subset of `allowedScopes`. */
@@ -138,6 +144,7 @@ export class ApiKeys {
       kind: this.kind,
       hash: hashApiKey(key, this.pepper),
       owner: options.owner,
+      ...(options.tenant ? { tenant: options.tenant } : {}),
       name: options.name,
       scopes,
       ...(rateLimit ? { rateLimit } : {}),
@@ -194,7 +201,7 @@ export class ApiKeys {
       if (wait !== undefined) throw new ApiKeyRateLimited(wait);
     }
     this.lastUsed.note(record.id, new Date(now));
-    return { keyId: record.id, owner: record.owner, scopes: record.scopes };
+    return { keyId: record.id, owner: record.owner, scopes: record.scopes, ...(record.tenant !== undefined ? { tenant: record.tenant } : {}) };
   }
 
   /** Verification cache hits and misses in this container. */

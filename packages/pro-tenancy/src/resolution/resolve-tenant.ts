@@ -92,7 +92,11 @@ export function resolveTenant(request: TenantRequest, options: TenantResolutionO
   }
   if (chosen === undefined) return undefined;
   const auth = request.auth;
-  // With claims in use, a signed-in user without a tenant claim belongs to no tenant: naming one is not enough.
+  // With claims in use, a signed-in user without a tenant claim belongs to no tenant: naming one is not enough. An API
+  // key counts as a machine but is bound to the tenant it was issued for (its claim): it never chooses one.
+  if (auth && resolved.from.includes('claim') && auth.method === 'apiKey') {
+    throw new TenancyHttpError('TENANT_NOT_CALLERS', `The caller's API key was issued for no tenant (claim "${resolved.claim}"), so it may not act for the tenant named by ${describeSource(chosen.source, resolved)}; issue the key with a tenant (apiKeys.issue({ tenant }))`, { source: chosen.source });
+  }
   if (auth && resolved.from.includes('claim') && !(auth.isMachine && resolved.machineTokensChooseTenant)) {
     throw new TenancyHttpError('TENANT_NOT_CALLERS', `The caller's token carries no tenant (claim "${resolved.claim}"), so it may not act for the tenant named by ${describeSource(chosen.source, resolved)}; sign in as a member of that tenant`, { source: chosen.source });
   }

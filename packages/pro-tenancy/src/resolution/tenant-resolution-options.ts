@@ -43,7 +43,10 @@ export interface TenantResolutionOptions {
   readonly idPattern?: RegExp;
   /**
    * Machine tokens (client credentials, no user) have no tenant claim: with `true` they act for the tenant the
-   * request names (a back office, a service of the vendor). With `false` they are refused like user tokens.
+   * request names (a back office, a service of the vendor). With `false` they are refused like user tokens. API keys
+   * never choose: a key acts for the tenant it was issued for (`@framework/integrations`' `issue({ tenant })` puts it
+   * in the `custom:tenant_id` claim; with another `claim` configured, a key's requests have no tenant claim and are
+   * refused when they name a tenant).
    * @default true
    */
   readonly machineTokensChooseTenant?: boolean;

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { createLogger, currentTenant, handler, setRootLogger, type HandlerContext } from '@framework/runtime';
+import { createLogger, currentTenant, handler, registerApiKeyVerifier, setRootLogger, type HandlerContext } from '@framework/runtime';
 import { requireTenant, resolveTenant, runWithTenant, tenantMiddleware, type TenantMiddlewareOptions } from '../../src/index.js';
 import { httpEvent, machineClaims, userClaims } from '../support/events.js';
 
@@ -80,6 +80,29 @@ describe('tenant resolution: tenantMiddleware', () => {
     expect(machine.body.ctxTenant).to.equal('acme');
     const refused = await call(echoRoute({ from: ['claim', 'header'], machineTokensChooseTenant: false }), httpEvent({ claims: machineClaims(), headers: { 'x-tenant-id': 'acme' } }));
     expect(refused.status).to.equal(403);
+  });
+
+  it('binds an API key to the tenant it was issued for: it never names another, and a key without one names none', async () => {
+    registerApiKeyVerifier(async (key) =>
+      key === 'sk_test_bound' ? { keyId: 'k1', owner: 'admin-1', scopes: [], tenant: 'acme' } : { keyId: 'k2', owner: 'admin-2', scopes: [] },
+    );
+    try {
+      const route = handler(async (_body: unknown, ctx: HandlerContext) => ({ ctxTenant: ctx.tenant?.id ?? null }), {
+        auth: ['jwt', 'apiKey'],
+        middleware: [tenantMiddleware({ from: ['claim', 'header'] })],
+      });
+      const bound = await call(route, httpEvent({ headers: { 'x-api-key': 'sk_test_bound' } }));
+      expect(bound.body.ctxTenant).to.equal('acme');
+      const elsewhere = await call(route, httpEvent({ headers: { 'x-api-key': 'sk_test_bound', 'x-tenant-id': 'globex' } }));
+      expect(elsewhere.status).to.equal(403);
+      expect(elsewhere.body.error?.code).to.equal('TENANT_NOT_CALLERS');
+      // a machine token may name a tenant (above); a key issued for no tenant may not
+      const unbound = await call(route, httpEvent({ headers: { 'x-api-key': 'sk_test_unbound', 'x-tenant-id': 'globex' } }));
+      expect(unbound.status).to.equal(403);
+      expect(unbound.body.error?.message).to.include('issue the key with a tenant');
+    } finally {
+      registerApiKeyVerifier(undefined);
+    }
   });
 
   it('answers 400 INVALID_TENANT_ID for an id that could escape a key or a setting, and 400 TENANT_CONFLICT for two tenants', async () => {

@@ -7,6 +7,12 @@ import { ENV } from '@framework/core/names';
 
 export type { AuthMethod } from '@framework/core/names';
 
+/**
+ * The claim a key's tenant arrives in (`ctx.auth.claims`): the one `@framework-pro/tenancy` reads by default, so a
+ * key is bound to the tenant it was issued for.
+ */
+export const API_KEY_TENANT_CLAIM = 'custom:tenant_id';
+
 /** Who an API key belongs to, as its verifier found it. */
 export interface ApiKeyIdentity {
   /** The key's id (never the key itself). */
@@ -15,6 +21,8 @@ export interface ApiKeyIdentity {
   readonly owner: string;
   /** The scopes the key was issued with (bare names: `tasks:read`). */
   readonly scopes: readonly string[];
+  /** The tenant the key was issued for: its requests carry it as the `custom:tenant_id` claim (`API_KEY_TENANT_CLAIM`). */
+  readonly tenant?: string;
 }
 
 /**
@@ -70,6 +78,7 @@ interface ApiKeyAuthorizerContext {
   readonly keyId?: unknown;
   readonly owner?: unknown;
   readonly scopes?: unknown;
+  readonly tenant?: unknown;
 }
 
 function lambdaAuthorizerOf(event: APIGatewayProxyEventV2): ApiKeyAuthorizerContext | undefined {
@@ -92,8 +101,9 @@ async function verifiedBearer(headers: Readonly<Record<string, string | undefine
 
 /** `ctx.auth` for a caller that presented an API key: the owner as subject, the key's scopes, `method: 'apiKey'`. */
 export function apiKeyAuthInfo(identity: ApiKeyIdentity): AuthInfo {
+  const claims = { sub: identity.owner, key_id: identity.keyId, ...(identity.tenant !== undefined ? { [API_KEY_TENANT_CLAIM]: identity.tenant } : {}) };
   // A key acts for its owner without a user signing in: a machine caller (the auth module's rule reads token claims).
-  return Object.assign(authInfoOf(identity.owner, identity.scopes, [], { sub: identity.owner, key_id: identity.keyId }, { method: 'apiKey', keyId: identity.keyId }), { isMachine: true });
+  return Object.assign(authInfoOf(identity.owner, identity.scopes, [], claims, { method: 'apiKey', keyId: identity.keyId }), { isMachine: true });
 }
 
 /**
@@ -112,7 +122,8 @@ export async function authorizeWithMethods(
   let auth: AuthInfo | undefined;
   if (fromAuthorizer?.authMethod === 'apiKey' && typeof fromAuthorizer.keyId === 'string' && typeof fromAuthorizer.owner === 'string') {
     const scopes = typeof fromAuthorizer.scopes === 'string' ? fromAuthorizer.scopes.split(' ').filter(Boolean) : [];
-    auth = apiKeyAuthInfo({ keyId: fromAuthorizer.keyId, owner: fromAuthorizer.owner, scopes });
+    const tenant = typeof fromAuthorizer.tenant === 'string' ? fromAuthorizer.tenant : undefined;
+    auth = apiKeyAuthInfo({ keyId: fromAuthorizer.keyId, owner: fromAuthorizer.owner, scopes, ...(tenant !== undefined ? { tenant } : {}) });
   } else {
     const key = apiKeyOf(headers);
     if (key !== undefined) {
