@@ -37,8 +37,8 @@ const median = (values: number[]) => {
 };
 
 async function dirty(app: TestApp<HttpClient>): Promise<void> {
-  const tasks = await app.db().seed<{ id: string }>('tasks', Array.from({ length: 10 }, (_, i) => ({ owner: 'bench', title: `task ${i}` })));
-  await app.db().seed('task_events', tasks.map((t) => ({ task_id: t.id, type: 'task.created' })));
+  const tasks = await app.db().seed<{ id: string }>('tasks', Array.from({ length: 10 }, (_, i) => ({ owner: 'bench', title: `task ${i}`, tenant_id: 'bench' })));
+  await app.db().seed('task_events', tasks.map((t) => ({ task_id: t.id, type: 'task.created', tenant_id: 'bench' })));
 }
 
 async function remigrate(app: TestApp<HttpClient>, root: string): Promise<void> {
