@@ -217,8 +217,8 @@ const packages: WorkspacePackage[] = [
     workspaceDeps: ['core', 'runtime', 'data', 'auth'],
     // cockatiel 3.x: 4.x needs Node 22. oauth2-mock-server 8.x: 9.x needs Node 22. undici's own `request` (not
     // `fetch`): the HTTP client's per-request overhead stays under bare fetch's (bench:integrations).
-    deps: { 'undici': '^7.16.0', 'cockatiel': '^3.2.1', 'oauth4webapi': '^3.8.8', 'standardwebhooks': '^1.1.1', '@aws-sdk/client-kms': AWS_SDK },
-    devDeps: { 'oauth2-mock-server': '~8.2.3', '@electric-sql/pglite': '0.5.14', '@electric-sql/pglite-socket': '0.2.17' },
+    deps: { 'undici': '^7.16.0', 'cockatiel': '^3.2.1', 'oauth4webapi': '^3.8.8', 'standardwebhooks': '^1.1.1', '@aws-sdk/client-kms': AWS_SDK, '@aws-sdk/client-secrets-manager': AWS_SDK },
+    devDeps: { 'oauth2-mock-server': '~8.2.3', 'aws-sdk-client-mock': '^4.1.0', '@electric-sql/pglite': '0.5.14', '@electric-sql/pglite-socket': '0.2.17' },
     sideEffectFree: false,
     testTimeout: 60000,
   }),

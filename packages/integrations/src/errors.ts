@@ -165,7 +165,7 @@ export const INTEGRATIONS_ERROR_CODES = {
   [ConnectionNotFoundError.CODE]: 'no such OAuth2 connection',
   [ConnectionBrokenError.CODE]: 'the connection needs to be connected again',
   FW_ERR_API_KEY_OPTIONS: '`createApiKeys` or `issue` got an option it cannot use (no allowed scopes, an expiry in the past, a rate limit below 1, an empty owner or name).',
-  FW_ERR_API_KEY_PEPPER: 'No usable pepper for hashing API keys: `FW_API_KEYS_PEPPER` is unset in a deployed function, or shorter than 32 characters.',
+  FW_ERR_API_KEY_PEPPER: 'No usable pepper for hashing API keys: a deployed function has neither `FW_API_KEYS_PEPPER` nor the pepper secret of `@framework/infra` (`FW_API_KEYS_PEPPER_SECRET_ARN`, given to functions whose code calls `createApiKeys(`), or the pepper is shorter than 32 characters.',
   FW_ERR_WEBHOOK_OPTIONS: 'A webhook endpoint or verifier got an option it cannot use (a URL that is not http(s), a secret in the wrong form, an empty event type).',
   FW_ERR_WEBHOOK_DELIVERY: 'A webhook delivery attempt got no 2xx answer (or none at all); the queue delivers it again.',
 } as const;

@@ -120,6 +120,13 @@ export const TOKEN_VERIFIER_ENV = {
   jwks: 'FW_AUTH_JWKS',
 } as const;
 
+/**
+ * The ARN of the Secrets Manager secret holding the API-key pepper (`@framework/integrations`), set deployed on the
+ * functions whose code creates API keys (`createApiKeys(`) only. A constant of its own, not in `ENV`: that object is in
+ * every route bundle.
+ */
+export const API_KEYS_PEPPER_SECRET_ARN_ENV = 'FW_API_KEYS_PEPPER_SECRET_ARN';
+
 /** Variables the dev server sets that deployed functions never get (excluded when comparing both). */
 export const DEV_ONLY_ENV: readonly string[] = [ENV.devEndpoint, ENV.devStorageToken, ENV.devAuthToken, ENV.devInboxToken, ENV.devSmtpPort, ENV.validateResponses];
 

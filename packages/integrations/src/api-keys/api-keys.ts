@@ -101,7 +101,7 @@ export class ApiKeys {
   private readonly lastUsed: LastUsedTracker;
   private readonly defaultRateLimit: ApiKeyRateLimit | undefined;
   private readonly now: () => number;
-  private pepperValue: string | undefined;
+  private pepperValue: Promise<string> | undefined;
 
   constructor(private readonly options: ApiKeysOptions) {
     if (options.allowedScopes.length === 0) throw new IntegrationsError('FW_ERR_API_KEY_OPTIONS', 'createApiKeys needs allowedScopes: the scopes a key may hold (Object.keys(security.scopes))');
@@ -125,8 +125,16 @@ export class ApiKeys {
     }
   }
 
-  private get pepper(): string {
-    return (this.pepperValue ??= this.options.pepper ?? loadPepper());
+  /** Loaded on first use (deployed, from Secrets Manager); a failed load is retried by the next call. */
+  private pepper(): Promise<string> {
+    if (!this.pepperValue) {
+      const pepper = this.options.pepper !== undefined ? Promise.resolve(this.options.pepper) : loadPepper();
+      this.pepperValue = pepper;
+      pepper.catch(() => {
+        if (this.pepperValue === pepper) this.pepperValue = undefined;
+      });
+    }
+    return this.pepperValue;
   }
 
   /** Issues a key; the returned `key` is the only time its secret exists outside the caller. */
@@ -142,7 +150,7 @@ export class ApiKeys {
     const stored = await this.store.insert({
       prefix,
       kind: this.kind,
-      hash: hashApiKey(key, this.pepper),
+      hash: hashApiKey(key, await this.pepper()),
       owner: options.owner,
       ...(options.tenant ? { tenant: options.tenant } : {}),
       name: options.name,
@@ -185,7 +193,7 @@ export class ApiKeys {
   async verify(key: string): Promise<ApiKeyIdentity> {
     const parsed = parseApiKey(key);
     if (!parsed || parsed.kind !== this.kind) throw new InvalidApiKey();
-    const hash = hashApiKey(key, this.pepper);
+    const hash = hashApiKey(key, await this.pepper());
     let record: StoredApiKey | undefined;
     const cached = this.cache.get(parsed.prefix);
     if (cached) record = cached.record;
