@@ -56,6 +56,19 @@ describe('the example app (examples/tasks-api), stage prod', () => {
     prod.template.hasResourceProperties('AWS::Scheduler::Schedule', { Name: 'tasks-api-prod-cron-daily-summary', ScheduleExpression: 'cron(0 7 * * ? *)', ScheduleExpressionTimezone: 'Etc/UTC' });
   });
 
+  it('gives the API-key pepper secret (one, generated) to the functions that create API keys, not to GET /health', () => {
+    const secrets = resourcesOf(prod, 'AWS::SecretsManager::Secret').filter((s) => /ApiKeysPepper/.test(s.logicalId));
+    expect(secrets).to.have.length(1);
+    expect(secrets[0]!.properties.GenerateSecretString).to.deep.include({ ExcludePunctuation: true });
+    const routeOf = (key: string) => app.routes.find((r) => r.routeKey === key)!.functionName;
+    for (const key of ['POST /api-keys', 'GET /tasks']) {
+      expect(functionNamed(prod, routeOf(key)).properties, key).to.have.nested.property('Environment.Variables.FW_API_KEYS_PEPPER_SECRET_ARN');
+      expect(permissionsOf(prod, routeOf(key)).actions, key).to.include('secretsmanager:GetSecretValue');
+    }
+    expect(functionNamed(prod, routeOf('GET /health')).properties).to.not.have.nested.property('Environment.Variables.FW_API_KEYS_PEPPER_SECRET_ARN');
+    expect(permissionsOf(prod, routeOf('GET /health')).actions.filter((a) => a.startsWith('secretsmanager:'))).to.deep.equal([]);
+  });
+
   it('protects the routes with the scopes their handlers declare, and leaves /health public', () => {
     const all = resourcesOf(prod, 'AWS::ApiGatewayV2::Route').map((r) => [r.properties.RouteKey as string, r.properties] as const);
     const routes = new Map(all.filter(([key]) => !key.startsWith('$')));

@@ -29,6 +29,12 @@ export interface FunctionReferences {
    * @default false
    */
   readonly authAdmin?: boolean;
+  /**
+   * Whether it creates API keys: a project file imports `@framework/integrations` and calls `createApiKeys(` (in the
+   * function's tree-shaken project code). Such a function reads the app's API-key pepper secret.
+   * @default false
+   */
+  readonly apiKeys?: boolean;
 }
 
 /** The methods of `service.auth` (`@framework/auth`): each calls Cognito's admin API or reads an app client. */
@@ -65,6 +71,9 @@ const WS_REGISTRY = new RegExp(String.raw`\bws${OPT}(?:send|broadcast|publish|su
 const WS_PUBLISH = new RegExp(String.raw`\bws${OPT}publish\s*\(`);
 /** `auth.createUser(`, `auth?.setRoles(`, ... (`service.auth`, or `auth` destructured from it); `service.auth` passed on. */
 const AUTH_ADMIN = new RegExp(String.raw`\bauth${OPT}(?:${AUTH_SERVICE_METHODS.join('|')})\s*\(|\bservice${OPT}auth\b(?!${OPT}[A-Za-z_$])`);
+/** `createApiKeys(` of `@framework/integrations` (imported under its own name; an alias is not followed). */
+const CREATE_API_KEYS = /\bcreateApiKeys\s*\(/;
+const INTEGRATIONS_PACKAGE = '@framework/integrations';
 /** Cognito's SDK client, imported directly by a project file. */
 const AUTH_DIRECT_CLIENT = '@aws-sdk/client-cognito-identity-provider';
 /** The WebSocket API's management client, imported directly by a project file. */
@@ -125,6 +134,7 @@ export function referencesOf(projectCode: string, projectPackages: ReadonlySet<s
     wsPublishes: WS_PUBLISH.test(projectCode),
     // Only when true: a function that does not call service.auth reads as before.
     ...(projectPackages.has(AUTH_DIRECT_CLIENT) || AUTH_ADMIN.test(projectCode) ? { authAdmin: true } : {}),
+    ...(projectPackages.has(INTEGRATIONS_PACKAGE) && CREATE_API_KEYS.test(projectCode) ? { apiKeys: true } : {}),
   };
 }
 

@@ -1,1 +1,2 @@
 export * from './integrations-vault-key.js';
+export * from './api-keys-pepper.js';

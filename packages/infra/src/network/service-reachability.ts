@@ -58,6 +58,7 @@ export function servicesOf(needs: FunctionNeeds, references: FunctionReferences,
   if (needs.idempotency) add('dynamodb', 'uses the idempotency table');
   // machineToken also calls the pool's token endpoint (its domain), which no VPC endpoint serves: a NAT gateway does.
   if (references.authAdmin) add('cognito-idp', 'calls service.auth');
+  if (references.apiKeys) add('secretsmanager', 'reads the API-key pepper (createApiKeys)');
   for (const pkg of [...projectPackages].sort()) {
     if (!pkg.startsWith('@aws-sdk/client-') && !(pkg in SDK_CLIENT_SERVICES)) continue;
     const service = SDK_CLIENT_SERVICES[pkg];

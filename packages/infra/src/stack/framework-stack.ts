@@ -24,6 +24,7 @@ import { InfraError } from '../errors.js';
 import { AppFunction } from '../functions/app-function.js';
 import { AppHttpApi } from '../http-api/app-http-api.js';
 import { IdempotencyTable } from '../idempotency/idempotency-table.js';
+import { ApiKeysPepper } from '../integrations/api-keys-pepper.js';
 import { AppNetwork } from '../network/app-network.js';
 import { GATEWAY_SERVICES, servicesOf, type ServiceUse } from '../network/service-reachability.js';
 import { AppQueue } from '../queues/app-queue.js';
@@ -113,6 +114,8 @@ export class FrameworkStack extends Stack {
   public readonly caches = new Map<string, AppCache>();
   public readonly auth?: AppAuth;
   public readonly idempotencyTable?: IdempotencyTable;
+  /** The API-key pepper secret, when a function's code calls `createApiKeys(` (`@framework/integrations`). */
+  public readonly apiKeysPepper?: ApiKeysPepper;
   public readonly httpApi?: AppHttpApi;
   /** The WebSocket API of `src/ws/`, when it has handlers. */
   public readonly wsApi?: AppWebSocketApi;
@@ -174,6 +177,7 @@ export class FrameworkStack extends Stack {
     const caches = this.addCaches();
     this.auth = this.addAuth(props.resourceServerIdentifier);
     this.idempotencyTable = this.addIdempotencyTable(props.idempotencyTable);
+    this.apiKeysPepper = this.addApiKeysPepper();
     this.wsApi = this.addWebSocketApi();
     this.wsRegistry = this.app.ws ? new WsConnectionRegistry(this, 'WebSocketRegistry', { definition: this.app.ws }) : undefined;
     const outputs: ProvidedOutputs = { databases, storage, queues, caches, auth: this.authOutputs(), idempotency: this.idempotencyOutputs(), ws: this.wsApi && this.wsRegistry ? { [WS_ID]: this.wsApi.outputs(this.wsRegistry) } : {} };
@@ -284,6 +288,12 @@ export class FrameworkStack extends Stack {
   private addIdempotencyTable(wanted: boolean | undefined): IdempotencyTable | undefined {
     if (!(wanted ?? [...this.needs.values()].some((n) => n.idempotency))) return undefined;
     return new IdempotencyTable(this, 'Idempotency', { tableName: this.app.idempotency.tableName, resources: this.app.config.settings.resources });
+  }
+
+  /** One pepper per app and stage, only when a function creates API keys: the others neither see nor read it. */
+  private addApiKeysPepper(): ApiKeysPepper | undefined {
+    if (![...this.references.values()].some((r) => r.apiKeys)) return undefined;
+    return new ApiKeysPepper(this, 'ApiKeysPepper', { resources: this.app.config.settings.resources });
   }
 
   private idempotencyOutputs(): Record<string, OutputValues<'idempotency'>> {
@@ -522,11 +532,12 @@ export class FrameworkStack extends Stack {
     const bundle = this.bundle.functions.get(unit.functionName)!;
     // A function that verifies tokens itself (@framework/auth's verifier is in its bundle) starts with the pool's keys.
     const verifiesTokens = this.auth !== undefined && bundle.packages.has('aws-jwt-verify');
+    const pepper = this.references.get(unit.functionName)?.apiKeys && this.apiKeysPepper ? this.apiKeysPepper.environment : {};
     return new AppFunction(scope, unit.functionName, {
       unit,
       bundle,
       settings: this.app.config.settings,
-      environment: { ...appEnvironment, ...(verifiesTokens ? { [TOKEN_VERIFIER_ENV.jwks]: this.auth!.preloadJwks(this.app.config.settings).jwks } : {}), ...unit.environment },
+      environment: { ...appEnvironment, ...(verifiesTokens ? { [TOKEN_VERIFIER_ENV.jwks]: this.auth!.preloadJwks(this.app.config.settings).jwks } : {}), ...pepper, ...unit.environment },
       network: joinsVpc ? this.network : undefined,
       role: this.shareRoles ? this.sharedRoleOf(unit.functionName) : undefined,
     });
@@ -551,6 +562,7 @@ export class FrameworkStack extends Stack {
       wsRegistry: (refs.wsRegistry || unit.kind === 'ws') && this.app.ws !== undefined,
       wsPublishes: refs.wsPublishes && this.app.ws !== undefined,
       authAdmin: refs.authAdmin === true && this.auth !== undefined,
+      apiKeys: refs.apiKeys === true,
       idempotency: need.idempotency,
     });
   }
@@ -653,6 +665,7 @@ export class FrameworkStack extends Stack {
       if (this.wsRegistry && (refs.wsRegistry || unit?.kind === 'ws')) this.wsRegistry.grantReadWriteData(role);
       if (this.wsRegistry && refs.wsPublishes) this.wsRegistry.grantPublish(role);
       if (refs.authAdmin && this.auth) this.auth.grantServiceAuth(role);
+      if (refs.apiKeys && this.apiKeysPepper) this.apiKeysPepper.grantRead(role);
     }
   }
 
