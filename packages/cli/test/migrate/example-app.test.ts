@@ -42,11 +42,13 @@ describe('fw migrate against the example app on fw dev (embedded PGlite)', () =>
     const shipped = readdirSync(path.join(dir, 'migrations')).filter((f) => f.endsWith('.sql')).length;
     await runMigrate(['create', 'add due date'], { cwd: dir, out });
     const file = readdirSync(path.join(dir, 'migrations')).find((f) => f.endsWith('_add_due_date.sql'));
-    expect(file).to.equal('0011_add_due_date.sql');
+    // the next number after the highest one the example ships
+    const highest = Math.max(...readdirSync(path.join(dir, 'migrations')).filter((f) => f.endsWith('.sql') && f !== file).map((f) => Number.parseInt(f, 10)));
+    expect(file).to.equal(`${String(highest + 1).padStart(4, '0')}_add_due_date.sql`);
     writeFileSync(path.join(dir, 'migrations', file as string), 'ALTER TABLE tasks ADD COLUMN due_date date;\n-- down\nALTER TABLE tasks DROP COLUMN due_date;\n');
     lines = [];
     expect(await runMigrate([], { cwd: dir, out })).to.equal(0);
-    expect(lines).to.include('applied 0011_add_due_date.sql');
+    expect(lines).to.include(`applied ${file}`);
     lines = [];
     await runMigrate(['status'], { cwd: dir, out });
     expect(lines.join('\n')).to.contain(`${shipped + 1} applied, 0 pending`);

@@ -47,6 +47,11 @@ describe('fw openapi', function () {
       'DELETE /tasks/{id}': ['tasks-api/tasks:admin'],
       'GET /tasks/{id}/attachments': ['tasks-api/tasks:read'],
       'POST /tasks/{id}/attachments': ['tasks-api/tasks:write'],
+      'PUT /tasks/{id}/assignee': ['tasks-api/tasks:write'],
+      'POST /api-keys': ['tasks-api/tasks:admin'],
+      'GET /api-keys': ['tasks-api/tasks:admin'],
+      'DELETE /api-keys/{id}': ['tasks-api/tasks:admin'],
+      'POST /webhook-endpoints': ['tasks-api/tasks:write'],
     });
     const oauth2 = document.components.securitySchemes!.oauth2 as { flows: Record<string, { scopes: Record<string, string>; tokenUrl: string }> };
     expect(Object.keys(oauth2.flows).sort()).to.deep.equal(['authorizationCode', 'clientCredentials']);

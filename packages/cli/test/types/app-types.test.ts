@@ -38,7 +38,9 @@ describe('app types (.fw/types/app.d.ts)', function () {
       expect(writeAppTypes(dir, app)).to.equal(true);
       const text = fs.readFileSync(path.join(dir, APP_TYPES_FILE), 'utf8');
       expect(text).to.contain("declare module '@framework/runtime' {\n  interface Register {\n");
-      expect(text).to.contain('    queues: "task-events";\n');
+      // Every queue of fw.config.ts, as a union of literals.
+      const queues = /\n    queues: ([^;\n]+);\n/.exec(text)?.[1]?.split(' | ');
+      expect(queues).to.have.members(['"task-events"', '"webhooks"', '"notify-outbox"']);
       expect(text).to.contain('    functions: {\n      "task-summary": typeof import("../../src/functions/task-summary.js").main;\n    };\n');
       expect(text).to.contain('    buckets: "attachments";\n');
       expect(text).to.contain('    databases: "main";\n');
