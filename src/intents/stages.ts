@@ -123,4 +123,9 @@ export interface SeededUser {
   readonly roles?: string[];
   /** @default - none */
   readonly email?: string;
+  /**
+   * The user's tenant in a multi-tenant app: their tokens carry it as `custom:tenant_id`.
+   * @default - none
+   */
+  readonly tenant?: string;
 }
