@@ -162,6 +162,8 @@ const packages: WorkspacePackage[] = [
       'jose': '^6.1.0',
       '@electric-sql/pglite': '0.5.14',
       '@electric-sql/pglite-socket': '0.2.17',
+      // The embedded database loads pgvector (same PGlite version) so an app's `CREATE EXTENSION vector` runs locally.
+      '@electric-sql/pglite-pgvector': '0.0.15',
       '@aws-cdk/toolkit-lib': '1.40.1',
       'pg': '^8.16.0',
       // `fw init`'s template prompt (arrow keys); supports Node 18+.
@@ -268,6 +270,47 @@ const packages: WorkspacePackage[] = [
     deps: { 'rate-limiter-flexible': '^11.4.0' },
     // pg and pglite-socket: the isolation tests connect as the migrations' user beside the data package's pool.
     devDeps: { '@electric-sql/pglite': '0.5.14', '@electric-sql/pglite-socket': '0.2.17', 'pg': '^8.16.0', '@types/pg': '^8.15.0' },
+    license: 'SEE LICENSE IN README.md',
+    sideEffectFree: false,
+    testTimeout: 60000,
+  }),
+  new WorkspacePackage(project, {
+    name: 'pro-billing',
+    description: 'framework pro billing: plans and limits declared once, entitlements answered in process, usage metered exactly once, invoices that add up, Stripe (or another provider) behind an adapter',
+    workspaceDeps: ['core', 'runtime', 'data', 'notify', 'pro-license', 'pro-tenancy'],
+    // stripe 23.x runs on Node 20 (its engines field); the provider fake signs webhooks with the same scheme.
+    deps: { 'stripe': '^23.1.0' },
+    devDeps: { '@electric-sql/pglite': '0.5.14', '@electric-sql/pglite-socket': '0.2.17', 'pg': '^8.16.0', '@types/pg': '^8.15.0', 'fast-check': '^4.10.2' },
+    license: 'SEE LICENSE IN README.md',
+    sideEffectFree: false,
+    testTimeout: 60000,
+  }),
+  new WorkspacePackage(project, {
+    name: 'pro-chat',
+    description: 'framework pro chat: rooms, messages, presence and read receipts on the app\'s own WebSocket API and PostgreSQL',
+    workspaceDeps: ['core', 'runtime', 'data', 'storage', 'notify', 'pro-license', 'pro-tenancy'],
+    devDeps: { '@electric-sql/pglite': '0.5.14', '@electric-sql/pglite-socket': '0.2.17', 'pg': '^8.16.0', '@types/pg': '^8.15.0', 'ws': '^8.18.0', '@types/ws': '^8.18.0' },
+    license: 'SEE LICENSE IN README.md',
+    sideEffectFree: false,
+    testTimeout: 60000,
+  }),
+  new WorkspacePackage(project, {
+    name: 'pro-ai',
+    description: 'framework pro ai: models through the ai SDK (Bedrock, OpenAI-compatible), embeddings, a pgvector store in the app\'s PostgreSQL, RAG with citations and tool-using agents',
+    workspaceDeps: ['core', 'runtime', 'data', 'storage', 'pro-license', 'pro-tenancy', 'pro-billing'],
+    // ai 6.x and its providers 4.x/2.x: the 7.x line needs Node 22. unpdf 1.0.x: later lines need Node 22.
+    deps: {
+      'ai': '~6.0.324',
+      '@ai-sdk/provider': '~3.0.19',
+      '@ai-sdk/amazon-bedrock': '~4.0.186',
+      '@ai-sdk/openai-compatible': '~2.0.91',
+      'zod': '^4.1.0',
+      'gpt-tokenizer': '^4.0.0',
+      'html-to-text': '^10.0.1',
+      'unpdf': '1.0.6',
+    },
+    // PGlite's pgvector build (the same PGlite version as cli's): the vector store's tests and fw dev's embedded database.
+    devDeps: { '@types/html-to-text': '^9.0.4', '@electric-sql/pglite': '0.5.14', '@electric-sql/pglite-pgvector': '0.0.15', '@electric-sql/pglite-socket': '0.2.17', 'pg': '^8.16.0', '@types/pg': '^8.15.0' },
     license: 'SEE LICENSE IN README.md',
     sideEffectFree: false,
     testTimeout: 60000,

@@ -1,0 +1,2 @@
+// @framework-pro/chat: being built (see README). Exports are added with the code they name.
+export {};
