@@ -269,7 +269,8 @@ const packages: WorkspacePackage[] = [
     workspaceDeps: ['core', 'runtime', 'data', 'storage', 'pro-license'],
     deps: { 'rate-limiter-flexible': '^11.4.0' },
     // pg and pglite-socket: the isolation tests connect as the migrations' user beside the data package's pool.
-    devDeps: { '@electric-sql/pglite': '0.5.14', '@electric-sql/pglite-socket': '0.2.17', 'pg': '^8.16.0', '@types/pg': '^8.15.0' },
+    // ioredis: the Redis counter store is tested against a real redis-server.
+    devDeps: { '@electric-sql/pglite': '0.5.14', '@electric-sql/pglite-socket': '0.2.17', 'pg': '^8.16.0', '@types/pg': '^8.15.0', 'ioredis': '^5.9.2' },
     license: 'SEE LICENSE IN README.md',
     sideEffectFree: false,
     testTimeout: 60000,
