@@ -1,2 +1,11 @@
-// @framework-pro/ai: being built (see README). Exports are added with the code they name.
-export {};
+/**
+ * @framework-pro/ai: models through the ai SDK (Bedrock, OpenAI-compatible endpoints, a mock), with budgets,
+ * retries and usage around every call; agents with tools, a step limit, a time budget and memory. See README.md.
+ */
+import { requireLicense } from '@framework-pro/license';
+
+// Once per cold start (the check keeps its result): never throws, warns locally, logs loudly when deployed.
+requireLicense('ai');
+
+export * from './errors.js';
+export * from './models/index.js';

@@ -1,0 +1,35 @@
+import { wsClient } from '@framework/runtime';
+import type { StreamResult } from './create-model.js';
+
+/** What a WebSocket client receives while a model answers. */
+export type AiStreamMessage =
+  | { readonly type: 'ai.delta'; readonly id: string; readonly delta: string }
+  | { readonly type: 'ai.done'; readonly id: string; readonly text: string; readonly usage: { readonly inputTokens: number; readonly outputTokens: number; readonly totalTokens: number } };
+
+/** Options of `streamToWebSocket`. */
+export interface StreamToWebSocketOptions {
+  /**
+   * An id the client matches deltas with (several answers may stream on one connection).
+   * @default - a random UUID
+   */
+  readonly id?: string;
+  /**
+   * How a message is sent.
+   * @default - the runtime's `wsClient().send` (the API Gateway management API deployed, the dev server locally)
+   */
+  readonly send?: (connectionId: string, message: AiStreamMessage) => Promise<void>;
+}
+
+/**
+ * Sends a streamed answer to one WebSocket connection: one `ai.delta` message per text part as it arrives, then
+ * `ai.done` with the whole text and the tokens. Returns the text. (HTTP routes answer in one piece: the runtime's
+ * HTTP API integration has no streamed responses, so a streamed answer goes to a WebSocket.)
+ */
+export async function streamToWebSocket(stream: StreamResult, connectionId: string, options: StreamToWebSocketOptions = {}): Promise<string> {
+  const id = options.id ?? crypto.randomUUID();
+  const send = options.send ?? ((to: string, message: AiStreamMessage) => wsClient().send(to, message));
+  for await (const delta of stream.textStream) await send(connectionId, { type: 'ai.delta', id, delta });
+  const [text, usage] = await Promise.all([stream.text, stream.usage]);
+  await send(connectionId, { type: 'ai.done', id, text, usage });
+  return text;
+}
