@@ -1,2 +1,13 @@
-// @framework-pro/billing: being built (see README). Exports are added with the code they name.
-export {};
+/**
+ * @framework-pro/billing: plans and limits declared once, entitlements answered in process, usage metered exactly
+ * once, invoices that add up. See README.md for what each part guarantees.
+ */
+import { requireLicense } from '@framework-pro/license';
+
+// Once per cold start (the check keeps its result): never throws, warns locally, logs loudly when deployed.
+requireLicense('billing');
+
+export * from './model.js';
+export * from './errors.js';
+export * from './schema/index.js';
+export * from './subscriptions/index.js';
