@@ -1,2 +1,21 @@
-// @framework-pro/chat: being built (see README). Exports are added with the code they name.
-export {};
+/**
+ * @framework-pro/chat: rooms, messages, read state and presence in the app's PostgreSQL (tenant tables), real time
+ * over the app's WebSocket API. See README.md for what each part guarantees.
+ */
+import { requireLicense } from '@framework-pro/license';
+
+// Once per cold start (the check keeps its result): never throws, warns locally, logs loudly when deployed.
+requireLicense('chat');
+
+export * from './errors.js';
+export * from './chat.js';
+export { chatMigrationSql, CHAT_TABLES } from './model/migration.js';
+export * from './model/types.js';
+export type { ChatEvent, ChatEventType } from './events/chat-event.js';
+export type { PreSendDraft, PreSendHook, PreSendVerdict } from './hooks/pre-send.js';
+export { MAX_PRE_SEND_BUDGET_MS } from './hooks/pre-send.js';
+export { DEFAULT_CHAT_LIMITS, type ChatLimits, type ResolvedChatLimits } from './limits/chat-limits.js';
+export { ROLE_PERMISSIONS, type RoomPermission } from './permissions/room-permissions.js';
+export type { CreateRoomInput } from './rooms/rooms.js';
+export type { HistoryOptions, HistoryPage, SendInput, SendResult } from './messages/messages.js';
+export type { ReadState } from './read-state/read-state.js';
