@@ -7,6 +7,12 @@ import { OUTBOX_TABLE } from './outbox-row.js';
 
 /** A recipient: the address of each channel it can be reached on. */
 export interface Recipient {
+  /**
+   * The user the message is for: the dispatcher applies their preferences (opt-out, channel choice) for the
+   * message's category when it delivers. Needs the outbox's recipient migration (`NOTIFY_RECIPIENT_MIGRATION_SQL`).
+   * @default - none: no preferences apply (a guest, an address outside the user base)
+   */
+  readonly userId?: string;
   readonly email?: string;
   /** E.164, e.g. `+14155550100`. */
   readonly phone?: string;
@@ -70,6 +76,7 @@ export interface Notifier<T extends TemplateRegistry> {
 const CATEGORY = /^[a-z0-9][a-z0-9._-]{0,62}$/;
 const LOCALE = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
 const MAX_IDEMPOTENCY_KEY = 255;
+const MAX_USER_ID = 256;
 
 /** The address of `recipient` on `channel`. */
 function addressOn(recipient: Recipient, channel: Channel): string | undefined {
@@ -93,6 +100,9 @@ export function createNotifier<T extends TemplateRegistry>(options: NotifierOpti
       const category = input.category ?? 'transactional';
       if (!CATEGORY.test(category)) throw new InvalidNotificationError(`category ${JSON.stringify(category)} must be lowercase letters, digits, ".", "_" or "-" (at most 63).`);
       if (input.to.locale !== undefined && !LOCALE.test(input.to.locale)) throw new InvalidNotificationError(`locale ${JSON.stringify(input.to.locale)} is not a BCP 47 tag such as "en" or "pt-BR".`);
+      if (input.to.userId !== undefined && (typeof input.to.userId !== 'string' || input.to.userId.length === 0 || input.to.userId.length > MAX_USER_ID)) {
+        throw new InvalidNotificationError(`to.userId must be a non-empty string of at most ${MAX_USER_ID} characters (the id your preferences are stored under).`);
+      }
       if (input.idempotencyKey !== undefined && (typeof input.idempotencyKey !== 'string' || input.idempotencyKey.length === 0 || input.idempotencyKey.length > MAX_IDEMPOTENCY_KEY)) {
         throw new InvalidNotificationError(`idempotencyKey must be a non-empty string of at most ${MAX_IDEMPOTENCY_KEY} characters.`);
       }
@@ -105,9 +115,12 @@ export function createNotifier<T extends TemplateRegistry>(options: NotifierOpti
       if (channels.length === 0) throw new InvalidNotificationError(`the recipient has no address on any channel of template "${input.template}" (${template.channels.join(', ')}).`);
       const data = JSON.stringify(input.data ?? {});
       // One statement for every channel: one round trip inside the caller's transaction, whatever the channel count.
-      const values = [...new Set(channels)].map((channel) => [channel, addressOn(input.to, channel), input.template, data, category, input.to.locale ?? null, input.idempotencyKey ?? null]);
+      // Without a user id the statement names no user_id column, so an app that has not applied the recipient
+      // migration keeps working as before.
+      const userId = input.to.userId;
+      const values = [...new Set(channels)].map((channel) => [channel, addressOn(input.to, channel), input.template, data, category, input.to.locale ?? null, input.idempotencyKey ?? null, ...(userId === undefined ? [] : [userId])]);
       const rows = await tx.many<{ id: string }>(sql`
-        INSERT INTO ${sql.identifier(OUTBOX_TABLE)} (channel, recipient, template, data, category, locale, idempotency_key)
+        INSERT INTO ${sql.identifier(OUTBOX_TABLE)} (channel, recipient, template, data, category, locale, idempotency_key${userId === undefined ? sql.empty : sql`, user_id`})
         VALUES ${sql.values(values)}
         ON CONFLICT (idempotency_key, channel) WHERE idempotency_key IS NOT NULL DO NOTHING
         RETURNING id`);

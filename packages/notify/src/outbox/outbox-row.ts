@@ -1,10 +1,14 @@
 import type { Channel } from '../providers/provider.js';
 
-/** Where a row is: `queued` until claimed, `sending` while claimed, then `sent`, and `delivered`/`bounced` from provider events, or `failed`. */
-export type OutboxStatus = 'queued' | 'sending' | 'sent' | 'delivered' | 'bounced' | 'failed';
+/**
+ * Where a row is: `queued` until claimed, `sending` while claimed, then `sent` (and `delivered` / `bounced` /
+ * `complained` from provider events), `skipped` (the user's preferences leave its channel out), `suppressed` (the
+ * address is on the suppression list) or `failed`.
+ */
+export type OutboxStatus = 'queued' | 'sending' | 'sent' | 'delivered' | 'bounced' | 'complained' | 'skipped' | 'suppressed' | 'failed';
 
 /** What the delivery log records: a status change, or `retry` (an attempt failed and another is scheduled). */
-export type DeliveryLogStatus = 'queued' | 'sent' | 'delivered' | 'bounced' | 'failed' | 'retry';
+export type DeliveryLogStatus = 'queued' | 'sent' | 'delivered' | 'bounced' | 'complained' | 'skipped' | 'suppressed' | 'failed' | 'retry';
 
 /** The outbox table, as the migration creates it. */
 export const OUTBOX_TABLE = 'fw_notify_outbox';
@@ -16,6 +20,8 @@ export interface OutboxRow {
   readonly id: string;
   readonly channel: Channel;
   readonly recipient: string;
+  /** The recipient's user id, whose preferences the dispatcher applies (`null`: no preferences, e.g. a guest). */
+  readonly user_id: string | null;
   readonly template: string;
   readonly data: Record<string, unknown>;
   readonly category: string;

@@ -77,6 +77,23 @@ export class PreferenceStore {
     return rows[0] ? toPreference(rows[0]) : undefined;
   }
 
+  /**
+   * What applies to each user and category, in one query (the dispatcher's lookup for a batch of outbox rows): the
+   * same answer as `effective` for each pair, in the order given.
+   */
+  public async effectiveMany(keys: readonly { readonly userId: string; readonly category: string }[]): Promise<(Preference | undefined)[]> {
+    if (keys.length === 0) return [];
+    for (const key of keys) checkKey(key.userId, key.category);
+    const users = [...new Set(keys.map((key) => key.userId))];
+    const categories = [...new Set([...keys.map((key) => key.category), ALL_CATEGORIES])];
+    const rows = await this.db.many<PreferenceRow>(sql`SELECT * FROM fw_notify_preferences WHERE user_id = ANY(${users}::text[]) AND category = ANY(${categories}::text[])`);
+    const byKey = new Map(rows.map((row) => [JSON.stringify([row.user_id, row.category]), row]));
+    return keys.map((key) => {
+      const row = byKey.get(JSON.stringify([key.userId, key.category])) ?? byKey.get(JSON.stringify([key.userId, ALL_CATEGORIES]));
+      return row ? toPreference(row) : undefined;
+    });
+  }
+
   /** Every row of the user (for a preferences page). */
   public async list(userId: string): Promise<Preference[]> {
     checkKey(userId, ALL_CATEGORIES);

@@ -1,3 +1,5 @@
+import type { Database } from '@framework/data';
+import { recordDeliveryEvent, type DeliveryEventStatus } from '../dispatcher/dispatcher.js';
 import { UnreadableEventError } from '../errors.js';
 import type { SuppressionList } from './suppression-list.js';
 
@@ -71,15 +73,50 @@ export function sesEventsOf(event: unknown): SesDeliveryEvent[] {
   return [parseSesEvent(root)];
 }
 
+/** The delivery-log status an SES event means for the message, with what the log keeps of it; none for the others. */
+export function deliveryStatusOf(event: SesDeliveryEvent): { readonly status: DeliveryEventStatus; readonly detail: string } | undefined {
+  const raw = event.raw;
+  switch (event.eventType) {
+    case 'Delivery':
+      return { status: 'delivered', detail: String(asObject(raw['delivery'])?.['smtpResponse'] ?? 'delivered') };
+    case 'Bounce': {
+      const bounce = asObject(raw['bounce']);
+      return { status: 'bounced', detail: `${String(bounce?.['bounceType'] ?? 'Undetermined')}/${String(bounce?.['bounceSubType'] ?? 'Undetermined')}` };
+    }
+    case 'Complaint':
+      return { status: 'complained', detail: String(asObject(raw['complaint'])?.['complaintFeedbackType'] ?? 'complaint') };
+    case 'Reject':
+      // SES accepted the call, then refused to send the message (a virus found): it never left.
+      return { status: 'failed', detail: `rejected by SES: ${String(asObject(raw['reject'])?.['reason'] ?? 'no reason given')}` };
+    default:
+      // Send, DeliveryDelay, Open, Click...: nothing final about the message.
+      return undefined;
+  }
+}
+
+export interface SesEventHandlerOptions {
+  readonly suppressions: () => SuppressionList | Promise<SuppressionList>;
+  /**
+   * The database holding the outbox: each Delivery, Bounce, Complaint and Reject moves the row SES's message id
+   * names to `delivered` / `bounced` / `complained` / `failed` and writes it to the delivery log with the message
+   * id. @default - the delivery log is not written
+   */
+  readonly deliveryLog?: () => Database | Promise<Database>;
+  /** Called with every event, after the suppression list and the delivery log. */
+  readonly onEvent?: (event: SesDeliveryEvent) => Promise<void> | void;
+}
+
 /**
- * The suppression handler: permanent bounces and complaints put their recipients on the suppression list; every
- * event is also handed to `onEvent` (to move the delivery log to `delivered` / `bounced`). Export it as the `main` of
- * the function the infra subscribes to the delivery-events topic.
+ * The delivery-events handler: permanent bounces and complaints put their recipients on the suppression list, and
+ * with `deliveryLog` every final event is recorded on its outbox row. Export it as the `main` of the function the
+ * infra subscribes to the delivery-events topic.
  */
-export function sesEventHandler(options: { readonly suppressions: () => SuppressionList | Promise<SuppressionList>; readonly onEvent?: (event: SesDeliveryEvent) => Promise<void> | void }): (event: unknown) => Promise<{ readonly suppressed: number }> {
+export function sesEventHandler(options: SesEventHandlerOptions): (event: unknown) => Promise<{ readonly suppressed: number; readonly logged: number }> {
   return async (event) => {
     const list = await options.suppressions();
+    const db = options.deliveryLog ? await options.deliveryLog() : undefined;
     let suppressed = 0;
+    let logged = 0;
     for (const record of sesEventsOf(event)) {
       if (record.suppress) {
         const reason = record.eventType === 'Complaint' ? 'complaint' : 'bounce';
@@ -88,8 +125,11 @@ export function sesEventHandler(options: { readonly suppressions: () => Suppress
           suppressed += 1;
         }
       }
+      const outcome = db && record.messageId ? deliveryStatusOf(record) : undefined;
+      // An event for a message this outbox did not send (another app on the configuration set) changes nothing.
+      if (db && outcome && (await recordDeliveryEvent(db, { providerMessageId: record.messageId, ...outcome }))) logged += 1;
       await options.onEvent?.(record);
     }
-    return { suppressed };
+    return { suppressed, logged };
   };
 }

@@ -34,14 +34,14 @@ for (const engine of ENGINES) {
       });
       expect(queued.ids).to.have.length(2);
       const report = await dispatcher().dispatchIds(queued.ids);
-      expect(report).to.deep.equal({ sent: 2, retried: 0, failed: 0 });
+      expect(report).to.deep.equal({ sent: 2, retried: 0, failed: 0, skipped: 0 });
       expect(provider.delivered.map((m) => m.channel).sort()).to.deep.equal(['email', 'sms']);
       expect(provider.calls.map((c) => c.key).sort()).to.deep.equal(queued.ids.map(idempotencyKeyOf).sort());
       const log = await db.many<{ status: string; provider: string; provider_message_id: string }>(sql`SELECT status, provider, provider_message_id FROM fw_notify_delivery_log ORDER BY id`);
       expect(log.map((l) => l.status)).to.deep.equal(['sent', 'sent']);
       expect(log.every((l) => l.provider === 'recording' && l.provider_message_id.startsWith('prov-'))).to.equal(true);
       // A second dispatch of the same ids (a redelivered queue message) sends nothing.
-      expect(await dispatcher().dispatchIds(queued.ids)).to.deep.equal({ sent: 0, retried: 0, failed: 0 });
+      expect(await dispatcher().dispatchIds(queued.ids)).to.deep.equal({ sent: 0, retried: 0, failed: 0, skipped: 0 });
       expect(provider.calls).to.have.length(2);
     });
 
@@ -57,8 +57,8 @@ for (const engine of ENGINES) {
       expect(error).to.have.property('message', 'assignment refused');
       expect(ids).to.have.length(2);
       await timePasses(db);
-      expect(await dispatcher().dispatchIds(ids)).to.deep.equal({ sent: 0, retried: 0, failed: 0 });
-      expect(await dispatcher().sweep()).to.deep.equal({ sent: 0, retried: 0, failed: 0 });
+      expect(await dispatcher().dispatchIds(ids)).to.deep.equal({ sent: 0, retried: 0, failed: 0, skipped: 0 });
+      expect(await dispatcher().sweep()).to.deep.equal({ sent: 0, retried: 0, failed: 0, skipped: 0 });
       expect(provider.calls).to.deep.equal([]);
       expect(await db.many(sql`SELECT id FROM fw_notify_outbox`)).to.deep.equal([]);
     });
@@ -74,7 +74,7 @@ for (const engine of ENGINES) {
       expect(await statuses()).to.deep.equal(['ada@example.com:sending']);
       // Its claim expires; the sweeper claims the row again and sends with the same provider key.
       await timePasses(db);
-      expect(await dispatcher().sweep()).to.deep.equal({ sent: 1, retried: 0, failed: 0 });
+      expect(await dispatcher().sweep()).to.deep.equal({ sent: 1, retried: 0, failed: 0, skipped: 0 });
       expect(provider.calls.map((c) => c.key)).to.deep.equal([idempotencyKeyOf(ids[0]!), idempotencyKeyOf(ids[0]!)]);
       expect(provider.delivered).to.have.length(1);
       // The first dispatcher's late write (were it to come) does not touch the row another claim finished.
@@ -113,7 +113,7 @@ for (const engine of ENGINES) {
       // Its last allowed attempt was claimed and its dispatcher never came back.
       await db.query(sql`UPDATE fw_notify_outbox SET status = 'sending', attempts = 3 WHERE id = ${ids[0]}`);
       await timePasses(db);
-      expect(await dispatcher({ maxAttempts: 3 }).sweep()).to.deep.equal({ sent: 0, retried: 0, failed: 1 });
+      expect(await dispatcher({ maxAttempts: 3 }).sweep()).to.deep.equal({ sent: 0, retried: 0, failed: 1, skipped: 0 });
       expect(provider.calls).to.deep.equal([]);
       expect(await statuses()).to.deep.equal(['lost@example.com:failed']);
     });
@@ -121,8 +121,8 @@ for (const engine of ENGINES) {
     it('a retry waits for its backoff: the row is not due again at once', async () => {
       provider.failures.set('flaky@example.com', 1);
       const { ids } = await db.transaction((tx) => notify.send(tx, { to: { email: 'flaky@example.com' }, template: 'task-assigned', data: { title: 'x', assignee: 'y' } }));
-      expect(await dispatcher({ retryBaseSeconds: 60 }).dispatchIds(ids)).to.deep.equal({ sent: 0, retried: 1, failed: 0 });
-      expect(await dispatcher().sweep()).to.deep.equal({ sent: 0, retried: 0, failed: 0 });
+      expect(await dispatcher({ retryBaseSeconds: 60 }).dispatchIds(ids)).to.deep.equal({ sent: 0, retried: 1, failed: 0, skipped: 0 });
+      expect(await dispatcher().sweep()).to.deep.equal({ sent: 0, retried: 0, failed: 0, skipped: 0 });
       const row = await db.one<{ status: string; wait: number }>(sql`SELECT status, extract(epoch FROM next_attempt_at - now())::float8 AS wait FROM fw_notify_outbox`);
       expect(row.status).to.equal('queued');
       expect(row.wait).to.be.greaterThan(20);

@@ -69,7 +69,7 @@ describe('SES email provider', () => {
     const suppressions = new SuppressionList(db());
     const seen: string[] = [];
     const handle = sesEventHandler({ suppressions: () => suppressions, onEvent: (e) => void seen.push(`${e.eventType}:${e.tags['fw-idempotency-key']?.[0]}`) });
-    expect(await handle(snsEvent(fixture('ses-bounce-event.json')))).to.deep.equal({ suppressed: 1 });
+    expect(await handle(snsEvent(fixture('ses-bounce-event.json')))).to.deep.equal({ suppressed: 1, logged: 0 });
     expect(seen).to.deep.equal(['Bounce:fw-notify-42']);
     const provider = new SesEmailProvider({ from: 'no-reply@example.com', configurationSetName: 'cs', client: new SESv2Client({ region: 'us-east-1' }), suppressions: () => suppressions });
     // The bounce reported "Recipient@Example.com": addresses compare without case.
@@ -89,7 +89,7 @@ describe('SES email provider', () => {
     const transient = fixture('ses-bounce-event.json') as { bounce: { bounceType: string; bouncedRecipients: { emailAddress: string }[] } };
     transient.bounce.bounceType = 'Transient';
     transient.bounce.bouncedRecipients[0]!.emailAddress = 'full-mailbox@example.com';
-    expect(await handle(snsEvent(transient))).to.deep.equal({ suppressed: 0 });
+    expect(await handle(snsEvent(transient))).to.deep.equal({ suppressed: 0, logged: 0 });
     expect(await suppressions.find('email', 'full-mailbox@example.com')).to.equal(undefined);
   });
 

@@ -1,19 +1,27 @@
 import { Database, sql } from '@framework/data';
 import { migrate, parseMigration } from '@framework/data/migrations';
-import { defineNotification, escapeHtml, localize, NOTIFY_MIGRATION_SQL, ProviderError, type DeliveryResult, type NotificationProvider, type OutgoingMessage, type SendOptions } from '../../src/index.js';
+import { CHANNELS_MIGRATION, defineNotification, escapeHtml, localize, NOTIFY_MIGRATION_SQL, NOTIFY_RECIPIENT_MIGRATION_SQL, ProviderError, type DeliveryResult, type NotificationProvider, type OutgoingMessage, type SendOptions } from '../../src/index.js';
 
 const quiet = { warn: () => undefined };
 
-/** A database on `connection` with the package's migration applied, as an app applies it. */
+/** A database on `connection` with the package's migrations applied in the order an app applies them. */
 export async function outboxDatabase(connection: ConstructorParameters<typeof Database>[0]['connection']): Promise<Database> {
   const db = new Database({ connection, logger: quiet });
-  await migrate(db, { migrations: [parseMigration('0001_notify_outbox.sql', NOTIFY_MIGRATION_SQL)] });
+  await migrate(db, {
+    migrations: [
+      parseMigration('0001_notify_outbox.sql', NOTIFY_MIGRATION_SQL),
+      parseMigration('0002_notify_channels.sql', CHANNELS_MIGRATION),
+      parseMigration('0003_notify_recipient.sql', NOTIFY_RECIPIENT_MIGRATION_SQL),
+    ],
+  });
   return db;
 }
 
 export async function emptyOutbox(db: Database): Promise<void> {
   await db.query(sql`DELETE FROM fw_notify_delivery_log`);
   await db.query(sql`DELETE FROM fw_notify_outbox`);
+  await db.query(sql`DELETE FROM fw_notify_preferences`);
+  await db.query(sql`DELETE FROM fw_notify_suppressions`);
 }
 
 /** Makes every queued or claimed row due now, as time passing would (retry delays, expired claims). */
