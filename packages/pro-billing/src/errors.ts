@@ -13,6 +13,10 @@ export const BILLING_HTTP_ERROR_CODES = {
   FEATURE_LIMIT_EXCEEDED: { status: 402, meaning: "The request would pass a limit of the tenant's plan (or use a feature the plan does not have), and a higher plan allows it: the body names the feature, the limit and the plan to upgrade to." },
   FEATURE_LIMIT_REACHED: { status: 403, meaning: 'The request would pass a limit that no declared plan allows more of: free some (remove seats, projects) instead.' },
   TENANT_REQUIRED: { status: 400, meaning: 'An entitlement check ran without a tenant: put the tenancy middleware before `requireFeature`, or pass the tenant.' },
+  BILLING_WEBHOOK_SIGNATURE_MISSING: { status: 400, meaning: 'A provider webhook arrived without its signature header (Stripe: `Stripe-Signature`), or with one that does not parse.' },
+  BILLING_WEBHOOK_TIMESTAMP_STALE: { status: 400, meaning: 'A provider webhook was signed further from now than the tolerance (default 300 s): a replay, or a far-off clock.' },
+  BILLING_WEBHOOK_SIGNATURE_INVALID: { status: 401, meaning: "A provider webhook's signature does not match its raw body and the webhook secret (forged, altered, or signed with another secret)." },
+  BILLING_WEBHOOK_INVALID_PAYLOAD: { status: 400, meaning: 'A correctly signed webhook whose body is not an event the adapter can read (not JSON, no id or type).' },
 } as const;
 
 export type BillingHttpErrorCode = keyof typeof BILLING_HTTP_ERROR_CODES;
@@ -24,6 +28,10 @@ export const BILLING_ERROR_CODES = {
   FW_ERR_BILLING_INVALID_CHANGE: '`applySubscriptionChange` got a change it cannot store (unknown plan, bad status, seats or dates, a version that is not a whole number).',
   FW_ERR_BILLING_PERIOD_OPEN: "`closePeriod` was asked to close a period that has not ended plus the grace window (late usage may still arrive): wait, or pass `now` in tests.",
   FW_ERR_BILLING_INVALID_PERIOD: '`closePeriod` got a period whose end is not after its start.',
+  FW_ERR_BILLING_PROVIDER_OPTIONS: 'The options given to a provider adapter or to the local provider fake cannot work (no API key or webhook secret, a plan without a price, a bad tolerance).',
+  FW_ERR_BILLING_UNKNOWN_PLAN: "A provider call named a plan the adapter has no price for: add it to the adapter's `prices`.",
+  FW_ERR_BILLING_USAGE: 'A usage push the provider cannot take: a quantity or sequence that is not a whole number >= 0, no customer.',
+  FW_ERR_BILLING_PROVIDER_FAILED: "The provider refused or failed a call (network, 4xx, 5xx); `cause` carries the provider's error.",
 } as const;
 
 export type BillingErrorCode = keyof typeof BILLING_ERROR_CODES;
@@ -35,9 +43,12 @@ export class BillingHttpError extends HttpError {
   }
 }
 
-/** A mistake in the app's use of billing (plans, arguments), found where it is made. */
+/** A refused provider webhook (unsigned, forged, stale or unreadable): 400/401, answered before the route runs. */
+export class BillingWebhookError extends BillingHttpError {}
+
+/** A mistake in the app's use of billing (plans, arguments), found where it is made; or a failed provider call. */
 export class BillingError extends FrameworkError {
-  constructor(code: BillingErrorCode, message: string) {
-    super(code, message);
+  constructor(code: BillingErrorCode, message: string, options?: { readonly cause?: unknown }) {
+    super(code, message, options?.cause === undefined ? undefined : { cause: options.cause });
   }
 }

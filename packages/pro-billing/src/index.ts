@@ -1,6 +1,7 @@
 /**
  * @framework-pro/billing: plans and limits declared once, entitlements answered in process, usage metered exactly
- * once, invoices that add up. See README.md for what each part guarantees.
+ * once, invoices that add up, a payment provider behind an adapter (Stripe shipped, a local fake for offline work).
+ * See README.md for what each part guarantees.
  */
 import { requireLicense } from '@framework-pro/license';
 
@@ -11,3 +12,5 @@ export * from './model.js';
 export * from './errors.js';
 export * from './schema/index.js';
 export * from './subscriptions/index.js';
+export * from './provider/index.js';
+export * from './local/index.js';

@@ -1,0 +1,3 @@
+export * from './billing-provider.js';
+export * from './usage-idempotency-key.js';
+export * from './stripe/index.js';
