@@ -14,3 +14,4 @@ export * from './schema/index.js';
 export * from './subscriptions/index.js';
 export * from './provider/index.js';
 export * from './local/index.js';
+export * from './webhooks/index.js';

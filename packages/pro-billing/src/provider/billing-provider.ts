@@ -13,6 +13,11 @@ export interface BillingProvider {
   createCustomer(input: CreateCustomerInput): Promise<ProviderCustomer>;
   /** A subscription of the customer to a plan, without a checkout page (free plans, trials, back-office). */
   createSubscription(input: CreateSubscriptionInput): Promise<ProviderSubscription>;
+  /**
+   * The subscription as the provider holds it now. Webhook application reads it rather than trusting the event's
+   * copy, so events that arrive out of order (or in the same second) still leave the provider's latest state.
+   */
+  getSubscription(subscriptionId: string): Promise<ProviderSubscription>;
   /** Moves a subscription to another plan (or seat count); `proration` says how the provider charges the difference. */
   changePlan(input: ChangePlanInput): Promise<ProviderSubscription>;
   /** Cancels now, or at the end of the paid period. */
@@ -183,4 +188,6 @@ export interface BillingEvent {
   readonly invoice?: ProviderInvoice;
   /** Checkout: the session id. */
   readonly checkoutSessionId?: string;
+  /** Checkout: the subscription the payment created. */
+  readonly subscriptionId?: string;
 }

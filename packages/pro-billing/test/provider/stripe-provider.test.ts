@@ -37,6 +37,7 @@ describe('stripeProvider against the local fake (real HTTP)', () => {
     expect(subscription).to.include({ customerId: customer.id, tenantId: 'acme', plan: 'pro', status: 'active', seats: 3, cancelAtPeriodEnd: false });
     expect(subscription.currentPeriodStart.toISOString()).to.equal('2026-03-01T00:00:00.000Z');
     expect(subscription.currentPeriodEnd.toISOString()).to.equal('2026-04-01T00:00:00.000Z');
+    expect(await provider.getSubscription(subscription.id)).to.deep.equal(subscription);
   });
 
   it('changes the plan mid-period with proration in whole cents, and cancels at period end', async () => {

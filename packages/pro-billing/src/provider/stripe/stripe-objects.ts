@@ -70,7 +70,7 @@ export function toBillingEvent(event: Stripe.Event, planOfPrice: (priceId: strin
   }
   if (object.object === 'checkout.session' && type !== 'ignored') {
     const session = object as Stripe.Checkout.Session;
-    return { ...base, tenantId: session.metadata?.[TENANT_METADATA_KEY] ?? session.client_reference_id ?? undefined, customerId: idOf(session.customer), checkoutSessionId: session.id };
+    return { ...base, tenantId: session.metadata?.[TENANT_METADATA_KEY] ?? session.client_reference_id ?? undefined, customerId: idOf(session.customer), checkoutSessionId: session.id, ...(idOf(session.subscription) ? { subscriptionId: idOf(session.subscription)! } : {}) };
   }
   return { ...base, type: 'ignored', tenantId: undefined, customerId: undefined };
 }

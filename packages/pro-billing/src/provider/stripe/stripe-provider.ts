@@ -97,6 +97,8 @@ export function stripeProvider(options: StripeProviderOptions): BillingProvider 
         ),
       ),
 
+    getSubscription: (subscriptionId: string): Promise<ProviderSubscription> => call('subscriptions.retrieve', async () => subscription(await stripe.subscriptions.retrieve(subscriptionId))),
+
     changePlan: (input: ChangePlanInput): Promise<ProviderSubscription> =>
       call('subscriptions.update', async () => {
         const current = await stripe.subscriptions.retrieve(input.subscriptionId);

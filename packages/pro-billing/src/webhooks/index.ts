@@ -1,0 +1,4 @@
+export * from './apply-billing-event.js';
+export * from './receipt-notification.js';
+export * from './verified-billing-event.js';
+export * from './webhook-events-migration.js';
