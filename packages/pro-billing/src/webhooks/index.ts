@@ -1,4 +1,3 @@
 export * from './apply-billing-event.js';
 export * from './receipt-notification.js';
 export * from './verified-billing-event.js';
-export * from './webhook-events-migration.js';

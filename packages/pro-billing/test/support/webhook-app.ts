@@ -5,7 +5,7 @@ import { Database } from '@framework/data';
 import { migrate, parseMigration } from '@framework/data/migrations';
 import { createNotifier, NOTIFY_MIGRATION_SQL } from '@framework/notify';
 import { startPglite, type RunningEngine } from '../../../data/test/support/pglite-server.js';
-import { applyBillingEvent, BILLING_WEBHOOK_EVENTS_MIGRATION, receiptNotification, verifiedBillingEvent, type ApplyBillingEventOptions, type BillingEvent, type BillingProvider } from '../../src/index.js';
+import { applyBillingEvent, BILLING_MIGRATION_SQL, receiptNotification, verifiedBillingEvent, type ApplyBillingEventOptions, type BillingEvent, type BillingProvider } from '../../src/index.js';
 
 /** A payload 2.0 event for POST /billing/webhook with this raw body and headers. */
 export function webhookEvent(body: string, headers: IncomingHttpHeaders) {
@@ -24,12 +24,12 @@ export function webhookEvent(body: string, headers: IncomingHttpHeaders) {
 export const templates = { 'billing-receipt': receiptNotification };
 export const notifier = createNotifier({ templates });
 
-/** The database of a webhook test: PGlite with notify's outbox, the webhook log and `extra` migrations. */
-export async function startBillingDatabase(extra: readonly { name: string; sql: string }[] = []): Promise<{ db: Database; stop(): Promise<void> }> {
+/** The database of a webhook test: PGlite with notify's outbox and the billing tables, migrated as an app does. */
+export async function startBillingDatabase(): Promise<{ db: Database; stop(): Promise<void> }> {
   const engine: RunningEngine = await startPglite();
   const db = new Database({ connection: engine.connection, maxConnections: 4, logger: { warn: () => undefined } });
   await migrate(db, {
-    migrations: [parseMigration('0001_notify_outbox.sql', NOTIFY_MIGRATION_SQL), parseMigration('0002_billing_webhook_events.sql', BILLING_WEBHOOK_EVENTS_MIGRATION), ...extra.map((m, i) => parseMigration(`${String(i + 3).padStart(4, '0')}_${m.name}.sql`, m.sql))],
+    migrations: [parseMigration('0001_notify_outbox.sql', NOTIFY_MIGRATION_SQL), parseMigration('0002_billing.sql', BILLING_MIGRATION_SQL)],
   });
   return {
     db,
@@ -41,11 +41,11 @@ export async function startBillingDatabase(extra: readonly { name: string; sql: 
 }
 
 /** The app's webhook route, as a route file writes it: verified event in, applied once. */
-export function webhookRoute(db: Database, provider: BillingProvider, options: Omit<ApplyBillingEventOptions, 'provider'>) {
+export function webhookRoute(db: Database, provider: BillingProvider, options: ApplyBillingEventOptions) {
   return handler({
     middleware: [verifiedBillingEvent(provider)],
     fn: async (event) => {
-      const result = await applyBillingEvent(db, event as BillingEvent, { ...options, provider });
+      const result = await applyBillingEvent(db, event as BillingEvent, options);
       return { received: true, outcome: result.outcome };
     },
   });
