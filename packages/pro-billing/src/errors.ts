@@ -29,7 +29,7 @@ export const BILLING_ERROR_CODES = {
   FW_ERR_BILLING_PERIOD_OPEN: "`closePeriod` was asked to close a period that has not ended plus the grace window (late usage may still arrive): wait, or pass `now` in tests.",
   FW_ERR_BILLING_INVALID_PERIOD: '`closePeriod` got a period whose end is not after its start.',
   FW_ERR_BILLING_PROVIDER_OPTIONS: 'The options given to a provider adapter or to the local provider fake cannot work (no API key or webhook secret, a plan without a price, a bad tolerance).',
-  FW_ERR_BILLING_UNKNOWN_PLAN: "A provider call named a plan the adapter has no price for: add it to the adapter's `prices`.",
+  FW_ERR_BILLING_UNKNOWN_PLAN: "A provider call, or a webhook's subscription, names a plan (price) the adapter does not map: add it to the adapter's `prices`.",
   FW_ERR_BILLING_USAGE: 'A usage push the provider cannot take: a quantity or sequence that is not a whole number >= 0, no customer.',
   FW_ERR_BILLING_PROVIDER_FAILED: "The provider refused or failed a call (network, 4xx, 5xx); `cause` carries the provider's error.",
 } as const;
