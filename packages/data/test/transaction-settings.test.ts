@@ -63,6 +63,39 @@ for (const engine of ENGINES) {
       expect((await db.one<{ n: number }>(sql`SELECT count(*)::int AS n FROM settings_probe`)).n).to.equal(1);
     });
 
+    it('sends a statement and its settings in one round trip: committed when it succeeds, rolled back when it fails', async () => {
+      await db.query(sql`CREATE TABLE IF NOT EXISTS settings_writes (tenant text)`);
+      // The one pooled connection: count the server's ReadyForQuery messages, one per round trip.
+      const pool = await db.pool();
+      const client = await pool.connect();
+      let roundTrips = 0;
+      const count = () => void roundTrips++;
+      client.connection.on('readyForQuery', count);
+      client.release();
+      try {
+        roundTrips = 0;
+        await scope.run({ 'app.tenant_id': 'acme' }, () => db.query(sql`INSERT INTO settings_writes VALUES (current_setting('app.tenant_id', true))`));
+        expect(roundTrips).to.equal(1);
+        roundTrips = 0;
+        expect(await scope.run({ 'app.tenant_id': 'acme' }, () => setting())).to.equal('acme');
+        expect(roundTrips).to.equal(1);
+      } finally {
+        client.connection.removeListener('readyForQuery', count);
+      }
+      // The write is committed (no COMMIT was sent) and the setting did not outlive it.
+      expect(await db.many(sql`SELECT tenant FROM settings_writes`)).to.deep.equal([{ tenant: 'acme' }]);
+      expect(await setting()).to.be.oneOf(['', null]);
+
+      // A failed statement: the implicit transaction is rolled back at the same Sync, its settings with it.
+      await db.query(sql`CREATE TABLE IF NOT EXISTS settings_checked (tenant text CHECK (tenant <> 'bad'))`);
+      const error = await scope
+        .run({ 'app.tenant_id': 'bad' }, () => db.query(sql`INSERT INTO settings_checked VALUES ('fine'), (current_setting('app.tenant_id', true))`))
+        .catch((e: unknown) => e);
+      expect((error as { status?: number }).status).to.equal(422);
+      expect(await db.many(sql`SELECT tenant FROM settings_checked`)).to.deep.equal([]);
+      expect(await setting()).to.be.oneOf(['', null]);
+    });
+
     it('sends values as literals, so quotes in a value stay a value', async () => {
       const value = "x'); SELECT set_config('app.tenant_id', 'evil', false); --";
       expect(await scope.run({ 'app.tenant_id': value }, () => setting())).to.equal(value);

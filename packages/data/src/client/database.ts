@@ -9,6 +9,7 @@ import { LeasedConnection } from './leased-connection.js';
 import { isConnectionLost, RETRYABLE_TRANSACTION_STATES, sqlState } from './pg-errors.js';
 import { QueryRunner, isIdempotentRead, type DataLogger, type QueryOptions, type Transaction, type TransactionOptions } from './query-runner.js';
 import { beginStatement, ConnectionTransaction } from './transaction.js';
+import { StatementWithSettings } from './statement-with-settings.js';
 import { currentTransactionSettings, settingsStatement, type TransactionSettings } from './transaction-settings.js';
 
 export interface DatabaseOptions {
@@ -94,10 +95,9 @@ export class Database extends QueryRunner {
   protected override run(compiled: CompiledQuery, options: QueryOptions | undefined): Promise<PgQueryResult> {
     const settings = currentTransactionSettings();
     if (settings) {
-      // Settings (the tenant) only exist inside a transaction: the statement gets one of its own.
-      const idempotent = options?.idempotent ?? isIdempotentRead(compiled.text);
-      if (idempotent) return this.readWithSettings(compiled, settings, true);
-      return this.transaction((tx) => (tx as ConnectionTransaction).runCompiled(compiled), { maxRetries: 0 });
+      // Settings (the tenant) only exist inside a transaction: the statement gets one of its own, in the same round
+      // trip as the settings (see StatementWithSettings).
+      return this.runWithSettings(compiled, settings, options, true);
     }
     // The hot path: once the pool exists, no extra promise or async frame per statement.
     const pool = this.readyPool;
@@ -116,31 +116,26 @@ export class Database extends QueryRunner {
   }
 
   /**
-   * A read in a transaction of its own that starts with the settings. The answer is known once the statement
-   * returned, and committing a read changes nothing, so the caller does not wait for the COMMIT: the connection goes
-   * back to the pool when it is done (a round trip less per read). A lost connection is retried once, as a plain read.
+   * One statement in a transaction of its own that starts with the settings, in one round trip: no BEGIN, no COMMIT
+   * (the implicit transaction of the extended protocol ends at its Sync). A lost connection is retried once when the
+   * statement is an idempotent read; a lost write may or may not have committed, and says so.
    */
-  private async readWithSettings(compiled: CompiledQuery, settings: TransactionSettings, retry: boolean): Promise<PgQueryResult> {
+  private async runWithSettings(compiled: CompiledQuery, settings: TransactionSettings, options: QueryOptions | undefined, retry: boolean): Promise<PgQueryResult> {
     const pool = this.readyPool ?? (await this.pool());
-    const connection = await LeasedConnection.take(pool);
-    const client = connection.client;
-    let result: PgQueryResult;
+    const statement = new StatementWithSettings(settingsStatement(settings), compiled.text, compiled.values);
     try {
-      await client.query(`BEGIN; ${settingsStatement(settings)}`);
-      result = await client.query(compiled.text, compiled.values);
+      // pg-pool answers a promise for any query given without a callback; @types/pg types a submittable's as itself.
+      const running: unknown = pool.query(statement);
+      return await (running as Promise<PgQueryResult>);
     } catch (error) {
       this.afterFailure(error);
-      const lost = connection.lost ?? (isConnectionLost(error) ? error : undefined);
-      connection.release(lost !== undefined ? (lost instanceof Error ? lost : new Error(String(lost))) : await rollback(client));
-      if (lost === undefined || !retry) throw error;
-      this.logger.warn('database connection lost, retrying the read once', { error: (lost as Error).message });
-      return this.readWithSettings(compiled, settings, false);
+      if (!isConnectionLost(error)) throw error;
+      const idempotent = options?.idempotent ?? isIdempotentRead(compiled.text);
+      if (!idempotent) throw ConnectionLostError.inTransaction(true, false, error);
+      if (!retry) throw error;
+      this.logger.warn('database connection lost, retrying the read once', { error: (error as Error).message });
+      return this.runWithSettings(compiled, settings, options, false);
     }
-    client.query('COMMIT').then(
-      () => connection.release(),
-      (error: unknown) => connection.release(error instanceof Error ? error : new Error(String(error))),
-    );
-    return result;
   }
 
   public async transaction<T>(fn: (tx: Transaction) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
