@@ -18,7 +18,7 @@ export const AI_HTTP_ERROR_CODES = {
 export type AiHttpErrorCode = keyof typeof AI_HTTP_ERROR_CODES;
 
 export const AI_ERROR_CODES = {
-  FW_ERR_AI_INVALID_OPTIONS: 'Options given to `createModel`, `createMockModel`, `createTokenBudget`, `defineAgent` or `defineTool` cannot work (unknown provider, no model id, no base URL, a limit that is not a whole number > 0, a tool without a name).',
+  FW_ERR_AI_INVALID_OPTIONS: 'Options given to `createModel`, `createMockModel`, `createTokenBudget`, `defineAgent` or `defineTool` cannot work (unknown provider, no model id, no base URL, a limit that is not a whole number > 0, maxSteps < 1, a tool without description), or an agent run with memory but no user.',
   FW_ERR_AI_SCHEMA_NOT_CONVERTIBLE: 'A Standard Schema given for structured output or tool parameters has no JSON Schema (a library without the Standard JSON Schema interface): pass `jsonSchema` beside it, or use zod 4.2+.',
   FW_ERR_AI_MOCK_EXHAUSTED: 'The mock model was called more often than its `responses` list has entries: add responses, or use `script`.',
   FW_ERR_AI_NO_OBJECT: 'The model answered with text that is not JSON or does not match the schema given to `generateObject`.',

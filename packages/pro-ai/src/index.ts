@@ -9,3 +9,5 @@ requireLicense('ai');
 
 export * from './errors.js';
 export * from './models/index.js';
+export * from './agents/index.js';
+export * from './schema/index.js';

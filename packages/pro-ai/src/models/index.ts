@@ -7,3 +7,4 @@ export { isThrottlingError, type RetryOptions } from './throttle-retry.js';
 export { toModelSchema, type JsonSchemaObject } from './model-schema.js';
 export { runForAiUser, currentAiUser } from './ai-caller.js';
 export * from './stream-to-websocket.js';
+export { PostgresBudgetStore } from './postgres-budget-store.js';

@@ -1,0 +1,2 @@
+export * from './conversation-memory.js';
+export * from './postgres-memory.js';

@@ -1,0 +1,1 @@
+export * from './ai-state-migration.js';
