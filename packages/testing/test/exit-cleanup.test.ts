@@ -57,7 +57,7 @@ describe('a test process that exits without stop()', () => {
       expect(await listening(Number(new URL(started.url).port)), 'the app port is closed').to.equal(false);
       // The databases' folder, in memory (a link from the data folder) where the machine has room there, is gone too.
       expect(fs.existsSync(started.databases), started.databases).to.equal(false);
-      expect(fs.readdirSync(path.join(example.dir, '.fw', 'test')).filter((f) => !/^(pglite|postgres)-template-/.test(f))).to.deep.equal([]);
+      expect(fs.readdirSync(path.join(example.dir, '.fw', 'test')).filter((f) => !/^((pglite|postgres)-template-|migrated-(embedded|native)-[0-9a-f]{16}$)/.test(f))).to.deep.equal([]);
     } finally {
       example.remove();
     }

@@ -230,8 +230,8 @@ describe('startApp: stop()', function () {
       await app.stop();
       await app.stop();
       expect(await listening(port)).to.equal(false);
-      // Only the template the next app copies stays; this app's data folder is gone.
-      expect(fs.readdirSync(path.join(example.dir, '.fw', 'test')).filter((f) => !/^(pglite|postgres)-template-/.test(f))).to.deep.equal([]);
+      // Only the templates the next app copies stay (fresh from initdb, and migrated); this app's data folder is gone.
+      expect(fs.readdirSync(path.join(example.dir, '.fw', 'test')).filter((f) => !/^((pglite|postgres)-template-|migrated-(embedded|native)-[0-9a-f]{16}$)/.test(f))).to.deep.equal([]);
       const error = await app.drain().then(
         () => undefined,
         (e: unknown) => e,

@@ -8,7 +8,8 @@ import type { Identity } from '../auth/identity.js';
 import { DatabaseSnapshot } from '../data/database-snapshot.js';
 import { testDatabase, type TestDatabase } from '../data/test-database.js';
 import { linkDatabasesToMemory, removeDataFolder } from '../data/memory-folder.js';
-import { copyPgliteTemplate, pgliteTemplate } from '../data/pglite-template.js';
+import { migratedTemplate } from '../data/migrated-template.js';
+import { copyMigratedPglite, copyPgliteTemplate, pgliteTemplate } from '../data/pglite-template.js';
 import { copyPostgresTemplate, postgresTemplate } from '../data/postgres-template.js';
 import { durationMs } from '../duration.js';
 import { TestingError } from '../errors.js';
@@ -58,7 +59,7 @@ export async function startApp<C = HttpClient>(options: StartAppOptions<C> = {})
     }
     return remoteApp(base.toString().replace(/\/$/, ''), deployedTokens(options.machineClients), makeClient);
   }
-  const { DevServer, ENGINES_BY_INTENT, findOnPath, loadApp, postgresUser } = await import('@framework/cli/dev');
+  const { DevServer, ENGINES_BY_INTENT, findOnPath, loadApp, postgresUser, pgliteBackend, nativeBackend, applyPendingMigrations } = await import('@framework/cli/dev');
   const root = path.resolve(options.root ?? process.cwd());
   const testDir = path.join(root, '.fw', 'test');
   const dataDir = path.join(testDir, `${process.pid}-${randomBytes(4).toString('hex')}`);
@@ -70,12 +71,22 @@ export async function startApp<C = HttpClient>(options: StartAppOptions<C> = {})
     const choice = options.engines?.databases;
     const native = ENGINES_BY_INTENT.databases.find((f) => f.kind === 'native');
     const nativeRuns = choice !== 'embedded' && native !== undefined && (await native.isAvailable(model));
+    // Then from a copy of that folder with the app's migrations applied, made once per set of migrations: the dev
+    // server finds nothing pending (falls back to the fresh folder when a migration fails: fw dev reports it).
     if (model.databases.length) linkDatabasesToMemory(dataDir);
-    if (model.databases.length && !nativeRuns) copyPgliteTemplate(await pgliteTemplate(testDir), dataDir, model.databases.map((d) => d.id));
+    const ids = model.databases.map((d) => d.id);
+    if (model.databases.length && !nativeRuns) {
+      const base = await pgliteTemplate(testDir);
+      const migrated = await migratedTemplate(testDir, model, { kind: 'embedded', base, layDown: (dir) => copyPgliteTemplate(base, dir, ids), backend: pgliteBackend, migrate: applyPendingMigrations });
+      if (migrated) copyMigratedPglite(migrated, dataDir, ids);
+      else copyPgliteTemplate(base, dataDir, ids);
+    }
     const initdb = findOnPath('initdb');
     if (model.databases.length && nativeRuns && initdb) {
       const user = postgresUser();
-      copyPostgresTemplate(await postgresTemplate(testDir, initdb, user), dataDir, user);
+      const base = await postgresTemplate(testDir, initdb, user);
+      const migrated = await migratedTemplate(testDir, model, { kind: 'native', base, layDown: (dir) => copyPostgresTemplate(base, dir, user), backend: nativeBackend, migrate: applyPendingMigrations });
+      copyPostgresTemplate(migrated ? path.join(migrated, 'databases', 'native') : base, dataDir, user);
     }
   } catch (error) {
     removeDataFolder(dataDir);

@@ -31,6 +31,14 @@ export function copyPgliteTemplate(template: string, dataDir: string, databaseId
   for (const id of databaseIds) fs.cpSync(template, path.join(dataDir, 'databases', id, 'pglite'), { recursive: true });
 }
 
+/** Gives each database of the app its copy of a migrated template (see `migratedTemplate`). */
+export function copyMigratedPglite(template: string, dataDir: string, databaseIds: readonly string[]): void {
+  for (const id of databaseIds) {
+    const folder = path.join('databases', id, 'pglite');
+    fs.cpSync(path.join(template, folder), path.join(dataDir, folder), { recursive: true });
+  }
+}
+
 /** The installed PGlite's version (its package.json is not in its exports map: found from its entry file). */
 function pgliteVersion(): string {
   let dir = path.dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite'));

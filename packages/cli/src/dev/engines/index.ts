@@ -9,6 +9,7 @@ import { embeddedQueues } from './queues.js';
 import { embeddedSchedules } from './schedules.js';
 import { embeddedStorage } from './storage.js';
 import { embeddedWs } from './ws.js';
+import type { applyPendingMigrations as ApplyPendingMigrations } from './database-migrations.js';
 
 export * from './engine.js';
 export { EmbeddedQueueEngine, LocalQueue, type DeadLetter, type LocalMessage } from './queues.js';
@@ -17,7 +18,16 @@ export { PostgresEngine } from './databases.js';
 export { EmbeddedWsEngine } from './ws.js';
 export { EmbeddedInboxEngine } from './notifications.js';
 export { findOnPath, freePort } from './ports.js';
-export { postgresUser } from './postgres-backends.js';
+export { postgresUser, pgliteBackend, nativeBackend, type PostgresBackend, type RunningPostgres } from './postgres-backends.js';
+
+/**
+ * Applies each database's pending migrations as `fw dev` does at start (for a test harness that prepares a migrated
+ * database template). Loaded on first call: `@framework/data` stays out of the start of an app without a database.
+ */
+export async function applyPendingMigrations(...args: Parameters<typeof ApplyPendingMigrations>): Promise<void> {
+  const { applyPendingMigrations: apply } = await import('./database-migrations.js');
+  return apply(...args);
+}
 
 /**
  * The engines of each intent (selection sorts them by kind). Every intent whose outputs core names (`INTENT_OUTPUTS`)
