@@ -25,7 +25,10 @@ export default defineApp({
       { id: 'daily-summary', schedule: { cron: '0 7 * * ? *' }, description: 'Logs the open-task summary every day at 07:00 UTC' },
       { id: 'notify-sweep', schedule: { rate: '10 minutes' }, description: 'Delivers notifications nobody dispatched, and retries' },
     ],
-    functions: [{ id: 'task-summary', timeout: 10, description: 'Counts tasks by status' }],
+    functions: [
+      { id: 'task-summary', timeout: 10, description: 'Counts tasks by status' },
+      { id: 'inbound-sms', timeout: 10, description: 'Replies to the SMS number: STOP / START change its suppression' },
+    ],
     // Files attached to tasks: uploaded straight from the client with presigned forms (5 MiB, images, PDF, text).
     storage: [{ id: 'attachments', maxUploadBytes: 5 * 1024 * 1024, allowedContentTypes: ['image/*', 'application/pdf', 'text/plain'] }],
   },

@@ -93,6 +93,27 @@ describe('tasks-api notifications: task assigned', function () {
     expect((await inbox()).map((m) => m.sms?.body)).to.deep.equal(['Task assigned to you: Swept']);
   });
 
+  it('STOP from the assignee\'s phone (the inbound-sms function, with the SNS event of a two-way SMS) is honoured: the next SMS is not sent, the email still is', async () => {
+    // AWS's documented two-way SMS message, as the phone number's SNS topic delivers it to the function.
+    const reply = (body: string) => ({
+      Records: [{ EventSource: 'aws:sns', Sns: { Type: 'Notification', TopicArn: 'arn:aws:sns:us-east-1:123456789012:tasks-inbound-sms', Message: JSON.stringify({ originationNumber: '+14155550100', destinationNumber: '+12125550101', messageKeyword: 'KEYWORD_123456789012', messageBody: body, inboundMessageId: 'cae173d2-66b9-564c-8309-21f858e9fb84' }) } }],
+    });
+    expect(await app.invoke('inbound-sms', reply('Stop'))).to.deep.equal({ ok: true, value: { actions: ['opt-out'] } });
+    const client = app.as({ roles: ['admin'], sub: 'grace', tenant: 'acme' });
+    await client.tasks.byId((await newTask('After STOP')).id).assignee.put({ name: 'Ada', email: 'ada@example.com', phone: '+14155550100' });
+    await app.drain();
+    expect((await inbox()).map((m) => `${m.channel}:${m.to}`)).to.deep.equal(['email:ada@example.com']);
+    expect(await app.db().query('SELECT channel, status FROM fw_notify_outbox ORDER BY channel')).to.deep.equal([
+      { channel: 'email', status: 'sent' },
+      { channel: 'sms', status: 'suppressed' },
+    ]);
+    // START lifts it: the next assignment's SMS reaches the inbox again.
+    expect(await app.invoke('inbound-sms', reply('START'))).to.deep.equal({ ok: true, value: { actions: ['opt-in'] } });
+    await client.tasks.byId((await newTask('After START')).id).assignee.put({ name: 'Ada', email: 'ada@example.com', phone: '+14155550100' });
+    await app.drain();
+    expect((await inbox()).filter((m) => m.channel === 'sms').map((m) => m.sms?.body)).to.deep.equal(['Task assigned to you: After START']);
+  });
+
   it('refuses a bad assignee with 400, and posts to the inbox without the run secret with 401', async () => {
     const task = await newTask('x');
     const bad = await app.as({ roles: ['admin'], sub: 'grace', tenant: 'acme' }).tasks.byId(task.id).assignee.put({ name: 'Ada', email: 'not-an-email' }).then(

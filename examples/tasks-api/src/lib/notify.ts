@@ -1,4 +1,5 @@
-import { createNotifier, localInboxAvailable, localInboxProviders, type NotificationProvider } from '@framework/notify';
+import { getDatabase } from '@framework/data';
+import { createNotifier, LocalChannelRules, localInboxAvailable, localInboxProviders, SuppressionList, WhatsAppSessionStore, type NotificationProvider } from '@framework/notify';
 import taskAssigned from '../notifications/task-assigned.js';
 
 /** The app's notification templates by name (`src/notifications/<name>.ts`). */
@@ -12,9 +13,14 @@ export const NOTIFY_QUEUE = 'notify-outbox';
 
 /**
  * Where notifications go: under fw dev, the local inbox (email over SMTP, SMS as messages; the dev console's Inbox
- * tab). Deployed, the cloud providers of @framework/notify (SES for email, End User Messaging for SMS).
+ * tab), behind the cloud's channel rules: a number that answered STOP (`src/functions/inbound-sms.ts`) or an address
+ * that bounced is refused as End User Messaging and SES refuse it, and a WhatsApp message goes out as the kind the
+ * 24-hour window allows. Deployed, the cloud providers of @framework/notify (SES for email, End User Messaging for SMS).
  */
 export function providers(): readonly NotificationProvider[] {
-  if (localInboxAvailable()) return localInboxProviders();
+  if (localInboxAvailable()) {
+    const db = getDatabase();
+    return localInboxProviders({ rules: new LocalChannelRules({ suppressions: new SuppressionList(db), sessions: new WhatsAppSessionStore(db) }) });
+  }
   throw new Error('no cloud notification providers configured for this stage yet: add them in src/lib/notify.ts');
 }
