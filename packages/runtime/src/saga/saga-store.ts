@@ -29,6 +29,8 @@ export interface SagaFailure {
 export interface SagaState {
   readonly status: SagaStatus;
   readonly traceId?: string;
+  /** The tenant the run was started for (`currentTenant()` at the start): every step and compensation runs as it. */
+  readonly tenant?: string;
   /** Token of the invocation that started the run (tells a fresh run from a resumed one). */
   readonly startedBy?: string;
   /** Fingerprint of the input the run started with: the same id with another input is refused. */

@@ -2,12 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { IdempotencyKeyReusedError, SagaCompensationFailedError, SagaDefinitionError, SagaFailedError, SagaInProgressError } from '../idempotency/errors.js';
 import { valueFingerprint } from '../idempotency/fingerprint.js';
 import { remainingTimeOf } from '../idempotency/idempotent-execution.js';
+import { currentTenant, runWithTenant } from '../context/tenant.js';
 import type { SagaFailure, SagaState, SagaStatus, SagaStore, SagaStoreInput } from './saga-store.js';
 
 export interface SagaStepContext {
   /** The run's id (`run(input, { id })`). */
   readonly sagaId: string;
   readonly traceId?: string;
+  /** The tenant the run was started for, which the step runs as (`currentTenant()`); undefined: none. */
+  readonly tenant?: string;
   readonly step: string;
   /**
    * `<sagaId>:<step>`: send it as the idempotency key of the step's remote call. A step interrupted by a crash runs
@@ -143,10 +146,12 @@ class SagaRun<TInput> {
   public async execute(): Promise<SagaResult> {
     const now = this.clock();
     const fingerprint = valueFingerprint(this.input);
+    const callerTenant = currentTenant()?.id;
     const initial: SagaState = {
       status: 'running',
       startedBy: this.owner,
       ...(this.options.traceId !== undefined ? { traceId: this.options.traceId } : {}),
+      ...(callerTenant !== undefined ? { tenant: callerTenant } : {}),
       inputFingerprint: fingerprint,
       completed: [],
       compensated: [],
@@ -165,7 +170,10 @@ class SagaRun<TInput> {
       this.state = claim.state;
       resumed = this.state.startedBy !== this.owner;
     }
-    if (this.state.inputFingerprint !== undefined && this.state.inputFingerprint !== fingerprint) {
+    // Another tenant's run is another input: a tenant can neither resume nor read another's. A caller outside any
+    // tenant (a sweeper resuming stuck runs) may resume it: the steps run as the run's tenant all the same.
+    const mismatchedTenant = callerTenant !== undefined && this.state.tenant !== callerTenant;
+    if (mismatchedTenant || (this.state.inputFingerprint !== undefined && this.state.inputFingerprint !== fingerprint)) {
       await this.release();
       throw new IdempotencyKeyReusedError(this.options.id);
     }
@@ -192,7 +200,7 @@ class SagaRun<TInput> {
       const step = this.steps[index]!;
       let output: unknown;
       try {
-        output = await step.run(this.input, this.context(step.name));
+        output = await this.asRunTenant(() => step.run(this.input, this.context(step.name)));
       } catch (error) {
         this.update({ status: 'compensating', failure: failureOf(step.name, error) });
         await this.save();
@@ -213,7 +221,7 @@ class SagaRun<TInput> {
       if (done.has(outcome.step)) continue;
       const step = this.steps.find((s) => s.name === outcome.step);
       try {
-        await step?.compensate?.(this.input, outcome.output, this.context(outcome.step));
+        await this.asRunTenant(() => step?.compensate?.(this.input, outcome.output, this.context(outcome.step)));
       } catch (error) {
         this.update({ status: 'failed', compensationFailure: failureOf(outcome.step, error) });
         await this.save(0);
@@ -230,10 +238,20 @@ class SagaRun<TInput> {
     throw new SagaFailedError(this.options.id, failure?.step ?? '?', describe(failure), cause ?? revive(failure));
   }
 
+  /**
+   * Runs a step (or a compensation) as the tenant the run was started for, whoever resumes it: its statements, keys,
+   * messages and log lines are that tenant's, as they were in the invocation that started it.
+   */
+  private asRunTenant<T>(fn: () => T): T {
+    const tenant = this.state.tenant;
+    return runWithTenant(tenant === undefined ? undefined : { id: tenant }, fn);
+  }
+
   private context(step: string): SagaStepContext {
     return {
       sagaId: this.options.id,
       ...(this.options.traceId !== undefined ? { traceId: this.options.traceId } : {}),
+      ...(this.state.tenant !== undefined ? { tenant: this.state.tenant } : {}),
       step,
       idempotencyKey: `${this.options.id}:${step}`,
       outputs: this.outputs(),

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { IdempotencyKeyReusedError, SagaCompensationFailedError, SagaDefinitionError, SagaFailedError, SagaInProgressError } from '../../src/idempotency/errors.js';
+import { currentTenant, runWithTenant } from '../../src/context/tenant.js';
 import { saga, type SagaStep } from '../../src/saga/saga.js';
 import type { SagaStore } from '../../src/saga/saga-store.js';
 import { backends } from '../support/store-backends.js';
@@ -123,6 +124,47 @@ for (const backend of backends) {
       expect(result.resumed).to.equal(true);
       expect(log).to.deep.equal(['run reserve', 'run charge (crashes)', 'run charge', 'run ship']);
       expect(Object.keys(result.outputs)).to.deep.equal(['reserve', 'charge', 'ship']);
+    });
+
+    it('carries the tenant: every step and compensation runs as the tenant the run started for, also when resumed outside it', async () => {
+      let now = Date.now();
+      const clock = () => now;
+      const seen: string[] = [];
+      const tenantOf = (what: string, ctxTenant: string | undefined) => seen.push(`${what} as ${currentTenant()?.id ?? 'none'} (ctx ${ctxTenant ?? 'none'})`);
+      // Given a run started for acme whose process dies inside the second step
+      const first: SagaStep<Order>[] = [
+        { name: 'reserve', run: (_o, c) => void tenantOf('run reserve', c.tenant), compensate: (_o, _out, c) => void tenantOf('undo reserve', c.tenant) },
+        { name: 'charge', run: () => new Promise(() => seen.push('charge (crashes)')) },
+      ];
+      void runWithTenant({ id: 'acme' }, () => saga('tenant-order', first, { store, clock, leaseSeconds: 30 }).run(order, { id: 'o-tenant' }));
+      await waitFor(() => seen.includes('charge (crashes)'));
+      expect((await saga('tenant-order', first, { store }).state('o-tenant'))?.tenant).to.equal('acme');
+
+      // When a sweeper outside any tenant resumes it, the remaining step and the compensations still run as acme
+      now += 30_000;
+      const resumed: SagaStep<Order>[] = [
+        first[0]!,
+        {
+          name: 'charge',
+          run: (_o, c) => {
+            tenantOf('run charge', c.tenant);
+            throw new Error('card declined');
+          },
+          compensate: (_o, _out, c) => void tenantOf('undo charge', c.tenant),
+        },
+      ];
+      const error = await rejection(runWithTenant(undefined, () => saga('tenant-order', resumed, { store, clock, leaseSeconds: 30 }).run(order, { id: 'o-tenant' })));
+      expect(error).to.be.instanceOf(SagaFailedError);
+      expect(seen).to.deep.equal(['run reserve as acme (ctx acme)', 'charge (crashes)', 'run charge as acme (ctx acme)', 'undo reserve as acme (ctx acme)']);
+    });
+
+    it("refuses a run of one tenant to another tenant (another tenant's run is another input)", async () => {
+      const placeOrder = saga('place-order', orderSteps([]), { store });
+      await runWithTenant({ id: 'acme' }, () => placeOrder.run(order, { id: 'o-acme' }));
+      const error = await rejection(runWithTenant({ id: 'globex' }, () => placeOrder.run(order, { id: 'o-acme' })));
+      expect(error).to.be.instanceOf(IdempotencyKeyReusedError);
+      // acme replays it
+      expect((await runWithTenant({ id: 'acme' }, () => placeOrder.run(order, { id: 'o-acme' }))).replayed).to.equal(true);
     });
 
     it('the same id with another input is refused', async () => {
