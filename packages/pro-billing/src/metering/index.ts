@@ -1,0 +1,1 @@
+export { checkUsage, insertUsage, usageIn, type TrackInput, type Tracked } from './track-usage.js';
