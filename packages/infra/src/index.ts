@@ -13,6 +13,7 @@ export * from './queues/index.js';
 export * from './caches/index.js';
 export * from './idempotency/index.js';
 export * from './integrations/index.js';
+export * from './ai/index.js';
 export * from './functions/index.js';
 export * from './http-api/index.js';
 export * from './ws-api/index.js';

@@ -35,6 +35,12 @@ export interface FunctionReferences {
    * @default false
    */
   readonly apiKeys?: boolean;
+  /**
+   * Bedrock models it calls through `@framework-pro/ai`: the `model` of each `{ provider: 'bedrock', model: '<id>' }`
+   * in its code (a model id or an inference profile id), or `all` when one is not a literal.
+   * @default - none (the function calls no Bedrock model)
+   */
+  readonly bedrockModels?: ReferencedIds;
 }
 
 /** The methods of `service.auth` (`@framework/auth`): each calls Cognito's admin API or reads an app client. */
@@ -74,6 +80,10 @@ const AUTH_ADMIN = new RegExp(String.raw`\bauth${OPT}(?:${AUTH_SERVICE_METHODS.j
 /** `createApiKeys(` of `@framework/integrations` (imported under its own name; an alias is not followed). */
 const CREATE_API_KEYS = /\bcreateApiKeys\s*\(/;
 const INTEGRATIONS_PACKAGE = '@framework/integrations';
+/** A model configuration of `@framework-pro/ai` naming Bedrock: an object literal with `provider: 'bedrock'`. */
+const BEDROCK_CONFIG = /\{[^{}]*\bprovider\s*:\s*(['"`])bedrock\1[^{}]*\}/g;
+const MODEL_PROPERTY = new RegExp(String.raw`\bmodel\s*:\s*(?:${STRING}|([^,}\s]))`);
+const AI_PACKAGE = '@framework-pro/ai';
 /** Cognito's SDK client, imported directly by a project file. */
 const AUTH_DIRECT_CLIENT = '@aws-sdk/client-cognito-identity-provider';
 /** The WebSocket API's management client, imported directly by a project file. */
@@ -123,6 +133,7 @@ export function referencesOf(projectCode: string, projectPackages: ReadonlySet<s
     if (BUCKET_WRITE.test(text)) bucketWrites = true;
   }
   buckets.delete('bucket');
+  const bedrockModels = projectPackages.has(AI_PACKAGE) ? bedrockModelsOf(projectCode) : undefined;
   const hasBuckets = allBuckets || buckets.size > 0;
   return {
     queues: allQueues ? ALL : [...queues].sort(),
@@ -135,7 +146,21 @@ export function referencesOf(projectCode: string, projectPackages: ReadonlySet<s
     // Only when true: a function that does not call service.auth reads as before.
     ...(projectPackages.has(AUTH_DIRECT_CLIENT) || AUTH_ADMIN.test(projectCode) ? { authAdmin: true } : {}),
     ...(projectPackages.has(INTEGRATIONS_PACKAGE) && CREATE_API_KEYS.test(projectCode) ? { apiKeys: true } : {}),
+    ...(bedrockModels ? { bedrockModels } : {}),
   };
+}
+
+/** The Bedrock model ids of the code's `{ provider: 'bedrock', model }` literals; `all` when a model is computed. */
+function bedrockModelsOf(text: string): ReferencedIds | undefined {
+  const models = new Set<string>();
+  for (const config of text.matchAll(BEDROCK_CONFIG)) {
+    const model = MODEL_PROPERTY.exec(config[0]);
+    const id = model ? literalOf([model[1], model[2], model[3]]) : undefined;
+    // No literal id (a variable, an environment value, a shorthand property): any model, as fw dev would allow.
+    if (id === undefined) return ALL;
+    models.add(id);
+  }
+  return models.size > 0 ? [...models].sort() : undefined;
 }
 
 /** Whether `ids` names anything. */

@@ -59,6 +59,7 @@ export function servicesOf(needs: FunctionNeeds, references: FunctionReferences,
   // machineToken also calls the pool's token endpoint (its domain), which no VPC endpoint serves: a NAT gateway does.
   if (references.authAdmin) add('cognito-idp', 'calls service.auth');
   if (references.apiKeys) add('secretsmanager', 'reads the API-key pepper (createApiKeys)');
+  if (references.bedrockModels) add('bedrock-runtime', 'calls a Bedrock model (@framework-pro/ai)');
   for (const pkg of [...projectPackages].sort()) {
     if (!pkg.startsWith('@aws-sdk/client-') && !(pkg in SDK_CLIENT_SERVICES)) continue;
     const service = SDK_CLIENT_SERVICES[pkg];

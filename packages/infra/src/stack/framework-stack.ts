@@ -25,6 +25,7 @@ import { AppFunction } from '../functions/app-function.js';
 import { AppHttpApi } from '../http-api/app-http-api.js';
 import { IdempotencyTable } from '../idempotency/idempotency-table.js';
 import { ApiKeysPepper } from '../integrations/api-keys-pepper.js';
+import { grantBedrockModels } from '../ai/bedrock-model-grant.js';
 import { AppNetwork } from '../network/app-network.js';
 import { GATEWAY_SERVICES, servicesOf, type ServiceUse } from '../network/service-reachability.js';
 import { AppQueue } from '../queues/app-queue.js';
@@ -563,6 +564,7 @@ export class FrameworkStack extends Stack {
       wsPublishes: refs.wsPublishes && this.app.ws !== undefined,
       authAdmin: refs.authAdmin === true && this.auth !== undefined,
       apiKeys: refs.apiKeys === true,
+      bedrockModels: refs.bedrockModels,
       idempotency: need.idempotency,
     });
   }
@@ -666,6 +668,7 @@ export class FrameworkStack extends Stack {
       if (this.wsRegistry && refs.wsPublishes) this.wsRegistry.grantPublish(role);
       if (refs.authAdmin && this.auth) this.auth.grantServiceAuth(role);
       if (refs.apiKeys && this.apiKeysPepper) this.apiKeysPepper.grantRead(role);
+      if (refs.bedrockModels) grantBedrockModels(fn.function.role!, refs.bedrockModels);
     }
   }
 
