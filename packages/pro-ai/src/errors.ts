@@ -23,6 +23,9 @@ export const AI_ERROR_CODES = {
   FW_ERR_AI_MOCK_EXHAUSTED: 'The mock model was called more often than its `responses` list has entries: add responses, or use `script`.',
   FW_ERR_AI_NO_OBJECT: 'The model answered with text that is not JSON or does not match the schema given to `generateObject`.',
   FW_ERR_AI_API_KEY_MISSING: 'An OpenAI-compatible model names an `apiKeyEnv` variable that is not set.',
+  FW_ERR_AI_USAGE: 'An embeddings, vector-store or RAG helper got an argument it cannot use (a collection name, a filter that is not a plain object, a dimension, a chunk size, an empty question).',
+  FW_ERR_AI_UNSUPPORTED_DOCUMENT: 'The ingestion pipeline was given a document it cannot extract text from (not plain text, markdown, HTML or PDF), or a PDF it cannot read.',
+  FW_ERR_AI_EMBEDDING_MISMATCH: 'An embedding model returned vectors of another dimension than declared (or than the store was migrated for), or a different number of vectors than texts.',
 } as const;
 
 export type AiErrorCode = keyof typeof AI_ERROR_CODES;
@@ -38,5 +41,26 @@ export class AiHttpError extends HttpError {
 export class AiError extends FrameworkError {
   constructor(code: AiErrorCode, message: string, options?: { readonly cause?: unknown }) {
     super(code, message, options);
+  }
+}
+
+/** An embeddings, vector-store or RAG helper was called with an argument it cannot use. */
+export class AiUsageError extends AiError {
+  constructor(message: string) {
+    super('FW_ERR_AI_USAGE', message);
+  }
+}
+
+/** The ingestion pipeline cannot extract text from this document. */
+export class UnsupportedDocumentError extends AiError {
+  constructor(message: string, options?: { readonly cause?: unknown }) {
+    super('FW_ERR_AI_UNSUPPORTED_DOCUMENT', message, options);
+  }
+}
+
+/** An embedding model answered with vectors that do not fit (dimension, count). */
+export class EmbeddingMismatchError extends AiError {
+  constructor(message: string) {
+    super('FW_ERR_AI_EMBEDDING_MISMATCH', message);
   }
 }

@@ -1,0 +1,3 @@
+export * from './migration.js';
+export * from './metadata-filter.js';
+export * from './vector-store.js';
