@@ -7,6 +7,7 @@
  */
 import * as fs from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
+import { vector } from '@electric-sql/pglite-pgvector';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
 interface Input {
@@ -24,7 +25,8 @@ async function start(input: Input): Promise<void> {
   const ports: [string, number][] = [];
   for (const database of input.databases) {
     fs.mkdirSync(database.dir, { recursive: true });
-    const db = await PGlite.create(database.dir);
+    // pgvector is loaded (not created): an app's migration `CREATE EXTENSION IF NOT EXISTS vector` works as on Aurora.
+    const db = await PGlite.create(database.dir, { extensions: { vector } });
     const server = new PGLiteSocketServer({ db, host: input.host, port: 0, maxConnections: 100 });
     await server.start();
     running.push({ db, server });
