@@ -3,7 +3,7 @@ export function vectorLiteral(vector: readonly number[]): string {
   return `[${vector.join(',')}]`;
 }
 
-/** The numbers of pgvector's text form. */
+/** The numbers of pgvector's text form, as the float32 values pgvector stores (its text is their shortest form). */
 export function parseVector(text: string): number[] {
-  return text.length <= 2 ? [] : text.slice(1, -1).split(',').map(Number);
+  return text.length <= 2 ? [] : text.slice(1, -1).split(',').map((x) => Math.fround(Number(x)));
 }
