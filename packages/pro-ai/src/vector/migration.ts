@@ -1,5 +1,7 @@
-import { tenantTable } from '@framework-pro/tenancy';
 import { AiUsageError } from '../errors.js';
+
+/** `tenantTable` of `@framework-pro/tenancy` (passed in, so apps without tenancy never load that package). */
+export type TenantTableSql = (table: string, options: { readonly addColumn: false }) => { readonly up: string; readonly down: string };
 
 export interface VectorStoreMigrationOptions {
   /**
@@ -9,11 +11,11 @@ export interface VectorStoreMigrationOptions {
    */
   readonly dimensions?: number;
   /**
-   * Make the tables tenant tables (`tenantTable()` of `@framework-pro/tenancy`: row-level security on `tenant_id`,
-   * filled from the transaction's tenant). Without it `tenant_id` is `''` for every row.
-   * @default true
+   * Makes the tables tenant tables: pass `tenantTable` of `@framework-pro/tenancy` (row-level security on
+   * `tenant_id`, filled from the transaction's tenant). Without it `tenant_id` is `''` for every row.
+   * @default - no tenancy
    */
-  readonly tenancy?: boolean;
+  readonly tenantTable?: TenantTableSql;
   /**
    * The text-search configuration of the full-text half of hybrid search.
    * @default 'english'
@@ -82,7 +84,7 @@ export function vectorStoreMigration(options: VectorStoreMigrationOptions = {}):
   PRIMARY KEY (model, dimensions, content_hash)
 );`,
   ];
-  if (options.tenancy ?? true) for (const table of TABLES) up.push(tenantTable(table, { addColumn: false }).up.trim());
+  if (options.tenantTable) for (const table of TABLES) up.push(options.tenantTable(table, { addColumn: false }).up.trim());
   const down = ['DROP TABLE IF EXISTS fw_ai_embedding_cache;', 'DROP TABLE IF EXISTS fw_ai_chunks;', 'DROP TABLE IF EXISTS fw_ai_documents;'];
   return { up: up.join('\n') + '\n', down: down.join('\n') + '\n' };
 }

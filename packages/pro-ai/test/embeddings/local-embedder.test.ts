@@ -40,7 +40,7 @@ describe('cached embedder (PGlite + pgvector)', function () {
   let engine: VectorDatabase;
   before(async () => {
     engine = await startVectorDatabase();
-    await engine.pglite.exec(vectorStoreMigration({ tenancy: false }).up);
+    await engine.pglite.exec(vectorStoreMigration().up);
   });
   after(() => engine?.stop());
 

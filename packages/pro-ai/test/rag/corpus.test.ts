@@ -33,7 +33,7 @@ describe('RAG over the fixture corpus (PGlite + pgvector, local embedder, mock m
 
   before(async () => {
     engine = await startVectorDatabase();
-    await engine.pglite.exec(appRoleSql() + vectorStoreMigration({ dimensions: 384, tenancy: false }).up);
+    await engine.pglite.exec(appRoleSql() + vectorStoreMigration({ dimensions: 384 }).up);
     db = engine.database();
     store = createVectorStore({ db, embedder: createLocalEmbedder({ dimensions: 384 }) });
     for (const file of corpusFiles()) {

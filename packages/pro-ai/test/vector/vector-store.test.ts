@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { appRoleSql, disableRowLevelSecurity, enableRowLevelSecurity, runWithTenant } from '@framework-pro/tenancy';
+import { appRoleSql, disableRowLevelSecurity, enableRowLevelSecurity, runWithTenant, tenantTable } from '@framework-pro/tenancy';
 import type { Database } from '@framework/data';
 import {
   AiUsageError,
@@ -21,7 +21,7 @@ describe('vector store on PGlite + pgvector (native PostgreSQL here has no pgvec
 
   before(async () => {
     engine = await startVectorDatabase();
-    await engine.pglite.exec(appRoleSql() + vectorStoreMigration({ dimensions: 384 }).up);
+    await engine.pglite.exec(appRoleSql() + vectorStoreMigration({ dimensions: 384, tenantTable }).up);
     db = engine.database();
     // The tables are tenant tables: every statement runs as a tenant (acme unless a test says otherwise).
     enableRowLevelSecurity();
