@@ -1,3 +1,5 @@
+import { getDatabase, type Queryable } from '@framework/data';
+
 /** The tokens one model call used, and whom they are counted against. */
 export interface ModelUsage {
   /** The provider (`amazon-bedrock`, the OpenAI-compatible endpoint's name, `mock`). */
@@ -61,4 +63,34 @@ export function billingUsageSink(track: TrackUsage, options: BillingUsageSinkOpt
       }
     },
   };
+}
+
+/**
+ * The part of `@framework-pro/billing`'s `Billing` that `billingTokenMeter` uses (declared here, so this package does not
+ * load billing's code unless the app passes its billing object).
+ */
+export interface BillingTracker {
+  track(tx: Queryable, input: { readonly tenant?: string; readonly meter: string; readonly quantity: number; readonly idempotencyKey: string }): Promise<unknown>;
+}
+
+/** Options of `billingTokenMeter`. */
+export interface BillingTokenMeterOptions extends BillingUsageSinkOptions {
+  /**
+   * The database with billing's tables.
+   * @default - getDatabase(): the app's only database
+   */
+  readonly db?: Queryable | (() => Queryable);
+}
+
+/**
+ * Meters every call's tokens on the app's billing (`createBilling(...)` of `@framework-pro/billing`): one usage event
+ * per call and meter for the call's tenant, counted once (its own idempotency key). The meter (`ai_tokens` unless
+ * named) must be priced or limited by a plan, as billing requires.
+ */
+export function billingTokenMeter(billing: BillingTracker, options: BillingTokenMeterOptions = {}): UsageSink {
+  const db = (): Queryable => (options.db === undefined ? getDatabase() : typeof options.db === 'function' ? options.db() : options.db);
+  return billingUsageSink(
+    (meter, quantity, o) => billing.track(db(), { ...(o.tenantId === undefined ? {} : { tenant: o.tenantId }), meter, quantity, idempotencyKey: o.idempotencyKey ?? crypto.randomUUID() }),
+    options,
+  );
 }
