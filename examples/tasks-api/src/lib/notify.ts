@@ -1,9 +1,10 @@
 import { getDatabase } from '@framework/data';
 import { createNotifier, LocalChannelRules, localInboxAvailable, localInboxProviders, SuppressionList, WhatsAppSessionStore, type NotificationProvider } from '@framework/notify';
+import { receiptNotification } from '@framework-pro/billing';
 import taskAssigned from '../notifications/task-assigned.js';
 
 /** The app's notification templates by name (`src/notifications/<name>.ts`). */
-export const templates = { 'task-assigned': taskAssigned };
+export const templates = { 'task-assigned': taskAssigned, 'billing-receipt': receiptNotification };
 
 /** `notify.send(tx, ...)` in a transaction, `notify.dispatch(queue, queued)` after its commit. */
 export const notify = createNotifier({ templates });

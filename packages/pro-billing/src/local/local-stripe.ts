@@ -1,4 +1,5 @@
-import { closeSync, fsyncSync, openSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, writeSync } from 'node:fs';
+import * as path from 'node:path';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
@@ -189,6 +190,7 @@ export class LocalStripe {
     const file = this.options.stateFile;
     if (!file) return;
     const temporary = `${file}.tmp`;
+    mkdirSync(path.dirname(file), { recursive: true });
     const fd = openSync(temporary, 'w');
     try {
       writeSync(fd, JSON.stringify(this.state.toJSON()));

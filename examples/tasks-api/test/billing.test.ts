@@ -1,0 +1,92 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'chai';
+import { signStripeStyle } from '@framework/integrations';
+import { announceLocalStripe, billingMigrationSql, LocalStripe } from '@framework-pro/billing';
+import { startApp, type HttpClient, type TestApp } from '@framework/testing';
+import { LOCAL_METER_PRICES, LOCAL_PRICES, WEBHOOK_PATH } from '../src/lib/billing.js';
+
+const APP_DIR = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+
+/**
+ * A copy of the app in a temporary folder (node_modules linked): the local fake announces itself under the copy's
+ * `.fw/`, never under the developer's.
+ */
+function copyApp(): string {
+  let modules = APP_DIR;
+  while (!fs.existsSync(path.join(modules, 'node_modules', '@framework', 'cli'))) modules = path.dirname(modules);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-api-billing-'));
+  fs.chmodSync(dir, 0o755);
+  fs.cpSync(APP_DIR, dir, { recursive: true, filter: (src) => !/[\\/](node_modules|\.fw|test)$/.test(src) });
+  fs.symlinkSync(path.join(modules, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+  return dir;
+}
+
+/**
+ * The acceptance of billing, offline: the app on the testing package's in-process fw dev (manual clock), the payment
+ * provider played by the package's local Stripe fake over HTTP, its signed webhooks delivered to the app's route.
+ */
+describe('tasks-api billing (local provider fake, signed webhooks)', function () {
+  this.timeout(300_000);
+  let dir: string;
+  let cwd: string;
+  let app: TestApp<HttpClient>;
+  let fake: LocalStripe;
+
+  before(async () => {
+    dir = copyApp();
+    cwd = process.cwd();
+    // Functions run with the project folder as working directory, where the app's code looks for the fake.
+    process.chdir(dir);
+    app = await startApp({ root: dir, engines: { databases: 'embedded' } });
+    fake = await LocalStripe.start({ prices: LOCAL_PRICES, meterPrices: LOCAL_METER_PRICES, webhookUrl: `${app.url}${WEBHOOK_PATH}`, now: () => app.clock.now() });
+    announceLocalStripe(dir, { apiUrl: fake.url, apiKey: fake.apiKey, webhookSecret: fake.webhookSecret });
+  });
+  after(async () => {
+    await fake?.stop();
+    await app?.stop();
+    process.chdir(cwd);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const admin = () => app.as({ roles: ['admin'], sub: 'ada', tenant: 'acme' });
+
+  it("ships the package's billing tables as migration 0020", () => {
+    expect(fs.readFileSync(path.join(APP_DIR, 'migrations', '0020_billing.sql'), 'utf8')).to.equal(billingMigrationSql({ rowLevelSecurity: true }));
+  });
+
+  it('subscribe, pay for pro on the checkout page, the webhook updates the snapshot; a paid invoice sends a receipt', async () => {
+    const subscribed = await admin().post('/billing/subscribe', { email: 'billing@acme.test' });
+    expect(subscribed.status, subscribed.text).to.equal(201);
+    // Subscribing twice finds the same customer.
+    expect((await admin().post('/billing/subscribe', { email: 'billing@acme.test' })).body).to.deep.equal(subscribed.body);
+
+    const checkout = await admin().post('/billing/checkout', { plan: 'pro', seats: 3, successUrl: 'http://localhost:5173/billing/ok', cancelUrl: 'http://localhost:5173/billing' });
+    expect(checkout.status, checkout.text).to.equal(201);
+    const { url } = checkout.body as { url: string };
+    const paid = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'pay=yes', redirect: 'manual' });
+    expect(paid.status).to.equal(303);
+    await fake.idle();
+    expect(fake.deliveries.filter((d) => !d.delivered)).to.deep.equal([]);
+
+    const [snapshot] = await app.db().query('SELECT tenant_id, plan_id, status, seats, provider_subscription_id FROM fw_billing_subscriptions');
+    expect(snapshot).to.include({ tenant_id: 'acme', plan_id: 'pro', status: 'active', seats: 3 });
+
+    fake.closePeriod(String((snapshot as { provider_subscription_id: string }).provider_subscription_id));
+    await fake.idle();
+    await app.drain();
+    const receipts = await app.db().query("SELECT recipient, data->>'amountPaidCents' AS paid FROM fw_notify_outbox WHERE template = 'billing-receipt'");
+    expect(receipts).to.deep.equal([{ recipient: 'billing@acme.test', paid: String(3 * 1200) }]);
+  });
+
+  it('refuses a forged webhook with 401 and an unsigned one with 400, coded', async () => {
+    const payload = JSON.stringify(fake.events.at(-1));
+    const forged = signStripeStyle('whsec_attacker', new Date(), payload);
+    const refused = await app.anonymous.request('POST', WEBHOOK_PATH, { body: payload, headers: { 'content-type': 'application/json', 'stripe-signature': forged } });
+    expect([refused.status, (refused.body as { error: { code: string } }).error.code]).to.deep.equal([401, 'BILLING_WEBHOOK_SIGNATURE_INVALID']);
+    const unsigned = await app.anonymous.request('POST', WEBHOOK_PATH, { body: payload, headers: { 'content-type': 'application/json' } });
+    expect([unsigned.status, (unsigned.body as { error: { code: string } }).error.code]).to.deep.equal([400, 'BILLING_WEBHOOK_SIGNATURE_MISSING']);
+  });
+});
