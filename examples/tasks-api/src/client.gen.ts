@@ -5,15 +5,19 @@ import { createTransport, pathSegment, type ClientOptions } from '@framework/run
 import type { main as R0 } from './routes/api-keys/[id]/delete.js';
 import type { main as R1 } from './routes/api-keys/get.js';
 import type { main as R2 } from './routes/api-keys/post.js';
-import type { main as R3 } from './routes/health/get.js';
-import type { main as R4 } from './routes/tasks/[id]/assignee/put.js';
-import type { main as R5 } from './routes/tasks/[id]/attachments/get.js';
-import type { main as R6 } from './routes/tasks/[id]/attachments/post.js';
-import type { main as R7 } from './routes/tasks/[id]/delete.js';
-import type { main as R8 } from './routes/tasks/[id]/put.js';
-import type { main as R9 } from './routes/tasks/get.js';
-import type { main as R10 } from './routes/tasks/post.js';
-import type { main as R11 } from './routes/webhook-endpoints/post.js';
+import type { main as R3 } from './routes/billing/checkout/post.js';
+import type { main as R4 } from './routes/billing/portal/post.js';
+import type { main as R5 } from './routes/billing/subscribe/post.js';
+import type { main as R6 } from './routes/billing/webhook/post.js';
+import type { main as R7 } from './routes/health/get.js';
+import type { main as R8 } from './routes/tasks/[id]/assignee/put.js';
+import type { main as R9 } from './routes/tasks/[id]/attachments/get.js';
+import type { main as R10 } from './routes/tasks/[id]/attachments/post.js';
+import type { main as R11 } from './routes/tasks/[id]/delete.js';
+import type { main as R12 } from './routes/tasks/[id]/put.js';
+import type { main as R13 } from './routes/tasks/get.js';
+import type { main as R14 } from './routes/tasks/post.js';
+import type { main as R15 } from './routes/webhook-endpoints/post.js';
 
 /**
  * A typed client of the app's routes, e.g. `createClient({ baseUrl, token }).tasks.byId('1').put({ status: 'done' })`.
@@ -35,38 +39,56 @@ export function createClient(options: ClientOptions) {
         };
       },
     },
+    billing: {
+      checkout: {
+        /** POST /billing/checkout (src/routes/billing/checkout/post.ts) */
+        post: t.bodyCall<typeof R3>('POST', '/billing/checkout'),
+      },
+      portal: {
+        /** POST /billing/portal (src/routes/billing/portal/post.ts) */
+        post: t.bodyCall<typeof R4>('POST', '/billing/portal'),
+      },
+      subscribe: {
+        /** POST /billing/subscribe (src/routes/billing/subscribe/post.ts) */
+        post: t.bodyCall<typeof R5>('POST', '/billing/subscribe'),
+      },
+      webhook: {
+        /** POST /billing/webhook (src/routes/billing/webhook/post.ts) */
+        post: t.bodyCall<typeof R6>('POST', '/billing/webhook'),
+      },
+    },
     health: {
       /** GET /health (src/routes/health/get.ts) */
-      get: t.call<typeof R3>('GET', '/health'),
+      get: t.call<typeof R7>('GET', '/health'),
     },
     tasks: {
       /** GET /tasks (src/routes/tasks/get.ts) */
-      get: t.call<typeof R9>('GET', '/tasks'),
+      get: t.call<typeof R13>('GET', '/tasks'),
       /** POST /tasks (src/routes/tasks/post.ts) */
-      post: t.bodyCall<typeof R10>('POST', '/tasks'),
+      post: t.bodyCall<typeof R14>('POST', '/tasks'),
       byId: (id: string | number) => {
         const p0 = `/tasks/${pathSegment(id)}`;
         return {
           /** DELETE /tasks/{id} (src/routes/tasks/[id]/delete.ts) */
-          delete: t.call<typeof R7>('DELETE', p0),
+          delete: t.call<typeof R11>('DELETE', p0),
           /** PUT /tasks/{id} (src/routes/tasks/[id]/put.ts) */
-          put: t.bodyCall<typeof R8>('PUT', p0),
+          put: t.bodyCall<typeof R12>('PUT', p0),
           assignee: {
             /** PUT /tasks/{id}/assignee (src/routes/tasks/[id]/assignee/put.ts) */
-            put: t.bodyCall<typeof R4>('PUT', `${p0}/assignee`),
+            put: t.bodyCall<typeof R8>('PUT', `${p0}/assignee`),
           },
           attachments: {
             /** GET /tasks/{id}/attachments (src/routes/tasks/[id]/attachments/get.ts) */
-            get: t.call<typeof R5>('GET', `${p0}/attachments`),
+            get: t.call<typeof R9>('GET', `${p0}/attachments`),
             /** POST /tasks/{id}/attachments (src/routes/tasks/[id]/attachments/post.ts) */
-            post: t.bodyCall<typeof R6>('POST', `${p0}/attachments`),
+            post: t.bodyCall<typeof R10>('POST', `${p0}/attachments`),
           },
         };
       },
     },
     webhookEndpoints: {
       /** POST /webhook-endpoints (src/routes/webhook-endpoints/post.ts) */
-      post: t.bodyCall<typeof R11>('POST', '/webhook-endpoints'),
+      post: t.bodyCall<typeof R15>('POST', '/webhook-endpoints'),
     },
   };
 }

@@ -52,6 +52,10 @@ describe('fw openapi', function () {
       'GET /api-keys': ['tasks-api/tasks:admin'],
       'DELETE /api-keys/{id}': ['tasks-api/tasks:admin'],
       'POST /webhook-endpoints': ['tasks-api/tasks:write'],
+      'POST /billing/subscribe': ['tasks-api/tasks:admin'],
+      'POST /billing/checkout': ['tasks-api/tasks:admin'],
+      'POST /billing/portal': ['tasks-api/tasks:admin'],
+      'POST /billing/webhook': [],
     });
     const oauth2 = document.components.securitySchemes!.oauth2 as { flows: Record<string, { scopes: Record<string, string>; tokenUrl: string }> };
     expect(Object.keys(oauth2.flows).sort()).to.deep.equal(['authorizationCode', 'clientCredentials']);
