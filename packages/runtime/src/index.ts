@@ -7,6 +7,7 @@ export { withHandlerInfo, type HandlerInfo } from './handler-info.js';
 export * from './http/index.js';
 export * from './context/index.js';
 export * from './logger/index.js';
+export * from './metrics/index.js';
 export * from './middleware/index.js';
 export * from './service/index.js';
 export * from './register/index.js';
