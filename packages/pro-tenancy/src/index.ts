@@ -14,5 +14,6 @@ export * from './lifecycle/index.js';
 export * from './tiers/index.js';
 export * from './rls/index.js';
 export * from './propagation/index.js';
+export * from './jobs/index.js';
 // The runtime carries the tenant (so free packages can read it); re-exported so apps import tenancy from one place.
 export { currentTenant, runWithTenant, type TenantInfo } from '@framework/runtime';

@@ -1,0 +1,1 @@
+export * from './for-each-tenant.js';
