@@ -427,6 +427,10 @@ project.addTask('bench:notify', {
   description: "@framework/notify: notify.send's added latency inside a transaction vs the bare insert, and the dispatcher's messages/s from the outbox to the local SMTP sink vs direct SMTP (same run)",
   exec: 'tsc -b packages/notify && tsx bench/notify/run.ts',
 });
+project.addTask('bench:billing', {
+  description: "@framework-pro/billing: requireFeature per request vs the same route without a check (p50, goal <= +0.2 ms), and billing.track inside a transaction vs the bare insert (same run)",
+  exec: 'tsc -b packages/pro-billing && tsx bench/billing/run.ts',
+});
 project.addTask('bench:queues', {
   description: "The cost of durability in fw dev's queue engine: messages/s accepted in memory only vs fsync'd to the queue log, on LocalQueue.send and over loopback HTTP, one sender and 32 at a time",
   exec: 'tsc -b packages/cli && tsx bench/queues/run.mts',

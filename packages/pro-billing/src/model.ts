@@ -8,94 +8,32 @@
  * computed exactly and rounded once per invoice line.
  */
 
-/** An amount in the currency's minor unit (cents): a safe integer. */
-export type MinorUnits = number;
+// The plan types are core's (`billing` of `defineApp` validates them when the app is built): one definition, imported
+// as types only, so a function bundle never loads the codecs.
+import type { BillingConfig, MinorUnits } from '@framework/core';
 
-/**
- * A unit price in minor units: an integer (`2` = 2 cents a unit), or a decimal string for fractions of a minor unit
- * (`'0.1'` = a tenth of a cent a unit; at most 12 decimals).
- */
-export type UnitAmount = number | string;
+export type {
+  BillingInterval,
+  FeatureLimit,
+  FlatPrice,
+  MeteredLimit,
+  MeteredPrice,
+  MinorUnits,
+  PerSeatPrice,
+  PlanDefinition,
+  Price,
+  PriceTier,
+  UnitAmount,
+} from '@framework/core';
 
 /** ISO 4217 currency code, lower case (`usd`, `eur`). */
 export type Currency = string;
 
-/** How often a plan's flat and per-seat prices are charged. */
-export type BillingInterval = 'month' | 'year';
-
-/** One step of a graduated price: the units up to `upTo` (inclusive, counted from the previous step) cost `unitAmount` each. */
-export interface PriceTier {
-  /** The last unit of this tier; `'inf'` for the last tier. */
-  readonly upTo: number | 'inf';
-  readonly unitAmount: UnitAmount;
-  /** Charged once when any unit falls in this tier. @default 0 */
-  readonly flatAmount?: MinorUnits;
-}
-
-/** A fixed amount per period. */
-export interface FlatPrice {
-  readonly kind: 'flat';
-  readonly amount: MinorUnits;
-}
-
-/** An amount per seat per period (the subscription's `seats`). */
-export interface PerSeatPrice {
-  readonly kind: 'per_seat';
-  readonly unitAmount: MinorUnits;
-  /** Seats the plan includes before any seat is charged. @default 0 */
-  readonly includedSeats?: number;
-}
-
-/** Usage of a meter in the period, priced with graduated tiers (each unit at the price of the tier it falls in). */
-export interface MeteredPrice {
-  readonly kind: 'metered';
-  /** The meter `billing.track` counts (`api_calls`). */
-  readonly meter: string;
-  readonly tiers: readonly PriceTier[];
-}
-
-export type Price = FlatPrice | PerSeatPrice | MeteredPrice;
-
-/** A metered feature: `included` units per period, then `overage` per unit (none: a hard limit at `included`). */
-export interface MeteredLimit {
-  readonly included: number;
-  /** Price of each unit past `included`, in minor units. @default - none: usage past `included` is refused */
-  readonly overage?: UnitAmount;
-}
-
 /**
- * What a plan allows of a feature: `true`/`false` (on or off), a whole number (a hard limit: `seats: 5`,
- * `projects: 10`), or a metered allowance (`api_calls: { included: 10000, overage: '0.1' }`).
+ * The app's billing declaration: `billing` of `defineApp` (core's `BillingConfig`), the same object
+ * `createBilling({ plans })` takes. `graceSeconds` defaults to 3600.
  */
-export type FeatureLimit = boolean | number | MeteredLimit;
-
-/** A plan as the app declares it. */
-export interface PlanDefinition {
-  /** Shown on invoices and in 402 bodies. @default - the plan's id */
-  readonly name?: string;
-  readonly currency: Currency;
-  /** @default 'month' */
-  readonly interval?: BillingInterval;
-  /** Days a new subscription is free. @default 0 */
-  readonly trialDays?: number;
-  /** @default [] (a free plan) */
-  readonly prices?: readonly Price[];
-  /** Features by name. A feature a plan does not list is off on that plan. @default {} */
-  readonly features?: Readonly<Record<string, FeatureLimit>>;
-}
-
-/** The app's billing declaration (`billing` in `defineApp`, and `createBilling({ plans })`). */
-export interface BillingPlans {
-  /** Plans by id, cheapest first: the order is the upgrade path a 402 names. */
-  readonly plans: Readonly<Record<string, PlanDefinition>>;
-  /** The plan of a tenant without a subscription (or whose subscription ended). */
-  readonly defaultPlan: string;
-  /**
-   * Seconds after a period's end during which late usage still counts in that period; `closePeriod` refuses to
-   * close a period before its end plus this. @default 3600
-   */
-  readonly graceSeconds?: number;
-}
+export type BillingPlans = BillingConfig;
 
 /** Where a subscription stands (Stripe's statuses). */
 export const SUBSCRIPTION_STATUSES = ['trialing', 'active', 'past_due', 'unpaid', 'canceled', 'incomplete', 'incomplete_expired', 'paused'] as const;

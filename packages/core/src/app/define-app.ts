@@ -4,6 +4,7 @@ import type * as t from 'io-ts';
 import * as c from '../config/codec.js';
 import { STAGE_NAME } from '../config/base.js';
 import { INTENT_ID, infrastructureCodec, type Infrastructure } from '../config/intents.js';
+import { billingCodec, checkBilling } from '../config/billing.js';
 import { intentListKinds } from '../intents/registry.js';
 import { joinPath, reportErrors } from '../config/report.js';
 import { checkSeededUsers } from '../config/environment.js';
@@ -21,7 +22,7 @@ import { buildStage, type CheckedApp } from './build-stage.js';
 export type { AppOptions } from './app-options.js';
 
 const REQUIRED_OPTIONS = ['base', 'security', 'envs'] as const;
-const KNOWN_OPTIONS = new Set<string>([...REQUIRED_OPTIONS, 'routesDir', 'functionsDir', 'infrastructure', 'rootDir', 'stage']);
+const KNOWN_OPTIONS = new Set<string>([...REQUIRED_OPTIONS, 'routesDir', 'functionsDir', 'infrastructure', 'billing', 'rootDir', 'stage']);
 const relativeDir = c.pattern('a folder relative to the project, without ".."', /^(?!\/)(?!(.*\/)?\.\.(\/|$))[\w.@/-]+$/);
 const stageName = c.pattern('a stage name of 1 to 20 lowercase letters, digits or "-", starting with a letter', STAGE_NAME);
 
@@ -76,6 +77,8 @@ export function defineApp(options: AppOptions): AppDefinition {
   const routesDir = normalizeDir((input.routesDir === undefined ? 'src/routes' : validate(relativeDir, input.routesDir, 'routesDir', problems)) ?? 'src/routes');
   const functionsDir = normalizeDir((input.functionsDir === undefined ? 'src/functions' : validate(relativeDir, input.functionsDir, 'functionsDir', problems)) ?? 'src/functions');
   const infrastructure = (input.infrastructure === undefined ? {} : validate(infrastructureCodec, input.infrastructure, 'infrastructure', problems)) ?? {};
+  const billing = input.billing === undefined ? undefined : validate(billingCodec, input.billing, 'billing', problems);
+  if (billing) problems.push(...checkBilling(billing));
   // When some intent is invalid, the valid-looking ids of the raw input still take part in the checks below, so a
   // typo in one field does not also report "file without intent" for every queue and cron of the app.
   const intentIds = idsOf(input.infrastructure);

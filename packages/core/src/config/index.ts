@@ -4,3 +4,4 @@ export * from './environment.js';
 export * from './intents.js';
 export * from './resolve.js';
 export { closestName } from './codec.js';
+export * from './billing.js';
