@@ -11,6 +11,7 @@ import {
   CacheIntent,
   DatabaseIntent,
   FunctionIntent,
+  NotifyIntent,
   Preset,
   QueueIntent,
   Role,
@@ -81,6 +82,8 @@ export interface FrameworkAppOptions {
   readonly caches?: CacheIntent[];
   /** Settings of the WebSocket API of `src/ws/` (its files alone make the API). @default - none */
   readonly ws?: WebSocketIntent;
+  /** The notify infrastructure (`@framework/notify`): SES identity and events, the dispatcher's permissions. @default - none */
+  readonly notify?: NotifyIntent;
 
   /**
    * Version of the `@framework/*` packages the app depends on (exact, so every package comes from one release).
@@ -261,6 +264,7 @@ export class FrameworkApp extends typescript.TypeScriptProject {
     for (const fn of options.functions ?? []) this.addFunction(fn);
     for (const cache of options.caches ?? []) this.addCache(cache);
     if (options.ws) this.intents.ws = options.ws;
+    if (options.notify) this.intents.notify = options.notify;
 
     // The app is type-checked, never emitted (esbuild bundles each handler), and its TypeScript lives outside src/
     // too (fw.config.ts, config/, tests/), so no rootDir/outDir.

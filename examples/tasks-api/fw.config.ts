@@ -25,6 +25,9 @@ export default defineApp({
       { id: 'daily-summary', schedule: { cron: '0 7 * * ? *' }, description: 'Logs the open-task summary every day at 07:00 UTC' },
       { id: 'notify-sweep', schedule: { rate: '10 minutes' }, description: 'Delivers notifications nobody dispatched, and retries' },
     ],
+    // The cloud side of the notifications: the stack creates the SES identity, configuration set and delivery-events
+    // topic, and grants the send permissions to notify-outbox's consumer and the notify-sweep cron only.
+    notify: { queue: 'notify-outbox', sweeper: 'notify-sweep', emailDomain: 'mail.tasks.example.com' },
     functions: [
       { id: 'task-summary', timeout: 10, description: 'Counts tasks by status' },
       { id: 'inbound-sms', timeout: 10, description: 'Replies to the SMS number: STOP / START change its suppression' },

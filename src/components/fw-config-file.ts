@@ -29,6 +29,7 @@ function renderFwConfig(intents: AppIntents): string {
     ),
     caches: nonEmpty(intents.caches.map((c) => toLiteral(c))),
     ws: intents.ws ? toLiteral(intents.ws) : undefined,
+    notify: intents.notify ? toLiteral(intents.notify) : undefined,
   };
   return [
     `import { defineApp } from '@framework/core';`,

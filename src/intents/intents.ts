@@ -164,6 +164,29 @@ export interface WebSocketIntent {
   readonly routeSelectionExpression?: string;
 }
 
+/**
+ * The cloud side of `@framework/notify`: SES identity, configuration set and delivery-events topic, and the send
+ * permissions of the dispatcher units (its queue's consumer and the sweeper cron) only.
+ */
+export interface NotifyIntent {
+  /** The id of the queue whose consumer is the dispatcher (the queue `notify.dispatch` sends to). */
+  readonly queue: string;
+  /** The id of the schedule whose cron sweeps the outbox. @default - none */
+  readonly sweeper?: string;
+  /** The id of the function (`src/functions/`) subscribed to the SES delivery-events topic. @default - none */
+  readonly eventsFunction?: string;
+  /** The domain mail is sent from. Exactly one of `emailDomain`, `emailAddress`. @default - none */
+  readonly emailDomain?: string;
+  /** The one address mail is sent from. Exactly one of `emailDomain`, `emailAddress`. @default - none */
+  readonly emailAddress?: string;
+  /** End User Messaging origination identity ARNs the dispatcher may send SMS from. @default - none */
+  readonly smsOriginationArns?: string[];
+  /** WhatsApp phone-number-id ARNs the dispatcher may send from. @default - none */
+  readonly whatsappPhoneNumberArns?: string[];
+  /** SNS platform application ARNs whose endpoints the dispatcher may publish to. @default - none */
+  readonly pushPlatformApplicationArns?: string[];
+}
+
 /** A cache (managed deployed, in-memory locally). */
 export interface CacheIntent {
   readonly id: string;

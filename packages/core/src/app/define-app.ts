@@ -134,6 +134,8 @@ export function defineApp(options: AppOptions): AppDefinition {
     );
   }
 
+  problems.push(...checkNotify(infrastructure, fnFiles.units, functionsDir));
+
   if (problems.length) throw new ConfigError(problems);
 
   const checked: CheckedApp = {
@@ -148,6 +150,27 @@ export function defineApp(options: AppOptions): AppDefinition {
     cronFiles: cronFiles.units,
   };
   return buildStage(checked, stage!);
+}
+
+/** `infrastructure.notify` names units the app declares, and exactly one sender identity. */
+function checkNotify(infrastructure: CheckedApp['infrastructure'], functionFiles: readonly { readonly id: string }[], functionsDir: string): ConfigProblem[] {
+  const notify = infrastructure.notify;
+  if (notify === undefined) return [];
+  const problems: ConfigProblem[] = [];
+  const at = 'infrastructure.notify';
+  if ((notify.emailDomain === undefined) === (notify.emailAddress === undefined)) {
+    problems.push({ code: 'FW_ERR_CONFIG_INVALID_VALUE', path: at, message: 'expected exactly one of "emailDomain" (mail from a domain, e.g. mail.example.com) or "emailAddress" (mail from one address)' });
+  }
+  if (!(infrastructure.queues ?? []).some((q) => q.id === notify.queue)) {
+    problems.push({ code: 'FW_ERR_CONFIG_INVALID_VALUE', path: `${at}.queue`, message: `no queue intent has id ${JSON.stringify(notify.queue)}: name the queue whose consumer is the dispatcher (src/queues/<id>.ts exporting outboxQueueConsumer), e.g. { id: 'notify-outbox' } in infrastructure.queues` });
+  }
+  if (notify.sweeper !== undefined && !(infrastructure.schedules ?? []).some((s) => s.id === notify.sweeper)) {
+    problems.push({ code: 'FW_ERR_CONFIG_INVALID_VALUE', path: `${at}.sweeper`, message: `no schedule intent has id ${JSON.stringify(notify.sweeper)}: name the cron exporting outboxSweeper, or leave sweeper out` });
+  }
+  if (notify.eventsFunction !== undefined && !functionFiles.some((f) => f.id === notify.eventsFunction)) {
+    problems.push({ code: 'FW_ERR_CONFIG_INVALID_VALUE', path: `${at}.eventsFunction`, message: `no function file ${functionsDir}/${notify.eventsFunction}.ts: create it exporting sesEventHandler(...), or leave eventsFunction out` });
+  }
+  return problems;
 }
 
 function normalizeDir(dir: string): string {

@@ -7,6 +7,7 @@ import { cronsKind } from './crons.js';
 import { databasesKind } from './databases.js';
 import { functionsKind } from './functions.js';
 import { idempotencyKind } from './idempotency.js';
+import { notifyKind } from './notify.js';
 import { queuesKind } from './queues.js';
 import { storageKind } from './storage.js';
 import { wsKind } from './ws.js';
@@ -17,6 +18,7 @@ export * from './crons.js';
 export * from './databases.js';
 export * from './functions.js';
 export * from './idempotency.js';
+export * from './notify.js';
 export * from './queues.js';
 export * from './storage.js';
 export * from './ws.js';
@@ -37,6 +39,7 @@ export const INTENT_KIND_REGISTRY = {
   caches: cachesKind,
   auth: authKind,
   ws: wsKind,
+  notify: notifyKind,
 } as const;
 
 /** The name of a kind: its field in `AppDefinition`. */

@@ -80,6 +80,18 @@ describe('ConfigError cases of defineApp', () => {
       expectProblem(() => defineApp(validOptions(project.rootDir, { infrastructure: infra({ storage: [{ id: 'uploads', notifications: [{ queue: 'nope' }] }] }) })), 'FW_ERR_CONFIG_INVALID_VALUE', 'infrastructure.storage[0].notifications[0].queue', 'no queue intent has id "nope"');
     });
 
+    it('reports an infrastructure.notify naming units the app does not declare, or no sender identity', () => {
+      const notify = (fields: Record<string, unknown>) => defineApp(validOptions(project.rootDir, { infrastructure: infra({ notify: { queue: 'emails', emailDomain: 'mail.example.com', ...fields } }) }));
+      expect(notify({ sweeper: 'cleanup', eventsFunction: 'reports/daily' }).notify).to.deep.include({ queue: 'emails', sweeper: 'cleanup', eventsFunction: 'reports/daily', email: { domain: 'mail.example.com' } });
+      expectProblem(() => notify({ queue: 'outbox' }), 'FW_ERR_CONFIG_INVALID_VALUE', 'infrastructure.notify.queue', /^no queue intent has id "outbox": name the queue whose consumer is the dispatcher/);
+      expectProblem(() => notify({ sweeper: 'sweep' }), 'FW_ERR_CONFIG_INVALID_VALUE', 'infrastructure.notify.sweeper', /^no schedule intent has id "sweep"/);
+      expectProblem(() => notify({ eventsFunction: 'ses-events' }), 'FW_ERR_CONFIG_INVALID_VALUE', 'infrastructure.notify.eventsFunction', /^no function file src\/functions\/ses-events\.ts/);
+      expectProblem(() => notify({ emailAddress: 'no-reply@example.com' }), 'FW_ERR_CONFIG_INVALID_VALUE', 'infrastructure.notify', /^expected exactly one of "emailDomain" .* or "emailAddress"/);
+      expectProblem(() => notify({ emailDomain: 'not a domain' }), 'FW_ERR_CONFIG_INVALID_VALUE', 'infrastructure.notify.emailDomain', /^expected a domain name such as mail\.example\.com, got "not a domain"$/);
+      expectProblem(() => notify({ smsOriginationArns: ['arn:aws:sns:us-east-1:123456789012:pool/x'] }), 'FW_ERR_CONFIG_INVALID_VALUE', 'infrastructure.notify.smsOriginationArns[0]', /^expected an ARN of sms-voice/);
+      expectProblem(() => notify({ fromAddress: 'x' }), 'FW_ERR_CONFIG_UNKNOWN_FIELD', 'infrastructure.notify.fromAddress', /is not a field of/);
+    });
+
     it('reports a visibility timeout shorter than the consumer timeout of some stage', () => {
       // Given a queue hiding messages for 20 s: enough for dev (free: 10 s), not for prod (medium: 30 s)
       const options = validOptions(project.rootDir, { infrastructure: infra({ queues: [{ id: 'emails', visibilityTimeout: 20 }] }) });

@@ -31,6 +31,14 @@ export interface NotifyChannelsProps {
   readonly whatsappPhoneNumberArns?: readonly string[];
   /** SNS platform application ARNs whose endpoints the dispatcher may publish to. @default - no SNS push grant */
   readonly pushPlatformApplicationArns?: readonly string[];
+  /**
+   * The app's queue to use as the dispatcher queue (`FrameworkStack` passes the queue `infrastructure.notify.queue`
+   * names, whose consumer is already connected): no second queue is created, and `dispatcher` gets no event source.
+   * @default - a dispatcher queue and dead-letter queue of its own
+   */
+  readonly queue?: sqs.IQueue;
+  /** The dead-letter queue of `queue`, for the outputs. @default - none */
+  readonly deadLetterQueue?: sqs.IQueue;
   /** Receives before a message goes to the dead-letter queue. @default 5 */
   readonly maxReceiveCount?: number;
   /** Dispatcher queue visibility timeout: at least the dispatcher's timeout. @default Duration.seconds(60) */
@@ -70,8 +78,8 @@ export class NotifyChannels extends Construct {
   public readonly identity: ses.EmailIdentity;
   public readonly configurationSet: ses.ConfigurationSet;
   public readonly eventsTopic: sns.Topic;
-  public readonly queue: sqs.Queue;
-  public readonly deadLetterQueue: sqs.Queue;
+  public readonly queue: sqs.IQueue;
+  public readonly deadLetterQueue?: sqs.IQueue;
   /** The variables the dispatcher gets (also for functions that read them otherwise). */
   public readonly environment: Readonly<Record<string, string>>;
   private readonly props: NotifyChannelsProps;
@@ -110,20 +118,26 @@ export class NotifyChannels extends Construct {
     this.eventsTopic = new sns.Topic(this, 'EventsTopic', { topicName: this.names.eventsTopic, enforceSSL: true });
     this.configurationSet.addEventDestination('Events', { destination: ses.EventDestination.snsTopic(this.eventsTopic), events: [...SES_EVENTS] });
 
-    this.deadLetterQueue = new sqs.Queue(this, 'DeadLetterQueue', {
-      queueName: this.names.dispatchDeadLetterQueue,
-      retentionPeriod: Duration.days(14),
-      encryption: sqs.QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-    });
-    acknowledgeNag(this.deadLetterQueue, 'noDeadLetterQueue');
-    this.queue = new sqs.Queue(this, 'Queue', {
-      queueName: this.names.dispatchQueue,
-      visibilityTimeout: props.visibilityTimeout ?? Duration.seconds(60),
-      encryption: sqs.QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: props.maxReceiveCount ?? 5 },
-    });
+    if (props.queue) {
+      this.queue = props.queue;
+      this.deadLetterQueue = props.deadLetterQueue;
+    } else {
+      const deadLetterQueue = new sqs.Queue(this, 'DeadLetterQueue', {
+        queueName: this.names.dispatchDeadLetterQueue,
+        retentionPeriod: Duration.days(14),
+        encryption: sqs.QueueEncryption.SQS_MANAGED,
+        enforceSSL: true,
+      });
+      acknowledgeNag(deadLetterQueue, 'noDeadLetterQueue');
+      this.deadLetterQueue = deadLetterQueue;
+      this.queue = new sqs.Queue(this, 'Queue', {
+        queueName: this.names.dispatchQueue,
+        visibilityTimeout: props.visibilityTimeout ?? Duration.seconds(60),
+        encryption: sqs.QueueEncryption.SQS_MANAGED,
+        enforceSSL: true,
+        deadLetterQueue: { queue: deadLetterQueue, maxReceiveCount: props.maxReceiveCount ?? 5 },
+      });
+    }
 
     this.environment = {
       [NOTIFY_VARIABLES.configurationSet]: this.configurationSet.configurationSetName,
@@ -133,9 +147,9 @@ export class NotifyChannels extends Construct {
     };
 
     if (props.dispatcher) {
-      this.grantDispatch(props.dispatcher);
-      props.dispatcher.addEventSource(new SqsEventSource(this.queue, { reportBatchItemFailures: true }));
-      for (const [key, value] of Object.entries(this.environment)) props.dispatcher.addEnvironment(key, value);
+      this.addDispatcher(props.dispatcher);
+      // The app's queue already has its consumer; a queue of our own needs the dispatcher connected.
+      if (!props.queue) props.dispatcher.addEventSource(new SqsEventSource(this.queue, { reportBatchItemFailures: true }));
     }
     if (props.eventsHandler) this.eventsTopic.addSubscription(new LambdaSubscription(props.eventsHandler));
 
@@ -144,7 +158,16 @@ export class NotifyChannels extends Construct {
     out(NOTIFY_OUTPUTS.emailIdentity, this.identity.emailIdentityName, `SES identity mail is sent from (${NOTIFY_VARIABLES.emailIdentity})`);
     out(NOTIFY_OUTPUTS.eventsTopicArn, this.eventsTopic.topicArn, 'SNS topic of SES delivery events (bounces, complaints)');
     out(NOTIFY_OUTPUTS.dispatchQueueUrl, this.queue.queueUrl, `Notify dispatcher queue (${NOTIFY_VARIABLES.dispatchQueueUrl})`);
-    out(NOTIFY_OUTPUTS.dispatchDeadLetterQueueUrl, this.deadLetterQueue.queueUrl, 'Notify dispatcher dead-letter queue');
+    if (this.deadLetterQueue) out(NOTIFY_OUTPUTS.dispatchDeadLetterQueueUrl, this.deadLetterQueue.queueUrl, 'Notify dispatcher dead-letter queue');
+  }
+
+  /**
+   * Another unit that delivers outbox rows (the sweeper cron): the dispatcher's permissions (`grantDispatch`) and its
+   * variables. A function that only writes the outbox needs neither.
+   */
+  public addDispatcher(fn: lambda.IFunction & { addEnvironment(key: string, value: string): unknown }): void {
+    this.grantDispatch(fn);
+    for (const [key, value] of Object.entries(this.environment)) fn.addEnvironment(key, value);
   }
 
   /**

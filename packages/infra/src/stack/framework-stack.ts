@@ -27,6 +27,7 @@ import { IdempotencyTable } from '../idempotency/idempotency-table.js';
 import { ApiKeysPepper } from '../integrations/api-keys-pepper.js';
 import { grantBedrockModels } from '../ai/bedrock-model-grant.js';
 import { AppNetwork } from '../network/app-network.js';
+import { NotifyChannels } from '../notify/notify-channels.js';
 import { GATEWAY_SERVICES, servicesOf, type ServiceUse } from '../network/service-reachability.js';
 import { AppQueue } from '../queues/app-queue.js';
 import { AppBucket } from '../storage/app-bucket.js';
@@ -139,6 +140,8 @@ export class FrameworkStack extends Stack {
   public readonly migrations = new Map<string, DatabaseMigrations>();
   /** Routes by route key. */
   public readonly routes = new Map<string, apigw.HttpRoute>();
+  /** `infrastructure.notify`'s channels: SES identity, configuration set, events topic, over the app's dispatcher queue. */
+  public notify?: NotifyChannels;
   /** With `shareRoles`: the shared execution roles, by the grants they carry. */
   public readonly sharedRoles = new Map<string, iam.Role>();
   private readonly shareRoles: boolean;
@@ -194,6 +197,7 @@ export class FrameworkStack extends Stack {
     this.orderAfterMigrations();
     this.connectQueues();
     this.addSchedules();
+    this.notify = this.addNotify();
     this.addUploadNotifications();
     this.addOutputs();
     this.node.addValidation({ validate: () => this.checkResourceCounts() });
@@ -449,6 +453,42 @@ export class FrameworkStack extends Stack {
     }
   }
 
+  /** The function names of `infrastructure.notify`'s dispatcher units: the queue's consumer and the sweeper cron. */
+  private notifyDispatchers(): string[] {
+    const notify = this.app.notify;
+    if (!notify) return [];
+    const consumer = this.app.queues.find((q) => q.id === notify.queue)?.functionName;
+    const sweeper = notify.sweeper === undefined ? undefined : this.app.crons.find((c) => c.id === notify.sweeper)?.functionName;
+    return [consumer, sweeper].filter((name): name is string => name !== undefined);
+  }
+
+  /**
+   * `infrastructure.notify`: the notify channels with the app's own queue as the dispatcher queue (no second queue),
+   * the send permissions and variables on its consumer and the sweeper cron only, and the events function subscribed
+   * to the SES delivery-events topic.
+   */
+  private addNotify(): NotifyChannels | undefined {
+    const notify = this.app.notify;
+    if (!notify) return undefined;
+    const queue = this.queues.get(notify.queue)!;
+    const [dispatcher, sweeper] = this.notifyDispatchers().map((name) => this.functions.get(name)!.function);
+    const events = notify.eventsFunction === undefined ? undefined : this.functions.get(this.app.functions.find((f) => f.id === notify.eventsFunction)!.functionName)!.function;
+    const channels = new NotifyChannels(this, 'Notify', {
+      project: this.app.project,
+      stage: this.app.stage,
+      emailIdentity: 'domain' in notify.email ? { domain: notify.email.domain } : { email: notify.email.address },
+      queue: queue.queue,
+      ...(queue.deadLetterQueue ? { deadLetterQueue: queue.deadLetterQueue } : {}),
+      ...(dispatcher ? { dispatcher } : {}),
+      ...(events ? { eventsHandler: events } : {}),
+      smsOriginationArns: notify.smsOriginationArns,
+      whatsappPhoneNumberArns: notify.whatsappPhoneNumberArns,
+      pushPlatformApplicationArns: notify.pushPlatformApplicationArns,
+    });
+    if (sweeper) channels.addDispatcher(sweeper);
+    return channels;
+  }
+
   /** Each cron's schedule, invoking its function with the event core defines. */
   private addSchedules(): void {
     for (const cron of this.app.crons) {
@@ -554,6 +594,8 @@ export class FrameworkStack extends Stack {
       vpc: this.joinsVpc(functionName),
       // A consumer's event source grants receive and delete on its queue to its role.
       consumes: unit.kind === 'queue' ? unit.id : undefined,
+      // The notify dispatcher's send permissions are its own: never shared with a function that has the same others.
+      notifyDispatcher: this.notifyDispatchers().includes(functionName) || undefined,
       database: need.database && this.app.databases.length > 0,
       buckets,
       bucketWrites: buckets.length > 0 && refs.bucketWrites,
