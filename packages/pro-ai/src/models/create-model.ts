@@ -83,7 +83,7 @@ export interface GenerateObjectResult<T> {
 }
 
 export interface StreamResult {
-  /** The answer's text as it arrives. */
+  /** The answer's text as it arrives; throws the error that ended the stream early (a spent budget, a throttle). */
   readonly textStream: AsyncIterable<string>;
   /** The whole text, once the stream ended. */
   readonly text: PromiseLike<string>;
@@ -145,8 +145,27 @@ export function createModel(source: ModelConfig | LanguageModelV3, options: Mode
       }),
     stream: (input) =>
       runForAiUser(input.user, () => {
-        const result = streamText({ ...callSettings(input), model: languageModel, onError: () => undefined });
-        return { textStream: result.textStream, text: result.text, usage: Promise.resolve(result.totalUsage).then(tokenUsage) };
+        // The SDK turns a failed stream into "no output generated"; the caller gets the error that failed it instead
+        // (a spent budget stays a 429, a throttle a 503).
+        let failure: unknown;
+        const result = streamText({ ...callSettings(input), model: languageModel, onError: ({ error }) => void (failure ??= error) });
+        const rethrow = (error: unknown): never => {
+          throw failure ?? error;
+        };
+        async function* textStream(): AsyncGenerator<string> {
+          for await (const part of result.textStream) yield part;
+          if (failure !== undefined) throw failure;
+        }
+        // Getters: a promise is made only when asked for, so one nobody awaits never rejects unhandled.
+        return {
+          textStream: textStream(),
+          get text() {
+            return Promise.resolve(result.text).catch(rethrow);
+          },
+          get usage() {
+            return Promise.resolve(result.totalUsage).then(tokenUsage, rethrow);
+          },
+        };
       }),
   };
 }

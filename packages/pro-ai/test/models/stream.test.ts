@@ -1,5 +1,7 @@
 import { expect } from 'chai';
-import { createMockModel, createModel, streamToWebSocket, type AiStreamMessage, type ModelUsage } from '../../src/index.js';
+import { AiHttpError, createMockModel, createModel, createTokenBudget, streamToWebSocket, type AiStreamMessage, type ModelUsage } from '../../src/index.js';
+
+const quiet = { debug() {}, info() {}, warn() {}, error() {}, child() { return quiet; }, isEnabled: () => false };
 
 describe('streaming', () => {
   it('streams the text in parts and reports the usage once the stream ended', async () => {
@@ -23,5 +25,29 @@ describe('streaming', () => {
     expect(deltas.join('')).to.equal(text);
     expect(sent.at(-1)![0]).to.equal('conn-1');
     expect(sent.at(-1)![1]).to.include({ type: 'ai.done', id: 'a1', text });
+  });
+
+  it('ends the stream with the error that stopped it (a spent budget stays a 429), and tells the WebSocket client', async () => {
+    const model = createModel(createMockModel({ script: () => ({ text: 'long answer', usage: { inputTokens: 100, outputTokens: 100 } }) }), { logger: quiet, budget: createTokenBudget({ limit: 10 }) });
+    await model.generate({ prompt: 'spend it' });
+    const stream = model.stream({ prompt: 'again' });
+    const error = await (async () => {
+      for await (const _part of stream.textStream) void _part;
+    })().catch((e: unknown) => e);
+    expect(error).to.be.instanceOf(AiHttpError).and.include({ code: 'AI_BUDGET_EXCEEDED', status: 429 });
+    expect(await Promise.resolve(stream.usage).catch((e: unknown) => e)).to.include({ code: 'AI_BUDGET_EXCEEDED' });
+
+    const sent: AiStreamMessage[] = [];
+    const failed = await streamToWebSocket(model.stream({ prompt: 'once more' }), 'conn-2', { id: 'a2', send: async (_to, m) => void sent.push(m) }).catch((e: unknown) => e);
+    expect(failed).to.include({ code: 'AI_BUDGET_EXCEEDED' });
+    expect(sent.at(-1)).to.include({ type: 'ai.error', id: 'a2', code: 'AI_BUDGET_EXCEEDED' });
+  });
+
+  it('tells the WebSocket client an internal failure without its message', async () => {
+    const model = createModel(createMockModel({ script: () => ({ throw: new Error('db password is hunter2') }) }), { logger: quiet });
+    const sent: AiStreamMessage[] = [];
+    const failed = await streamToWebSocket(model.stream({ prompt: 'x' }), 'conn-3', { id: 'a3', send: async (_to, m) => void sent.push(m) }).catch((e: unknown) => e);
+    expect((failed as Error).message).to.contain('hunter2');
+    expect(sent).to.deep.equal([{ type: 'ai.error', id: 'a3', code: 'INTERNAL', message: 'The answer failed.' }]);
   });
 });
