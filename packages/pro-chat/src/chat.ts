@@ -8,6 +8,7 @@ import type { ChatMember, ChatMessage, ChatRole, ChatRoom, ChatRoomSummary } fro
 import { deleteMessage, editMessage, history, MAX_HISTORY_PAGE, reactToMessage, sendMessage, type HistoryOptions, type HistoryPage, type SendInput, type SendResult } from './messages/messages.js';
 import { markRead, readState, type ReadState } from './read-state/read-state.js';
 import { addMember, createRoom, directRoom, getRoom, listMembers, listRooms, removeMember, resourceRoom, setRole, type CreateRoomInput } from './rooms/rooms.js';
+import { goOffline, heartbeat, resolvePresenceOptions, roomPresence, typing, type PresenceOptions, type PresenceStatus, type ResolvedPresenceOptions, type RoomPresence } from './presence/presence.js';
 import type { SessionScope } from './session/session-scope.js';
 
 export interface ChatOptions {
@@ -31,6 +32,17 @@ export interface ChatOptions {
    * @default - none
    */
   readonly onEvent?: (event: ChatEvent) => unknown;
+  /** @default - see `PresenceOptions` */
+  readonly presence?: PresenceOptions;
+}
+
+export interface SessionOptions {
+  /**
+   * Where the session's events also go, after `onEvent`: the WebSocket handlers and HTTP routes of this package pass
+   * the room fan-out here, so a change made through either reaches the room's connections.
+   * @default - none
+   */
+  readonly fanOut?: (event: ChatEvent) => unknown;
 }
 
 /**
@@ -120,6 +132,25 @@ export class ChatSession {
     return readState(this.scope, input.roomIdInput(roomId));
   }
 
+  /** A heartbeat in the room (`online` or `away`); true when the member's visible status changed. */
+  async heartbeat(roomId: string, status: PresenceStatus = 'online'): Promise<boolean> {
+    return heartbeat(this.scope, this.scope.presence, input.roomIdInput(roomId), input.statusInput(status));
+  }
+
+  /** The member is typing; false when dropped by the typing rate limit. */
+  async typing(roomId: string): Promise<boolean> {
+    return typing(this.scope, this.scope.presence, input.roomIdInput(roomId));
+  }
+
+  async goOffline(roomId: string): Promise<void> {
+    return goOffline(this.scope, input.roomIdInput(roomId));
+  }
+
+  /** Who is online or away in the room now, and typing. */
+  async presence(roomId: string): Promise<RoomPresence[]> {
+    return roomPresence(this.scope, input.roomIdInput(roomId));
+  }
+
   private members(members: NonNullable<CreateRoomInput['members']>): CreateRoomInput['members'] {
     if (!Array.isArray(members)) throw new ChatConfigError('FW_ERR_CHAT_INVALID_OPTIONS', 'members must be an array of user ids or { userId, role }');
     return members.map((m: string | { userId: string; role?: ChatRole }) => (typeof m === 'string' ? input.userIdInput(m) : { userId: input.userIdInput(m.userId), role: input.roleInput(m.role ?? 'member') }));
@@ -128,8 +159,9 @@ export class ChatSession {
 
 export interface Chat {
   readonly limits: ResolvedChatLimits;
+  readonly presence: ResolvedPresenceOptions;
   /** The operations of `userId` (the token subject) on `db` (`service.db`). */
-  as(userId: string, db: Queryable): ChatSession;
+  as(userId: string, db: Queryable, options?: SessionOptions): ChatSession;
 }
 
 /** The app's chat, configured once (options checked here) and shared by its routes and WebSocket handlers. */
@@ -137,8 +169,10 @@ export function createChat(options: ChatOptions = {}): Chat {
   const limits = resolveChatLimits(options.limits);
   const preSendBudgetMs = checkPreSendBudget(options.preSendBudgetMs ?? 500);
   if (options.preSend !== undefined && typeof options.preSend !== 'function') throw new ChatConfigError('FW_ERR_CHAT_INVALID_OPTIONS', 'preSend must be a function (draft) => verdict');
+  const presence = resolvePresenceOptions(options.presence);
   return {
     limits,
-    as: (userId, db) => new ChatSession({ db, userId: input.userIdInput(userId), limits, preSend: options.preSend, preSendBudgetMs, onEvent: options.onEvent }),
+    presence,
+    as: (userId, db, session = {}) => new ChatSession({ db, userId: input.userIdInput(userId), limits, preSend: options.preSend, preSendBudgetMs, onEvent: options.onEvent, fanOut: session.fanOut, presence }),
   };
 }

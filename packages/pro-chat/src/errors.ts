@@ -11,6 +11,7 @@ import { HttpError } from '@framework/runtime';
  */
 export const CHAT_HTTP_ERROR_CODES = {
   CHAT_INVALID_INPUT: { status: 400, meaning: 'A field of the request is missing or malformed (room id, client message id, text, emoji, role, cursor); the message names the field and what it must be.' },
+  CHAT_UNAUTHENTICATED: { status: 401, meaning: 'A chat WebSocket frame came on a connection opened without a token: chat needs a signed-in caller.' },
   CHAT_NOT_A_MEMBER: { status: 403, meaning: 'The caller is not a member of the room: non-members can neither read nor send.' },
   CHAT_ROLE_REQUIRED: { status: 403, meaning: "The caller's role in the room does not allow the operation (e.g. a member deleting someone else's message); the message names the role needed." },
   CHAT_ROOM_NOT_FOUND: { status: 404, meaning: "No room of that id in the caller's tenant (another tenant's rooms do not exist for the caller)." },

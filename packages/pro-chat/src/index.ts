@@ -19,3 +19,9 @@ export { ROLE_PERMISSIONS, type RoomPermission } from './permissions/room-permis
 export type { CreateRoomInput } from './rooms/rooms.js';
 export type { HistoryOptions, HistoryPage, SendInput, SendResult } from './messages/messages.js';
 export type { ReadState } from './read-state/read-state.js';
+export { resolvePresenceOptions, type PresenceOptions, type PresenceStatus, type ResolvedPresenceOptions, type RoomPresence } from './presence/presence.js';
+export { chatSocket, type ChatSocketOptions } from './realtime/chat-socket.js';
+export { CHAT_OPS, type ChatOp, type ChatPushFrame, type ChatReplyFrame } from './realtime/frames.js';
+export { roomTopic } from './realtime/room-topic.js';
+export { roomFanOut, type RoomFanOut } from './realtime/room-fan-out.js';
+export { chatRoutes, type AddMemberBody, type ChatRoutes, type ChatRoutesOptions, type CreateRoomBody, type MarkReadBody, type SendMessageBody } from './http/chat-routes.js';

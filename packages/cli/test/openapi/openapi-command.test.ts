@@ -56,6 +56,15 @@ describe('fw openapi', function () {
       'POST /billing/checkout': ['tasks-api/tasks:admin'],
       'POST /billing/portal': ['tasks-api/tasks:admin'],
       'POST /billing/webhook': [],
+      'POST /tasks/{id}/chat': ['tasks-api/tasks:write'],
+      'GET /chat/rooms': ['tasks-api/tasks:read'],
+      'POST /chat/rooms': ['tasks-api/tasks:read'],
+      'GET /chat/rooms/{roomId}': ['tasks-api/tasks:read'],
+      'GET /chat/rooms/{roomId}/messages': ['tasks-api/tasks:read'],
+      'POST /chat/rooms/{roomId}/messages': ['tasks-api/tasks:read'],
+      'GET /chat/rooms/{roomId}/members': ['tasks-api/tasks:read'],
+      'POST /chat/rooms/{roomId}/members': ['tasks-api/tasks:read'],
+      'POST /chat/rooms/{roomId}/read': ['tasks-api/tasks:read'],
     });
     const oauth2 = document.components.securitySchemes!.oauth2 as { flows: Record<string, { scopes: Record<string, string>; tokenUrl: string }> };
     expect(Object.keys(oauth2.flows).sort()).to.deep.equal(['authorizationCode', 'clientCredentials']);

@@ -6,7 +6,8 @@ import type { ChatMember, ChatMessage } from '../model/types.js';
  * of a send (same client message id) emits `message.sent` again, so consumers key on `message.id`.
  */
 export type ChatEvent =
-  | { readonly type: 'message.sent'; readonly roomId: string; readonly message: ChatMessage }
+  /** `retry`: a client's retry of a send that had committed (the same message again: consumers see it twice). */
+  | { readonly type: 'message.sent'; readonly roomId: string; readonly message: ChatMessage; readonly retry?: boolean }
   | { readonly type: 'message.edited'; readonly roomId: string; readonly message: ChatMessage }
   | { readonly type: 'message.deleted'; readonly roomId: string; readonly message: ChatMessage }
   | { readonly type: 'reaction.changed'; readonly roomId: string; readonly message: ChatMessage }

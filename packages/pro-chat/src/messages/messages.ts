@@ -72,7 +72,7 @@ export async function sendMessage(scope: SessionScope, roomId: string, input: Se
   const sent = await findSent();
   if (sent) {
     const message = toMessage(sent);
-    await emit(scope, { type: 'message.sent', roomId, message });
+    await emit(scope, { type: 'message.sent', roomId, message, retry: true });
     return { message, duplicate: true };
   }
   const attachments = input.attachments ?? [];
@@ -102,7 +102,7 @@ export async function sendMessage(scope: SessionScope, roomId: string, input: Se
   } catch (error) {
     if (!(error instanceof AlreadySent)) throw error;
     const message = toMessage((await findSent())!);
-    await emit(scope, { type: 'message.sent', roomId, message });
+    await emit(scope, { type: 'message.sent', roomId, message, retry: true });
     return { message, duplicate: true };
   }
   const message = toMessage(row);

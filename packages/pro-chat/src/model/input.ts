@@ -64,3 +64,7 @@ export function attachmentsInput(value: unknown): string[] {
     typeof key === 'string' && key.length > 0 && key.length <= 1024 && !key.split('/').includes('..') && !key.startsWith('/') ? key : invalid(`attachments[${i}]`, 'a storage key (1 to 1024 characters, no "..", not starting with "/")', key),
   );
 }
+
+export function statusInput(value: unknown): 'online' | 'away' {
+  return value === undefined ? 'online' : value === 'online' || value === 'away' ? value : invalid('status', '"online" or "away"', value);
+}

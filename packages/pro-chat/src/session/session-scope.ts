@@ -5,6 +5,7 @@ import { ChatHttpError } from '../errors.js';
 import type { ChatEvent } from '../events/chat-event.js';
 import { roleAllows, weakestRoleWith, type RoomPermission } from '../permissions/room-permissions.js';
 import type { RoomRow } from '../model/rows.js';
+import type { ResolvedPresenceOptions } from '../presence/presence.js';
 import type { ChatRole } from '../model/types.js';
 
 /** What every operation of a session reads: the caller, the database (RLS on: the tenant's rows only), the settings. */
@@ -15,6 +16,9 @@ export interface SessionScope {
   readonly preSend: PreSendHook | undefined;
   readonly preSendBudgetMs: number;
   readonly onEvent: ((event: ChatEvent) => unknown) | undefined;
+  /** Where this session's events also go (the WebSocket fan-out of the call's own path). */
+  readonly fanOut: ((event: ChatEvent) => unknown) | undefined;
+  readonly presence: ResolvedPresenceOptions;
 }
 
 /**
@@ -36,4 +40,5 @@ export async function requireRole(scope: SessionScope, roomId: string, permissio
 /** Hands an event to the app's `onEvent` (a queue, usually) after the change committed. */
 export async function emit(scope: SessionScope, event: ChatEvent): Promise<void> {
   if (scope.onEvent) await scope.onEvent(event);
+  if (scope.fanOut) await scope.fanOut(event);
 }

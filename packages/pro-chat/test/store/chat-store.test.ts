@@ -3,6 +3,15 @@ import { expect } from 'chai';
 import { ChatHttpError, createChat, type ChatEvent, type ChatHttpErrorCode } from '../../src/index.js';
 import { ENGINES, useChatDatabase } from '../support/chat-database.js';
 
+/** Polls until `check` holds (TTLs pass in the database's clock; a generous bound, no wall-time assertion). */
+async function eventuallyTrue(check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 const acme = <T>(fn: () => Promise<T>) => runWithTenant({ id: 'acme' }, fn);
 const globex = <T>(fn: () => Promise<T>) => runWithTenant({ id: 'globex' }, fn);
 
@@ -255,8 +264,28 @@ describe('chat limits and hooks (PGlite)', function () {
     });
   });
 
+  it('shows presence until its heartbeat expires, passes typing on at most once per interval, and lets it expire', async () => {
+    const chat = createChat({ presence: { ttlMs: 300, typingTtlMs: 200, typingIntervalMs: 100 } });
+    await acme(async () => {
+      const alice = chat.as('alice', database.db());
+      const bob = chat.as('bob', database.db());
+      const room = await alice.createRoom({ members: ['bob'] });
+      expect(await bob.heartbeat(room.id)).to.equal(true);
+      expect(await bob.heartbeat(room.id)).to.equal(false); // no change to tell the room
+      expect(await bob.heartbeat(room.id, 'away')).to.equal(true);
+      expect(await bob.typing(room.id)).to.equal(true);
+      expect(await bob.typing(room.id)).to.equal(false); // within typingIntervalMs: dropped
+      expect(await alice.presence(room.id)).to.deep.equal([{ userId: 'bob', status: 'away', typing: true }]);
+      await eventuallyTrue(async () => (await alice.presence(room.id)).every((p) => !p.typing));
+      await eventuallyTrue(async () => (await alice.presence(room.id)).length === 0);
+      await expectRefused(chat.as('eve', database.db()).presence(room.id), 'CHAT_NOT_A_MEMBER');
+      await expectRefused(bob.heartbeat(room.id, 'dancing' as 'away'), 'CHAT_INVALID_INPUT');
+    });
+  });
+
   it('checks its options when created', () => {
     expect(() => createChat({ limits: { maxMessageBytes: 0 } })).to.throw(/maxMessageBytes/);
     expect(() => createChat({ preSendBudgetMs: 60_000 })).to.throw(/preSendBudgetMs/);
+    expect(() => createChat({ presence: { typingTtlMs: 100, typingIntervalMs: 500 } })).to.throw(/typingIntervalMs/);
   });
 });
