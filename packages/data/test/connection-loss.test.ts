@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import pg from 'pg';
-import { ConnectionLostError, Database, sql } from '../src/index.js';
+import { ConnectionLostError, Database, setTransactionSettingsProvider, sql } from '../src/index.js';
 import { migrate, migrationStatus, parseMigration } from '../src/migrations/index.js';
 import { ENGINES, useEngine } from './support/engines.js';
 
@@ -104,6 +104,23 @@ describe('a connection lost inside a transaction or a migration (PostgreSQL, bac
     expect(error).to.be.instanceOf(ConnectionLostError).and.include({ outcome: 'unknown', retryable: false });
     expect((error as Error).message).to.contain('may or may not have been committed');
     expect((await db.one<{ x: number }>(sql`SELECT 1 AS x`)).x).to.equal(1);
+  });
+
+  it('under transaction settings (one round trip per statement): a lost write has an unknown outcome, a lost read is retried once', async () => {
+    setTransactionSettingsProvider(() => ({ 'app.tenant_id': 'acme' }));
+    try {
+      const [lostWrite] = await Promise.all([
+        db.query(sql`INSERT INTO notes (body) SELECT 'lost' FROM pg_sleep(30) /* settings-write */`).catch((e: unknown) => e),
+        terminateWhenRunning('%/* settings-write */%'),
+      ]);
+      expect(lostWrite).to.be.instanceOf(ConnectionLostError).and.include({ outcome: 'unknown', retryable: false });
+      const [read] = await Promise.all([db.one<{ x: number }>(sql`SELECT 1 AS x FROM pg_sleep(0.2) /* settings-read */`), terminateWhenRunning('%/* settings-read */%')]);
+      expect(read.x).to.equal(1);
+      expect(warnings.map((w) => w.message)).to.include('database connection lost, retrying the read once');
+    } finally {
+      setTransactionSettingsProvider(undefined);
+    }
+    expect(await notes()).to.deep.equal([]);
   });
 
   it('runs an idempotent transaction again on a new connection, and only an idempotent one', async () => {

@@ -86,7 +86,11 @@ for (const engine of ENGINES) {
       expect(await db.many(sql`SELECT tenant FROM settings_writes`)).to.deep.equal([{ tenant: 'acme' }]);
       expect(await setting()).to.be.oneOf(['', null]);
 
-      // A failed statement: the implicit transaction is rolled back at the same Sync, its settings with it.
+      // A failed statement: the implicit transaction is rolled back at the same Sync, its settings with it, and the
+      // connection (healthy) goes back to the pool rather than being replaced.
+      let connects = 0;
+      const counted = () => void connects++;
+      pool.on('connect', counted);
       await db.query(sql`CREATE TABLE IF NOT EXISTS settings_checked (tenant text CHECK (tenant <> 'bad'))`);
       const error = await scope
         .run({ 'app.tenant_id': 'bad' }, () => db.query(sql`INSERT INTO settings_checked VALUES ('fine'), (current_setting('app.tenant_id', true))`))
@@ -94,6 +98,8 @@ for (const engine of ENGINES) {
       expect((error as { status?: number }).status).to.equal(422);
       expect(await db.many(sql`SELECT tenant FROM settings_checked`)).to.deep.equal([]);
       expect(await setting()).to.be.oneOf(['', null]);
+      pool.removeListener('connect', counted);
+      expect(connects).to.equal(0);
     });
 
     it('sends values as literals, so quotes in a value stay a value', async () => {

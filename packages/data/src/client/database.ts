@@ -123,19 +123,25 @@ export class Database extends QueryRunner {
   private async runWithSettings(compiled: CompiledQuery, settings: TransactionSettings, options: QueryOptions | undefined, retry: boolean): Promise<PgQueryResult> {
     const pool = this.readyPool ?? (await this.pool());
     const statement = new StatementWithSettings(settingsStatement(settings), compiled.text, compiled.values);
+    // Leased rather than `pool.query`: a failed statement (a unique violation) leaves a healthy connection, which goes
+    // back to the pool; only a lost one is discarded.
+    const connection = await LeasedConnection.take(pool);
+    let result: PgQueryResult;
     try {
-      // pg-pool answers a promise for any query given without a callback; @types/pg types a submittable's as itself.
-      const running: unknown = pool.query(statement);
-      return await (running as Promise<PgQueryResult>);
+      result = await statement.send(connection.client);
     } catch (error) {
       this.afterFailure(error);
-      if (!isConnectionLost(error)) throw error;
+      const lost = connection.lost ?? (isConnectionLost(error) ? error : undefined);
+      connection.release(lost === undefined ? undefined : lost instanceof Error ? lost : new Error(String(lost)));
+      if (lost === undefined) throw error;
       const idempotent = options?.idempotent ?? isIdempotentRead(compiled.text);
-      if (!idempotent) throw ConnectionLostError.inTransaction(true, false, error);
+      if (!idempotent) throw ConnectionLostError.inTransaction(true, false, lost);
       if (!retry) throw error;
-      this.logger.warn('database connection lost, retrying the read once', { error: (error as Error).message });
+      this.logger.warn('database connection lost, retrying the read once', { error: (lost as Error).message });
       return this.runWithSettings(compiled, settings, options, false);
     }
+    connection.release();
+    return result;
   }
 
   public async transaction<T>(fn: (tx: Transaction) => Promise<T>, options: TransactionOptions = {}): Promise<T> {

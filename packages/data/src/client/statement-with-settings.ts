@@ -36,6 +36,15 @@ export class StatementWithSettings extends pg.Query {
     super(config);
   }
 
+  /** Sends it on `client` (a connection checked out of the pool); resolves with the statement's result. */
+  public send(client: pg.PoolClient): Promise<pg.QueryResult> {
+    return new Promise((resolve, reject) => {
+      // pg calls a submittable's callback with its result (a `pg.Result`) after the ReadyForQuery of its Sync.
+      (this as unknown as { callback: (error: Error | undefined, result: pg.QueryResult) => void }).callback = (error, result) => (error ? reject(error) : resolve(result));
+      client.query(this);
+    });
+  }
+
   /** Called by `pg.Query.submit` with the socket corked: everything below leaves in one write. */
   protected prepare(connection: Connection): void {
     this.settingsAnswered = false;
