@@ -4,7 +4,7 @@ import { security } from '../../config/security.js';
 
 /**
  * The app's API keys: any declared scope may be granted. Importing this module registers the verifier that routes
- * with `auth: ['jwt', 'apiKey']` call. The table comes from migrations/0002_fw_integrations.sql (the package's own).
+ * with `auth: ['jwt', 'apiKey']` call. The tables come from migrations/0002_fw_integrations.sql and 0012_webhook_secrets_encrypted.sql (the package's own).
  */
 export const apiKeys = createApiKeys({ allowedScopes: Object.keys(security.scopes) });
 

@@ -2,9 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { SQSEvent } from 'aws-lambda';
 import type { Queryable } from '@framework/data';
 import { getRootLogger, getService, NotFound, processRecords, type ProcessRecordsResult, type QueueClient } from '@framework/runtime';
+import { defaultEnvelopeKeyProvider } from '../crypto/default-key-provider.js';
+import { EnvelopeCipher } from '../crypto/envelope-cipher.js';
 import { IntegrationsError } from '../errors.js';
 import { signStandardWebhook } from './standard-webhook-signature.js';
-import { WebhookEndpointStore, type WebhookEndpoint } from './webhook-endpoint-store.js';
+import { WebhookEndpointStore, type WebhookEndpoint, type WebhookEndpointWithSecret } from './webhook-endpoint-store.js';
 import { isWebhookDelivery, type WebhookDelivery, type WebhookEvent } from './webhook-message.js';
 import { generateWebhookSecret } from './webhook-secret.js';
 
@@ -32,10 +34,15 @@ export interface WebhooksOptions {
    * @default 10000
    */
   readonly timeoutMs?: number;
+  /**
+   * Encrypts the endpoints' signing secrets at rest.
+   * @default - the integrations vault: the KMS key of `FW_INTEGRATIONS_KMS_KEY_ID` deployed, `.fw/integrations/vault.key` under `fw dev`
+   */
+  readonly cipher?: EnvelopeCipher;
 }
 
 /** An endpoint as registered: `secret` is for the owner to verify signatures with. */
-export type RegisteredEndpoint = WebhookEndpoint;
+export type RegisteredEndpoint = WebhookEndpointWithSecret;
 
 /**
  * Outgoing webhooks signed per the Standard Webhooks spec and delivered through a queue: `send` enqueues, the queue's
@@ -47,9 +54,12 @@ export class Webhooks {
   private readonly maxAttempts: number;
   private readonly backoff: { readonly baseSeconds: number; readonly maxSeconds: number };
   private readonly timeoutMs: number;
+  private cipherValue: EnvelopeCipher | undefined;
 
   constructor(private readonly options: WebhooksOptions) {
-    this.store = new WebhookEndpointStore(options.db ?? (() => getService().db));
+    this.cipherValue = options.cipher;
+    // The key provider is made on first use: a module that only sends needs no key at load.
+    this.store = new WebhookEndpointStore(options.db ?? (() => getService().db), () => (this.cipherValue ??= new EnvelopeCipher(defaultEnvelopeKeyProvider())));
     this.maxAttempts = options.maxAttempts ?? 8;
     this.backoff = options.backoff ?? { baseSeconds: 5, maxSeconds: 900 };
     this.timeoutMs = options.timeoutMs ?? 10_000;
@@ -76,8 +86,25 @@ export class Webhooks {
     return this.store.insert(owner, parsed.href, secret, eventTypes);
   }
 
+  /** The owner's endpoints, without their secrets. */
   list(owner: string): Promise<WebhookEndpoint[]> {
     return this.store.list(owner);
+  }
+
+  /** The owner's endpoint with its signing secret (decrypted), to show it to its owner again; 404 when there is none. */
+  async reveal(owner: string, id: string): Promise<WebhookEndpointWithSecret> {
+    const endpoint = await this.store.getWithSecret(owner, id);
+    if (!endpoint) throw new NotFound(`No webhook endpoint ${id} for this owner`, { code: 'WEBHOOK_ENDPOINT_NOT_FOUND' });
+    return endpoint;
+  }
+
+  /**
+   * Encrypts the signing secrets still stored in plain text (endpoints registered before the package encrypted them,
+   * `migrations/0002_fw_webhook_secrets_encrypted.sql`); the number encrypted. Deliveries encrypt such a secret the first
+   * time they read it; run this once after the migration so none stays in plain text.
+   */
+  encryptLegacySecrets(): Promise<number> {
+    return this.store.encryptLegacySecrets();
   }
 
   async remove(owner: string, id: string): Promise<void> {
@@ -107,7 +134,7 @@ export class Webhooks {
    */
   async deliver(delivery: WebhookDelivery): Promise<void> {
     const logger = getRootLogger();
-    const endpoint = await this.store.byId(delivery.endpointId);
+    const endpoint = await this.store.byIdWithSecret(delivery.endpointId);
     if (!endpoint) {
       logger.warn('Webhook dropped: its endpoint was removed', { endpointId: delivery.endpointId, messageId: delivery.messageId });
       return;

@@ -1,9 +1,19 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { expect } from 'chai';
+import { sql } from '@framework/data';
 import { createLogger, setRootLogger, type QueueClient, type SendOptions } from '@framework/runtime';
-import { createWebhooks, IntegrationsError, verifyStandardWebhook, type WebhookDelivery, type Webhooks } from '../../src/index.js';
+import { createWebhooks, EnvelopeCipher, IntegrationsError, LocalKeyFileProvider, verifyStandardWebhook, VaultKeyError, WEBHOOK_SECRETS_ENCRYPTED_MIGRATION, type WebhookDelivery, type Webhooks } from '../../src/index.js';
 import { startTestDatabase, type TestDatabase } from '../support/pglite-database.js';
+
+/** The vault's key as `fw dev` keeps it (a key file), in a folder of the test's own. */
+function testCipher(): { cipher: EnvelopeCipher; remove(): void } {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'fw-webhooks-vault-'));
+  return { cipher: new EnvelopeCipher(new LocalKeyFileProvider(path.join(dir, 'vault.key'))), remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
 
 describe('Webhooks (out): one attempt per queue message', () => {
   let database: TestDatabase;
@@ -20,6 +30,7 @@ describe('Webhooks (out): one attempt per queue message', () => {
     },
   } as QueueClient;
   let webhooks: Webhooks;
+  const vault = testCipher();
 
   before(async function () {
     this.timeout(60_000);
@@ -41,12 +52,38 @@ describe('Webhooks (out): one attempt per queue message', () => {
     setRootLogger(undefined);
     await new Promise<void>((resolve) => receiver?.close(() => resolve()));
     await database?.stop();
+    vault.remove();
   });
   beforeEach(() => {
     received.length = 0;
     enqueued.length = 0;
     answers = [];
-    webhooks = createWebhooks({ queue, db: () => database.db, maxAttempts: 3, backoff: { baseSeconds: 4, maxSeconds: 900 } });
+    webhooks = createWebhooks({ queue, db: () => database.db, maxAttempts: 3, backoff: { baseSeconds: 4, maxSeconds: 900 }, cipher: vault.cipher });
+  });
+
+  it('stores the signing secret encrypted: the row holds no secret, and a delivery still signs with it', async () => {
+    const endpoint = await webhooks.register('owner-enc', url, ['*']);
+    const row = await database.db.one<Record<string, unknown>>(sql`SELECT * FROM fw_webhook_endpoints WHERE id = ${endpoint.id}`);
+    const stored = JSON.stringify(row);
+    expect(stored).not.to.contain(endpoint.secret);
+    expect(stored).not.to.contain(endpoint.secret.slice('whsec_'.length));
+    expect(row['legacy_secret']).to.equal(null);
+    expect(row['secret_encrypted']).to.match(/^v1\./);
+    expect(await webhooks.list('owner-enc')).to.deep.equal([{ id: endpoint.id, owner: 'owner-enc', url, eventTypes: ['*'], createdAt: endpoint.createdAt }]);
+    expect((await webhooks.reveal('owner-enc', endpoint.id)).secret).to.equal(endpoint.secret);
+    await webhooks.send(endpoint, { type: 'task.created', data: { id: 't9' } });
+    answers = [200];
+    await webhooks.deliver(enqueued[0]!.body);
+    expect(received).to.have.length(1);
+    expect(() => verifyStandardWebhook([endpoint.secret], received[0]!.body, received[0]!.headers)).not.to.throw();
+  });
+
+  it('refuses a secret ciphertext copied onto another endpoint, and another owner\'s reveal (404)', async () => {
+    const a = await webhooks.register('owner-x', url, ['*']);
+    const b = await webhooks.register('owner-x', url, ['*']);
+    await database.db.query(sql`UPDATE fw_webhook_endpoints SET secret_encrypted = (SELECT secret_encrypted FROM fw_webhook_endpoints WHERE id = ${a.id}) WHERE id = ${b.id}`);
+    expect(await webhooks.reveal('owner-x', b.id).then(() => undefined, (error: unknown) => error)).to.be.instanceOf(VaultKeyError);
+    expect(await webhooks.reveal('owner-y', a.id).then(() => undefined, (error: unknown) => error)).to.have.property('status', 404);
   });
 
   it('enqueues one delivery per subscribed endpoint of the owner, never carrying the secret', async () => {
@@ -90,5 +127,41 @@ describe('Webhooks (out): one attempt per queue message', () => {
     for (const bad of ['ftp://example.com/x', 'not a url']) {
       expect(await webhooks.register('o', bad, ['*']).then(() => undefined, (error: unknown) => error)).to.be.instanceOf(IntegrationsError).with.property('code', 'FW_ERR_WEBHOOK_OPTIONS');
     }
+  });
+});
+
+describe('Webhooks (out): secrets stored in plain text before the encryption migration', () => {
+  let database: Awaited<ReturnType<typeof startTestDatabase>>;
+  const vault = testCipher();
+  const queue = { async send() { return { messageId: '1' }; } } as unknown as QueueClient;
+
+  before(async function () {
+    this.timeout(60_000);
+    setRootLogger(createLogger({ sink: () => undefined }));
+    // The first migration only: rows as an app had them before 0002.
+    database = await startTestDatabase({ migrations: 1 });
+  });
+  after(async () => {
+    setRootLogger(undefined);
+    await database?.stop();
+    vault.remove();
+  });
+
+  it('ships the migration as WEBHOOK_SECRETS_ENCRYPTED_MIGRATION, the text of migrations/0002_fw_webhook_secrets_encrypted.sql', () => {
+    expect(WEBHOOK_SECRETS_ENCRYPTED_MIGRATION).to.equal(readFileSync(new URL('../../migrations/0002_fw_webhook_secrets_encrypted.sql', import.meta.url), 'utf8'));
+  });
+
+  it('keeps old endpoints working after the migration and encrypts their secrets (on first read, or all at once)', async () => {
+    const secret = 'whsec_' + Buffer.alloc(24, 7).toString('base64');
+    const rows = await database.db.many<{ id: string }>(sql`INSERT INTO fw_webhook_endpoints (owner, url, secret, event_types) VALUES ('old', 'http://127.0.0.1:9/a', ${secret}, ${['*']}), ('old', 'http://127.0.0.1:9/b', ${secret}, ${['*']}) RETURNING id`);
+    await database.migrate();
+    const webhooks = createWebhooks({ queue, db: () => database.db, cipher: vault.cipher });
+    expect((await webhooks.reveal('old', rows[0]!.id)).secret).to.equal(secret);
+    expect(await webhooks.encryptLegacySecrets()).to.equal(1);
+    expect(await webhooks.encryptLegacySecrets()).to.equal(0);
+    const stored = await database.db.many<{ legacy_secret: string | null; secret_encrypted: string | null }>(sql`SELECT legacy_secret, secret_encrypted FROM fw_webhook_endpoints`);
+    expect(stored.map((r) => r.legacy_secret)).to.deep.equal([null, null]);
+    expect(JSON.stringify(stored)).not.to.contain(secret.slice('whsec_'.length));
+    for (const row of rows) expect((await webhooks.reveal('old', row.id)).secret).to.equal(secret);
   });
 });
