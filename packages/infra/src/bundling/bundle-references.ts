@@ -41,6 +41,13 @@ export interface FunctionReferences {
    * @default - none (the function calls no Bedrock model)
    */
   readonly bedrockModels?: ReferencedIds;
+  /**
+   * Whether it uses the integrations vault: a project file imports `@framework/integrations` and calls
+   * `createOAuthConnections(` (connection tokens) or `createWebhooks(` (endpoints' signing secrets). Such a function
+   * encrypts and decrypts with the app's vault KMS key.
+   * @default false
+   */
+  readonly vault?: boolean;
 }
 
 /** The methods of `service.auth` (`@framework/auth`): each calls Cognito's admin API or reads an app client. */
@@ -79,6 +86,8 @@ const WS_PUBLISH = new RegExp(String.raw`\bws${OPT}publish\s*\(`);
 const AUTH_ADMIN = new RegExp(String.raw`\bauth${OPT}(?:${AUTH_SERVICE_METHODS.join('|')})\s*\(|\bservice${OPT}auth\b(?!${OPT}[A-Za-z_$])`);
 /** `createApiKeys(` of `@framework/integrations` (imported under its own name; an alias is not followed). */
 const CREATE_API_KEYS = /\bcreateApiKeys\s*\(/;
+/** `createOAuthConnections(` or `createWebhooks(` of `@framework/integrations`: both keep secrets in the vault. */
+const USES_VAULT = /\b(?:createOAuthConnections|createWebhooks)\s*\(/;
 const INTEGRATIONS_PACKAGE = '@framework/integrations';
 /** A model configuration of `@framework-pro/ai` naming Bedrock: an object literal with `provider: 'bedrock'`. */
 const BEDROCK_CONFIG = /\{[^{}]*\bprovider\s*:\s*(['"`])bedrock\1[^{}]*\}/g;
@@ -147,6 +156,7 @@ export function referencesOf(projectCode: string, projectPackages: ReadonlySet<s
     ...(projectPackages.has(AUTH_DIRECT_CLIENT) || AUTH_ADMIN.test(projectCode) ? { authAdmin: true } : {}),
     ...(projectPackages.has(INTEGRATIONS_PACKAGE) && CREATE_API_KEYS.test(projectCode) ? { apiKeys: true } : {}),
     ...(bedrockModels ? { bedrockModels } : {}),
+    ...(projectPackages.has(INTEGRATIONS_PACKAGE) && USES_VAULT.test(projectCode) ? { vault: true } : {}),
   };
 }
 

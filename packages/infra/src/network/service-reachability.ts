@@ -60,6 +60,7 @@ export function servicesOf(needs: FunctionNeeds, references: FunctionReferences,
   if (references.authAdmin) add('cognito-idp', 'calls service.auth');
   if (references.apiKeys) add('secretsmanager', 'reads the API-key pepper (createApiKeys)');
   if (references.bedrockModels) add('bedrock-runtime', 'calls a Bedrock model (@framework-pro/ai)');
+  if (references.vault) add('kms', 'encrypts with the integrations vault key (createOAuthConnections, createWebhooks)');
   for (const pkg of [...projectPackages].sort()) {
     if (!pkg.startsWith('@aws-sdk/client-') && !(pkg in SDK_CLIENT_SERVICES)) continue;
     const service = SDK_CLIENT_SERVICES[pkg];

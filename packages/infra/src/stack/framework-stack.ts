@@ -26,6 +26,7 @@ import { AppHttpApi } from '../http-api/app-http-api.js';
 import { IdempotencyTable } from '../idempotency/idempotency-table.js';
 import { ApiKeysPepper } from '../integrations/api-keys-pepper.js';
 import { grantBedrockModels } from '../ai/bedrock-model-grant.js';
+import { IntegrationsVaultKey } from '../integrations/integrations-vault-key.js';
 import { AppNetwork } from '../network/app-network.js';
 import { NotifyChannels } from '../notify/notify-channels.js';
 import { GATEWAY_SERVICES, servicesOf, type ServiceUse } from '../network/service-reachability.js';
@@ -118,6 +119,8 @@ export class FrameworkStack extends Stack {
   public readonly idempotencyTable?: IdempotencyTable;
   /** The API-key pepper secret, when a function's code calls `createApiKeys(` (`@framework/integrations`). */
   public readonly apiKeysPepper?: ApiKeysPepper;
+  /** The integrations vault's KMS key, when a function's code calls `createOAuthConnections(` or `createWebhooks(`. */
+  public readonly vaultKey?: IntegrationsVaultKey;
   public readonly httpApi?: AppHttpApi;
   /** The WebSocket API of `src/ws/`, when it has handlers. */
   public readonly wsApi?: AppWebSocketApi;
@@ -182,6 +185,7 @@ export class FrameworkStack extends Stack {
     this.auth = this.addAuth(props.resourceServerIdentifier);
     this.idempotencyTable = this.addIdempotencyTable(props.idempotencyTable);
     this.apiKeysPepper = this.addApiKeysPepper();
+    this.vaultKey = this.addVaultKey();
     this.wsApi = this.addWebSocketApi();
     this.wsRegistry = this.app.ws ? new WsConnectionRegistry(this, 'WebSocketRegistry', { definition: this.app.ws }) : undefined;
     const outputs: ProvidedOutputs = { databases, storage, queues, caches, auth: this.authOutputs(), idempotency: this.idempotencyOutputs(), ws: this.wsApi && this.wsRegistry ? { [WS_ID]: this.wsApi.outputs(this.wsRegistry) } : {} };
@@ -299,6 +303,12 @@ export class FrameworkStack extends Stack {
   private addApiKeysPepper(): ApiKeysPepper | undefined {
     if (![...this.references.values()].some((r) => r.apiKeys)) return undefined;
     return new ApiKeysPepper(this, 'ApiKeysPepper', { resources: this.app.config.settings.resources });
+  }
+
+  /** One vault key per app and stage, only when a function keeps secrets in the vault: the others cannot use it. */
+  private addVaultKey(): IntegrationsVaultKey | undefined {
+    if (![...this.references.values()].some((r) => r.vault)) return undefined;
+    return new IntegrationsVaultKey(this, 'IntegrationsVault', { resources: this.app.config.settings.resources, alias: `alias/${stackName(this.app.project, this.app.stage)}-integrations-vault` });
   }
 
   private idempotencyOutputs(): Record<string, OutputValues<'idempotency'>> {
@@ -574,11 +584,12 @@ export class FrameworkStack extends Stack {
     // A function that verifies tokens itself (@framework/auth's verifier is in its bundle) starts with the pool's keys.
     const verifiesTokens = this.auth !== undefined && bundle.packages.has('aws-jwt-verify');
     const pepper = this.references.get(unit.functionName)?.apiKeys && this.apiKeysPepper ? this.apiKeysPepper.environment : {};
+    const vault = this.references.get(unit.functionName)?.vault && this.vaultKey ? this.vaultKey.environment : {};
     return new AppFunction(scope, unit.functionName, {
       unit,
       bundle,
       settings: this.app.config.settings,
-      environment: { ...appEnvironment, ...(verifiesTokens ? { [TOKEN_VERIFIER_ENV.jwks]: this.auth!.preloadJwks(this.app.config.settings).jwks } : {}), ...pepper, ...unit.environment },
+      environment: { ...appEnvironment, ...(verifiesTokens ? { [TOKEN_VERIFIER_ENV.jwks]: this.auth!.preloadJwks(this.app.config.settings).jwks } : {}), ...pepper, ...vault, ...unit.environment },
       network: joinsVpc ? this.network : undefined,
       role: this.shareRoles ? this.sharedRoleOf(unit.functionName) : undefined,
     });
@@ -607,6 +618,7 @@ export class FrameworkStack extends Stack {
       authAdmin: refs.authAdmin === true && this.auth !== undefined,
       apiKeys: refs.apiKeys === true,
       bedrockModels: refs.bedrockModels,
+      vault: refs.vault === true,
       idempotency: need.idempotency,
     });
   }
@@ -711,6 +723,7 @@ export class FrameworkStack extends Stack {
       if (refs.authAdmin && this.auth) this.auth.grantServiceAuth(role);
       if (refs.apiKeys && this.apiKeysPepper) this.apiKeysPepper.grantRead(role);
       if (refs.bedrockModels) grantBedrockModels(fn.function.role!, refs.bedrockModels);
+      if (refs.vault && this.vaultKey) this.vaultKey.grant(role);
     }
   }
 
