@@ -220,7 +220,11 @@ const packages: WorkspacePackage[] = [
     // cockatiel 3.x: 4.x needs Node 22. oauth2-mock-server 8.x: 9.x needs Node 22. undici's own `request` (not
     // `fetch`): the HTTP client's per-request overhead stays under bare fetch's (bench:integrations).
     deps: { 'undici': '^7.16.0', 'cockatiel': '^3.2.1', 'oauth4webapi': '^3.8.8', 'standardwebhooks': '^1.1.1', '@aws-sdk/client-kms': AWS_SDK, '@aws-sdk/client-secrets-manager': AWS_SDK },
-    devDeps: { 'oauth2-mock-server': '~8.2.3', 'aws-sdk-client-mock': '^4.1.0', '@electric-sql/pglite': '0.5.14', '@electric-sql/pglite-socket': '0.2.17' },
+    // jose: the authorizer's tests sign access tokens that aws-jwt-verify checks against a JWKS served on loopback.
+    devDeps: { 'oauth2-mock-server': '~8.2.3', 'aws-sdk-client-mock': '^4.1.0', '@electric-sql/pglite': '0.5.14', '@electric-sql/pglite-socket': '0.2.17', 'jose': '^6.2.17' },
+    // `./api-key-authorizer`: the HTTP API's Lambda authorizer of routes that accept keys, bundled into its own
+    // function by @framework/infra.
+    subpathExports: { './api-key-authorizer': 'api-key-authorizer/index' },
     sideEffectFree: false,
     testTimeout: 60000,
   }),

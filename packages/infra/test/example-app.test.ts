@@ -69,6 +69,18 @@ describe('the example app (examples/tasks-api), stage prod', () => {
     expect(permissionsOf(prod, routeOf('GET /health')).actions.filter((a) => a.startsWith('secretsmanager:'))).to.deep.equal([]);
   });
 
+  it('gives the integrations vault key (one) to the functions that register and deliver webhooks, not to GET /health', () => {
+    expect(resourcesOf(prod, 'AWS::KMS::Key').filter((k) => /IntegrationsVault/.test(k.logicalId))).to.have.length(1);
+    const routeOf = (key: string) => app.routes.find((r) => r.routeKey === key)!.functionName;
+    const consumer = app.queues.find((q) => q.id === 'webhooks')!.functionName;
+    for (const name of [routeOf('POST /webhook-endpoints'), consumer]) {
+      expect(functionNamed(prod, name).properties, name).to.have.nested.property('Environment.Variables.FW_INTEGRATIONS_KMS_KEY_ID');
+      expect(permissionsOf(prod, name).actions, name).to.include.members(['kms:GenerateDataKey', 'kms:Decrypt']);
+    }
+    expect(functionNamed(prod, routeOf('GET /health')).properties).to.not.have.nested.property('Environment.Variables.FW_INTEGRATIONS_KMS_KEY_ID');
+    expect(permissionsOf(prod, routeOf('GET /health')).actions.filter((a) => a.startsWith('kms:'))).to.deep.equal([]);
+  });
+
   it('protects the routes with the scopes their handlers declare, and leaves /health public', () => {
     const all = resourcesOf(prod, 'AWS::ApiGatewayV2::Route').map((r) => [r.properties.RouteKey as string, r.properties] as const);
     // HTTP route keys are "METHOD /path"; the WebSocket API's are `$connect`, `$disconnect` and actions.
@@ -77,8 +89,10 @@ describe('the example app (examples/tasks-api), stage prod', () => {
     // the WebSocket API: src/ws/$connect.ts, src/ws/chat.ts, and $disconnect on the framework's registry function
     expect(all.map(([key]) => key).filter((key) => !key.includes(' '))).to.have.members(['$connect', '$disconnect', 'chat']);
     expect(routes.get('GET /health')).to.include({ AuthorizationType: 'NONE' });
-    // GET /tasks accepts API keys too (auth: ['jwt', 'apiKey']): its function authenticates keys and tokens itself.
-    expect(routes.get('GET /tasks')).to.include({ AuthorizationType: 'NONE' });
+    // GET /tasks accepts API keys too (auth: ['jwt', 'apiKey']): behind the API-key Lambda authorizer (keys and tokens);
+    // its function checks the scopes.
+    expect(routes.get('GET /tasks')).to.include({ AuthorizationType: 'CUSTOM' });
+    expect(routes.get('POST /api-keys')).to.deep.include({ AuthorizationType: 'JWT' });
     expect(routes.get('GET /tasks')).not.to.have.property('AuthorizationScopes');
     expect(routes.get('POST /tasks')).to.deep.include({ AuthorizationType: 'JWT' });
     expect(routes.get('DELETE /tasks/{id}')).to.deep.include({ AuthorizationType: 'JWT', AuthorizationScopes: ['tasks-api/tasks:admin'] });
@@ -204,7 +218,9 @@ describe('the example app (examples/tasks-api), stage prod', () => {
         .filter(([, r]) => (r.DependsOn ?? []).includes(migration))
         .map(([id]) => id);
       const users = app.units.filter((u) => prod.stack.needs.get(u.functionName)?.database).map((u) => deployedThrough(u.functionName).logicalId);
-      expect(new Set(dependents)).to.deep.equal(new Set(users));
+      // The API-key authorizer reads fw_api_keys: it waits too.
+      const authorizer = functionNamed(prod, prod.stack.apiKeyAuthorizer!.function.unit.functionName).logicalId;
+      expect(new Set(dependents)).to.deep.equal(new Set([...users, authorizer]));
       // The migration function itself runs before the dependency, so it cannot wait for it.
       const migrate = functionNamed(prod, app.databases[0]!.migrationFunctionName);
       expect(dependents).to.not.include(migrate.logicalId);
@@ -261,7 +277,8 @@ describe('the example app (examples/tasks-api): a first deploy of dev and prod',
     // POST /tasks uses the database (so it sits in an isolated subnet) and sends to task-events: SQS has an endpoint.
     expect(functionNamed(dev, route('dev', 'POST /tasks')).properties).to.have.property('VpcConfig');
     expect(dev.stack.services.get(route('dev', 'POST /tasks'))!.map((u) => u.service)).to.include.members(['secretsmanager', 'sqs', 'dynamodb']);
-    expect(interfaceEndpoints(dev)).to.have.members(['secretsmanager', 'sqs']);
+    // kms: the webhook functions (in the VPC: they read the endpoints' table) decrypt signing secrets with the vault key.
+    expect(interfaceEndpoints(dev)).to.have.members(['kms', 'secretsmanager', 'sqs']);
     expect(Object.values(SDK_CLIENT_SERVICES)).to.include.members(interfaceEndpoints(dev));
   });
 

@@ -166,6 +166,14 @@ export function wsConnectAuthorizerFunctionName(project: string, stage: string):
 }
 
 /**
+ * The HTTP API's Lambda authorizer of the routes that accept API keys (`@framework/integrations/api-key-authorizer`):
+ * `{project}-{stage}-fw-api-key-authorizer` (under `fw-`, a prefix no handler file produces).
+ */
+export function apiKeyAuthorizerFunctionName(project: string, stage: string): string {
+  return fitName(`${prefix(project, stage)}-fw-api-key-authorizer`, NAME_LIMITS.lambdaFunction);
+}
+
+/**
  * The WebSocket connection registry's table: `{project}-{stage}-ws-connections` (connections, their caller and
  * topics; see the runtime's `service.ws.subscribe`).
  */

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
-import { LAMBDA_HANDLER, type AppDefinition, type FunctionUnit } from '@framework/core';
+import { apiKeyAuthorizerFunctionName, LAMBDA_HANDLER, type AppDefinition, type FunctionUnit } from '@framework/core';
 import { buildSync, type BuildFailure, type Metafile } from 'esbuild';
 import { InfraError } from '../errors.js';
 import { referencesOf } from './bundle-references.js';
@@ -70,6 +70,9 @@ export interface AuthTriggerBundle {
 /** The WebSocket API's `$connect` authorizer (`@framework/auth/ws-connect-authorizer`), bundled when the app has both. */
 export type WsAuthorizerBundle = AuthTriggerBundle;
 
+/** The HTTP API's API-key authorizer (`@framework/integrations/api-key-authorizer`), bundled when a function creates API keys. */
+export type ApiKeyAuthorizerBundle = AuthTriggerBundle;
+
 /** Every function of an app, bundled by one esbuild build. */
 export interface AppBundle {
   readonly outDir: string;
@@ -85,6 +88,11 @@ export interface AppBundle {
   readonly wsAuthorizer?: WsAuthorizerBundle;
   /** The framework's WebSocket function (`wsRegistryMain` of `@framework/runtime`), when the app has a WebSocket API. */
   readonly wsRegistry?: WsAuthorizerBundle;
+  /**
+   * Present when a function's code calls `createApiKeys(` of `@framework/integrations` (deployed only when a route
+   * accepts keys: `auth: [..., 'apiKey']`).
+   */
+  readonly apiKeyAuthorizer?: ApiKeyAuthorizerBundle;
 }
 
 /** The migration handler of the project's `@framework/data`, if the project has it. */
@@ -105,6 +113,15 @@ function resolveAuthTrigger(rootDir: string, entry = '@framework/auth/pre-token-
     return createRequire(path.join(rootDir, 'package.json')).resolve(entry);
   } catch {
     return createRequire(import.meta.url).resolve(entry);
+  }
+}
+
+/** A framework entry the project itself must provide (a package only such a project depends on). */
+function resolveProjectEntry(rootDir: string, entry: string): string {
+  try {
+    return createRequire(path.join(rootDir, 'package.json')).resolve(entry);
+  } catch (error) {
+    throw new InfraError('FW_ERR_INFRA_BUNDLE', `${entry} cannot be resolved from ${rootDir}: ${(error as Error).message}\nInstall the package in the project (npm install ${entry.split('/').slice(0, 2).join('/')}) and build it.`, { cause: error });
   }
 }
 
@@ -218,6 +235,10 @@ export function bundleApp(app: AppDefinition, options: BundleOptions = {}): AppB
   // with the same defines share one esbuild build (most apps need one or two); the framework's own entries
   // (migrations, the auth trigger) keep every client.
   const project = projectCodeOf(app, units);
+  // The API-key authorizer comes from the project's own @framework/integrations (the one its createApiKeys uses).
+  const createsApiKeys = [...project.values()].some((own) => referencesOf(own.code, own.packages).apiKeys === true);
+  const apiKeyAuthorizerName = createsApiKeys ? apiKeyAuthorizerFunctionName(app.project, app.stage) : undefined;
+  if (apiKeyAuthorizerName) entryPoints[`${apiKeyAuthorizerName}/index`] = resolveProjectEntry(app.rootDir, '@framework/integrations/api-key-authorizer');
   const groups = new Map<string, { define: Record<string, string>; entryPoints: Record<string, string> }>();
   for (const [entry, file] of Object.entries(entryPoints)) {
     const own = project.get(entry.slice(0, -'/index'.length));
@@ -278,7 +299,8 @@ export function bundleApp(app: AppDefinition, options: BundleOptions = {}): AppB
   const authTrigger = authTriggerName ? { functionName: authTriggerName, directory: path.join(outDir, authTriggerName), handler: LAMBDA_HANDLER } : undefined;
   const wsAuthorizer = wsAuthorizerName ? { functionName: wsAuthorizerName, directory: path.join(outDir, wsAuthorizerName), handler: LAMBDA_HANDLER } : undefined;
   const wsRegistry = wsRegistryName ? { functionName: wsRegistryName, directory: path.join(outDir, wsRegistryName), handler: LAMBDA_HANDLER } : undefined;
-  return { outDir, functions, migrations, authTrigger, wsAuthorizer, wsRegistry };
+  const apiKeyAuthorizer = apiKeyAuthorizerName ? { functionName: apiKeyAuthorizerName, directory: path.join(outDir, apiKeyAuthorizerName), handler: LAMBDA_HANDLER } : undefined;
+  return { outDir, functions, migrations, authTrigger, wsAuthorizer, wsRegistry, ...(apiKeyAuthorizer ? { apiKeyAuthorizer } : {}) };
 }
 
 /**

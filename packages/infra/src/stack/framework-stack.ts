@@ -24,6 +24,7 @@ import { InfraError } from '../errors.js';
 import { AppFunction } from '../functions/app-function.js';
 import { AppHttpApi } from '../http-api/app-http-api.js';
 import { IdempotencyTable } from '../idempotency/idempotency-table.js';
+import { ApiKeyAuthorizer } from '../integrations/api-key-authorizer.js';
 import { ApiKeysPepper } from '../integrations/api-keys-pepper.js';
 import { grantBedrockModels } from '../ai/bedrock-model-grant.js';
 import { IntegrationsVaultKey } from '../integrations/integrations-vault-key.js';
@@ -84,6 +85,14 @@ export interface FrameworkStackProps extends StackProps {
    * @default - none: pro packages report the key missing
    */
   readonly licenseKey?: string;
+  /**
+   * Seconds API Gateway caches the API-key authorizer's verdict per `Authorization` value (routes with
+   * `auth: [..., 'apiKey']`). Each cache miss is one authorizer invocation; a revoked key keeps passing the gateway
+   * for up to this long. 0 turns caching off (every request invokes the authorizer; `X-API-Key` works deployed too).
+   * Also read from the CDK context key `@framework/infra:apiKeyAuthorizerCacheTtl`.
+   * @default 300
+   */
+  readonly apiKeyAuthorizerCacheTtlSeconds?: number;
 }
 
 /** The outputs the stack provides for each kind: every kind of core's `INTENT_OUTPUTS`, by intent id. */
@@ -91,6 +100,9 @@ type ProvidedOutputs = { readonly [K in OutputIntent]: Readonly<Record<string, O
 
 /** CDK context key that turns on `shareRoles` (for `fw` commands: `cdk.json`'s `context`). */
 export const SHARE_ROLES_CONTEXT = '@framework/infra:shareRoles';
+
+/** CDK context key that sets `apiKeyAuthorizerCacheTtlSeconds` (`cdk.json`'s `context`). */
+export const API_KEY_AUTHORIZER_CACHE_TTL_CONTEXT = '@framework/infra:apiKeyAuthorizerCacheTtl';
 
 /** CDK context key carrying the `@framework-pro` license key to the functions (`fw deploy` sets it); core names it. */
 export { LICENSE_KEY_CONTEXT };
@@ -122,6 +134,8 @@ export class FrameworkStack extends Stack {
   /** The integrations vault's KMS key, when a function's code calls `createOAuthConnections(` or `createWebhooks(`. */
   public readonly vaultKey?: IntegrationsVaultKey;
   public readonly httpApi?: AppHttpApi;
+  /** The HTTP API's Lambda authorizer of the routes that accept API keys, when a route does and a function creates keys. */
+  public apiKeyAuthorizer?: ApiKeyAuthorizer;
   /** The WebSocket API of `src/ws/`, when it has handlers. */
   public readonly wsApi?: AppWebSocketApi;
   /** The WebSocket API's connection registry (table) and fan-out queue, with the API. */
@@ -148,6 +162,7 @@ export class FrameworkStack extends Stack {
   /** With `shareRoles`: the shared execution roles, by the grants they carry. */
   public readonly sharedRoles = new Map<string, iam.Role>();
   private readonly shareRoles: boolean;
+  private readonly apiKeyAuthorizerCacheTtlSeconds: number | undefined;
 
   constructor(scope: Construct, id: string | undefined, props: FrameworkStackProps) {
     const { app } = props;
@@ -159,6 +174,8 @@ export class FrameworkStack extends Stack {
     });
     this.app = app;
     this.shareRoles = props.shareRoles ?? [true, 'true'].includes(this.node.tryGetContext(SHARE_ROLES_CONTEXT) as boolean | string);
+    const ttlContext = this.node.tryGetContext(API_KEY_AUTHORIZER_CACHE_TTL_CONTEXT) as number | string | undefined;
+    this.apiKeyAuthorizerCacheTtlSeconds = props.apiKeyAuthorizerCacheTtlSeconds ?? (ttlContext === undefined ? undefined : Number(ttlContext));
     const shardCount = props.routeShards ?? DEFAULT_ROUTE_SHARDS;
     if (!Number.isInteger(shardCount) || shardCount < 1 || shardCount > 100) {
       throw new InfraError('FW_ERR_INFRA_INVALID_PROP', `routeShards must be an integer from 1 to 100, got ${shardCount}. Keep the default (${DEFAULT_ROUTE_SHARDS}) unless a stack reports more than ${MAX_RESOURCES_PER_STACK} resources.`);
@@ -353,6 +370,7 @@ export class FrameworkStack extends Stack {
       logs: app.config.settings.logs,
       jwt: this.auth && clientIds.length ? { issuer: this.auth.issuer, audience: clientIds } : undefined,
     });
+    this.apiKeyAuthorizer = this.addApiKeyAuthorizer(httpApi, environment);
     for (const route of app.routes) {
       const shardNumber = routeShardOf(route.routeKey, shardCount);
       let shard = this.routeShards.get(shardNumber);
@@ -365,6 +383,36 @@ export class FrameworkStack extends Stack {
       this.addRoute(shard, httpApi, route, fn.function);
     }
     return httpApi;
+  }
+
+  /**
+   * The Lambda authorizer of the routes that accept API keys, when one does and a function creates keys (its bundle
+   * holds `createApiKeys(`): it reads `fw_api_keys` (the databases' credentials, in the VPC with them), the pepper, and
+   * verifies tokens with the pool's preloaded keys.
+   */
+  private addApiKeyAuthorizer(httpApi: AppHttpApi, environment: Record<string, string>): ApiKeyAuthorizer | undefined {
+    const bundle = this.bundle.apiKeyAuthorizer;
+    const acceptsKeys = this.app.routes.some((route) => this.handlerInfo.get(route.functionName)?.auth?.includes('apiKey') === true);
+    if (!bundle || !acceptsKeys) return undefined;
+    const usesDatabase = this.app.databases.length > 0;
+    const authorizer = new ApiKeyAuthorizer(this, 'ApiKeyAuthorizer', {
+      bundle,
+      settings: this.app.config.settings,
+      httpApi: httpApi.api,
+      environment: {
+        ...environment,
+        ...(this.auth ? { [TOKEN_VERIFIER_ENV.jwks]: this.auth.preloadJwks(this.app.config.settings).jwks } : {}),
+        ...(this.apiKeysPepper ? this.apiKeysPepper.environment : {}),
+      },
+      ...(this.apiKeyAuthorizerCacheTtlSeconds !== undefined ? { resultsCacheTtlSeconds: this.apiKeyAuthorizerCacheTtlSeconds } : {}),
+      ...(usesDatabase ? { network: this.network! } : {}),
+    });
+    const fn = authorizer.function.function;
+    for (const db of this.databases.values()) db.grantConnect(fn);
+    this.apiKeysPepper?.grantRead(fn);
+    // It reads the migrated fw_api_keys, as every database-using function does (`orderAfterMigrations`).
+    for (const migration of this.migrations.values()) (fn.node.defaultChild as CfnResource).addResourceDependency(migration.resource.node.defaultChild as CfnResource, 'the API-key authorizer reads the migrated schema');
+    return authorizer;
   }
 
   /** The WebSocket API (its routes come once their functions exist: `connectWebSocketRoutes`). */
@@ -651,9 +699,11 @@ export class FrameworkStack extends Stack {
   private addRoute(scope: Construct, httpApi: AppHttpApi, route: RouteDefinition, fn: lambda.IFunction): void {
     const info = this.handlerInfo.get(route.functionName);
     const scopes = info?.scopes ?? [];
-    // A route that accepts API keys authenticates keys and tokens in its function: the JWT authorizer would refuse
-    // every key (see @framework/integrations, "API keys").
+    // A route that accepts API keys is behind the API-key Lambda authorizer (keys and, when listed, tokens): the JWT
+    // authorizer would refuse every key. The route's scopes are checked in the function (Lambda authorizers of HTTP
+    // APIs take no scopes). See @framework/integrations, "API keys".
     const acceptsKeys = info?.auth?.includes('apiKey') === true;
+    const keyAuthorizer = acceptsKeys ? this.apiKeyAuthorizer : undefined;
     const secured = !acceptsKeys && scopes.length > 0 && httpApi.authorizer !== undefined && this.auth !== undefined;
     const auth = this.auth;
     const httpRoute = new apigw.HttpRoute(scope, `Route-${route.functionName}`, {
@@ -661,8 +711,9 @@ export class FrameworkStack extends Stack {
       routeKey: apigw.HttpRouteKey.with(route.path, apigw.HttpMethod[route.method as keyof typeof apigw.HttpMethod]),
       integration: new HttpLambdaIntegration(`Integration-${route.functionName}`, fn),
       ...(secured && auth ? { authorizer: httpApi.authorizer!, authorizationScopes: scopes.map((s) => auth.tokenScope(s)) } : {}),
+      ...(keyAuthorizer ? { authorizer: keyAuthorizer.routeAuthorizer } : {}),
     });
-    if (!secured) acknowledgeNag(httpRoute, acceptsKeys ? 'apiKeyRoute' : 'publicRoute');
+    if (!secured && !keyAuthorizer) acknowledgeNag(httpRoute, acceptsKeys ? 'apiKeyRoute' : 'publicRoute');
     this.routes.set(route.routeKey, httpRoute);
   }
 

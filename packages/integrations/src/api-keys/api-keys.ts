@@ -1,6 +1,6 @@
 import type { Queryable } from '@framework/data';
 import { verifyAccessToken } from '@framework/auth';
-import { getRootLogger, getService, NotFound, registerAccessTokenVerifier, registerApiKeyVerifier, type ApiKeyIdentity } from '@framework/runtime';
+import { getRootLogger, getService, NotFound, registerAccessTokenVerifier, registerApiKeyRateLimitCheck, registerApiKeyVerifier, type ApiKeyIdentity } from '@framework/runtime';
 import { ApiKeyRateLimited, IntegrationsError, InvalidApiKey, UnknownScope } from '../errors.js';
 import { generateApiKey, parseApiKey, type ApiKeyKind } from './api-key-format.js';
 import { hashApiKey, hashesEqual } from './api-key-hash.js';
@@ -80,6 +80,12 @@ export interface IssueApiKeyOptions {
   readonly rateLimit?: ApiKeyRateLimit;
 }
 
+/** A verified key's identity and its rate limit, not yet counted (what the Lambda authorizer passes on). */
+export interface AuthenticatedApiKey {
+  readonly identity: ApiKeyIdentity;
+  readonly rateLimit?: ApiKeyRateLimit;
+}
+
 /** A key as issued: `key` is shown to its owner once and never stored. */
 export interface IssuedApiKey {
   readonly key: string;
@@ -103,8 +109,9 @@ export class ApiKeys {
   private readonly now: () => number;
   private pepperValue: Promise<string> | undefined;
 
-  constructor(private readonly options: ApiKeysOptions) {
-    if (options.allowedScopes.length === 0) throw new IntegrationsError('FW_ERR_API_KEY_OPTIONS', 'createApiKeys needs allowedScopes: the scopes a key may hold (Object.keys(security.scopes))');
+  /** `verifyOnly`: a verifier that issues nothing (the Lambda authorizer), so it needs no allowed scopes. */
+  constructor(private readonly options: ApiKeysOptions, verifyOnly = false) {
+    if (options.allowedScopes.length === 0 && !verifyOnly) throw new IntegrationsError('FW_ERR_API_KEY_OPTIONS', 'createApiKeys needs allowedScopes: the scopes a key may hold (Object.keys(security.scopes))');
     if (options.defaultRateLimit) checkRateLimit(options.defaultRateLimit);
     this.allowedScopes = new Set(options.allowedScopes);
     this.kind = options.kind ?? (process.env['FW_STAGE'] === 'prod' ? 'live' : 'test');
@@ -118,6 +125,7 @@ export class ApiKeys {
     this.defaultRateLimit = options.defaultRateLimit;
     if (options.registerVerifier !== false) {
       registerApiKeyVerifier((key) => this.verify(key));
+      registerApiKeyRateLimitCheck((keyId, limit) => this.countRequest(keyId, limit));
       registerAccessTokenVerifier(async (token) => {
         const verified = await verifyAccessToken(token);
         return { subject: verified.subject, scopes: verified.scopes, groups: verified.groups, claims: verified.claims };
@@ -191,6 +199,17 @@ export class ApiKeys {
    * its limit. A cached record costs one HMAC and one map lookup; the hash comparison is constant-time.
    */
   async verify(key: string): Promise<ApiKeyIdentity> {
+    const { identity, rateLimit } = await this.authenticate(key);
+    if (rateLimit) this.countRequest(identity.keyId, rateLimit);
+    return identity;
+  }
+
+  /**
+   * Who a presented key belongs to, and its rate limit, without counting the request (`InvalidApiKey` for anything
+   * wrong with it): what the Lambda authorizer calls, since API Gateway caches its verdict and the route function
+   * counts instead (`countRequest`).
+   */
+  async authenticate(key: string): Promise<AuthenticatedApiKey> {
     const parsed = parseApiKey(key);
     if (!parsed || parsed.kind !== this.kind) throw new InvalidApiKey();
     const hash = hashApiKey(key, await this.pepper());
@@ -204,12 +223,15 @@ export class ApiKeys {
     if (!record || !hashesEqual(hash, record.hash)) throw new InvalidApiKey();
     const now = this.now();
     if (record.revokedAt || (record.expiresAt && record.expiresAt.getTime() <= now)) throw new InvalidApiKey();
-    if (record.rateLimit) {
-      const wait = this.limiter.take(record.id, record.rateLimit);
-      if (wait !== undefined) throw new ApiKeyRateLimited(wait);
-    }
     this.lastUsed.note(record.id, new Date(now));
-    return { keyId: record.id, owner: record.owner, scopes: record.scopes, ...(record.tenant !== undefined ? { tenant: record.tenant } : {}) };
+    const identity: ApiKeyIdentity = { keyId: record.id, owner: record.owner, scopes: record.scopes, ...(record.tenant !== undefined ? { tenant: record.tenant } : {}) };
+    return { identity, ...(record.rateLimit ? { rateLimit: record.rateLimit } : {}) };
+  }
+
+  /** Counts one request of a key against its limit in this container; `ApiKeyRateLimited` (429) when over it. */
+  countRequest(keyId: string, limit: ApiKeyRateLimit): void {
+    const wait = this.limiter.take(keyId, limit);
+    if (wait !== undefined) throw new ApiKeyRateLimited(wait);
   }
 
   /** Verification cache hits and misses in this container. */
@@ -237,4 +259,9 @@ function withoutHash(stored: StoredApiKey): ApiKeyRecord {
 /** API keys for this app (see `ApiKeys`); registers itself as the verifier of `auth: [..., 'apiKey']` routes. */
 export function createApiKeys(options: ApiKeysOptions): ApiKeys {
   return new ApiKeys(options);
+}
+
+/** A verifier of the app's keys that issues none and registers nothing (the Lambda authorizer's). */
+export function createApiKeyVerifier(options: Omit<ApiKeysOptions, 'allowedScopes' | 'registerVerifier'> = {}): ApiKeys {
+  return new ApiKeys({ ...options, allowedScopes: [], registerVerifier: false }, true);
 }

@@ -72,18 +72,89 @@ export function apiKeyOf(headers: Readonly<Record<string, string | undefined>>):
   return bearer?.[1];
 }
 
-/** The Lambda authorizer's context (`requestContext.authorizer.lambda`) when it verified an API key. */
-interface ApiKeyAuthorizerContext {
+/** A key's rate limit, as its record holds it. */
+export interface ApiKeyRateLimitSetting {
+  readonly requests: number;
+  readonly windowSeconds: number;
+}
+
+/**
+ * Counts one request of a key the Lambda authorizer verified against the key's rate limit, in this container; throws
+ * the 429 when it is over. The authorizer cannot count: API Gateway caches its verdict, so most requests never reach
+ * it. `createApiKeys(...)` registers one.
+ */
+export type ApiKeyRateLimitCheck = (keyId: string, limit: ApiKeyRateLimitSetting) => void;
+
+let registeredRateLimitCheck: ApiKeyRateLimitCheck | undefined;
+
+/** Sets the rate-limit check of keys verified by the Lambda authorizer (the last registration wins; `undefined` removes it). */
+export function registerApiKeyRateLimitCheck(check: ApiKeyRateLimitCheck | undefined): void {
+  registeredRateLimitCheck = check;
+}
+
+/**
+ * The context the HTTP API's Lambda authorizer (`@framework/integrations/api-key-authorizer`) returns and API Gateway
+ * hands to the route as `requestContext.authorizer.lambda`: flat strings, so it survives any authorizer response
+ * format. A key: `authMethod: 'apiKey'`, `keyId`, `owner`, `scopes` (space-separated), `tenant`, `rateLimit`
+ * (`<requests>/<windowSeconds>`). A token: `authMethod: 'jwt'`, `subject`, `scopes`, `groups` (space-separated) and
+ * `claims` (JSON).
+ */
+export type LambdaAuthorizerContext = Readonly<Record<string, string>>;
+
+/** The authorizer context of a verified key (see `LambdaAuthorizerContext`). */
+export function apiKeyAuthorizerContext(identity: ApiKeyIdentity, rateLimit?: ApiKeyRateLimitSetting): LambdaAuthorizerContext {
+  return {
+    authMethod: 'apiKey',
+    keyId: identity.keyId,
+    owner: identity.owner,
+    scopes: identity.scopes.join(' '),
+    ...(identity.tenant !== undefined ? { tenant: identity.tenant } : {}),
+    ...(rateLimit ? { rateLimit: `${rateLimit.requests}/${rateLimit.windowSeconds}` } : {}),
+  };
+}
+
+/** The authorizer context of a verified bearer token (see `LambdaAuthorizerContext`). */
+export function accessTokenAuthorizerContext(token: VerifiedAccessToken): LambdaAuthorizerContext {
+  return { authMethod: 'jwt', subject: token.subject, scopes: token.scopes.join(' '), groups: token.groups.join(' '), claims: JSON.stringify(token.claims) };
+}
+
+interface ReceivedAuthorizerContext {
   readonly authMethod?: unknown;
   readonly keyId?: unknown;
   readonly owner?: unknown;
   readonly scopes?: unknown;
   readonly tenant?: unknown;
+  readonly rateLimit?: unknown;
+  readonly subject?: unknown;
+  readonly groups?: unknown;
+  readonly claims?: unknown;
 }
 
-function lambdaAuthorizerOf(event: APIGatewayProxyEventV2): ApiKeyAuthorizerContext | undefined {
-  const authorizer = (event.requestContext as { authorizer?: { lambda?: ApiKeyAuthorizerContext } }).authorizer;
+function lambdaAuthorizerOf(event: APIGatewayProxyEventV2): ReceivedAuthorizerContext | undefined {
+  const authorizer = (event.requestContext as { authorizer?: { lambda?: ReceivedAuthorizerContext } }).authorizer;
   return authorizer?.lambda;
+}
+
+const words = (value: unknown): string[] => (typeof value === 'string' ? value.split(' ').filter(Boolean) : []);
+
+/** `ctx.auth` from the Lambda authorizer's context, or undefined when it verified nothing this function can read. */
+function authFromLambdaAuthorizer(context: ReceivedAuthorizerContext | undefined): AuthInfo | undefined {
+  if (context?.authMethod === 'apiKey' && typeof context.keyId === 'string' && typeof context.owner === 'string') {
+    const tenant = typeof context.tenant === 'string' ? context.tenant : undefined;
+    const limit = typeof context.rateLimit === 'string' ? /^(\d+)\/(\d+)$/.exec(context.rateLimit) : null;
+    if (limit && registeredRateLimitCheck) registeredRateLimitCheck(context.keyId, { requests: Number(limit[1]), windowSeconds: Number(limit[2]) });
+    return apiKeyAuthInfo({ keyId: context.keyId, owner: context.owner, scopes: words(context.scopes), ...(tenant !== undefined ? { tenant } : {}) });
+  }
+  if (context?.authMethod === 'jwt' && typeof context.subject === 'string' && typeof context.claims === 'string') {
+    let claims: Record<string, unknown>;
+    try {
+      claims = JSON.parse(context.claims) as Record<string, unknown>;
+    } catch {
+      return undefined;
+    }
+    return authInfoOf(context.subject, words(context.scopes), words(context.groups), claims);
+  }
+  return undefined;
 }
 
 /** The caller of a bearer token no gateway verified (a route that accepts keys, deployed), or undefined without one. */
@@ -108,8 +179,9 @@ export function apiKeyAuthInfo(identity: ApiKeyIdentity): AuthInfo {
 
 /**
  * The auth check of a route that accepts API keys (`auth` includes `apiKey`). Deployed, the Lambda authorizer has
- * verified the key and passed its identity in `requestContext.authorizer.lambda`; under `fw dev` (or deployed without
- * the authorizer) the registered verifier runs here. A request without a key falls back to the bearer token when the
+ * verified the key or the token and passed the caller in `requestContext.authorizer.lambda` (a key's rate limit is
+ * counted here, by the registered check); under `fw dev` (or deployed without the authorizer) the registered verifier
+ * runs here. A request without a key falls back to the bearer token when the
  * route accepts `jwt`. Every scope the route lists is required, as for tokens.
  */
 export async function authorizeWithMethods(
@@ -118,13 +190,10 @@ export async function authorizeWithMethods(
   methods: readonly AuthMethod[],
   requiredScopes: readonly string[],
 ): Promise<AuthInfo | undefined> {
-  const fromAuthorizer = lambdaAuthorizerOf(event);
-  let auth: AuthInfo | undefined;
-  if (fromAuthorizer?.authMethod === 'apiKey' && typeof fromAuthorizer.keyId === 'string' && typeof fromAuthorizer.owner === 'string') {
-    const scopes = typeof fromAuthorizer.scopes === 'string' ? fromAuthorizer.scopes.split(' ').filter(Boolean) : [];
-    const tenant = typeof fromAuthorizer.tenant === 'string' ? fromAuthorizer.tenant : undefined;
-    auth = apiKeyAuthInfo({ keyId: fromAuthorizer.keyId, owner: fromAuthorizer.owner, scopes, ...(tenant !== undefined ? { tenant } : {}) });
-  } else {
+  const fromAuthorizer = authFromLambdaAuthorizer(lambdaAuthorizerOf(event));
+  // The authorizer serves every route that accepts keys: a token it verified counts only where tokens are accepted.
+  let auth = fromAuthorizer && (fromAuthorizer.method === 'apiKey' || methods.includes('jwt')) ? fromAuthorizer : undefined;
+  if (!auth && !fromAuthorizer) {
     const key = apiKeyOf(headers);
     if (key !== undefined) {
       if (!registeredVerifier) {
@@ -143,9 +212,10 @@ export async function authorizeWithMethods(
     throw new Unauthorized(`This route requires ${accepted}`);
   }
   const resourceServer = process.env[ENV.authResourceServer];
-  const missing = requiredScopes.filter((s) => !auth.scopes.some((granted) => grants(granted, s, resourceServer)));
+  const caller = auth;
+  const missing = requiredScopes.filter((s) => !caller.scopes.some((granted) => grants(granted, s, resourceServer)));
   if (missing.length > 0) throw new InsufficientScope(requiredScopes, missing);
-  return auth;
+  return caller;
 }
 
 // Loaded through a registration: from here on `handler()` routes with `auth: [..., 'apiKey']` use this check.

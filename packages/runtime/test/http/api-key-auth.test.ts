@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { createLogger, handler, registerAccessTokenVerifier, registerApiKeyVerifier, setRootLogger, Unauthorized, type ApiKeyIdentity } from '../../src/index.js';
+import { accessTokenAuthorizerContext, apiKeyAuthorizerContext, createLogger, handler, registerAccessTokenVerifier, registerApiKeyRateLimitCheck, registerApiKeyVerifier, setRootLogger, TooManyRequests, Unauthorized, type ApiKeyIdentity } from '../../src/index.js';
 import { httpEvent, lambdaContext } from '../fixtures/events.js';
 
 const KEY = 'sk_test_abcdefghijkl_' + 'k'.repeat(43);
@@ -74,6 +74,33 @@ describe("handler: auth: ['jwt', 'apiKey']", () => {
     (event.requestContext as unknown as { authorizer: unknown }).authorizer = { lambda: { authMethod: 'apiKey', keyId: 'key-9', owner: 'org-9', scopes: 'tasks:read tasks:write' } };
     expect(await call(event)).to.deep.equal({ status: 200, body: { subject: 'org-9', method: 'apiKey', keyId: 'key-9', scopes: ['tasks:read', 'tasks:write'] } });
     expect(verified).to.deep.equal([]);
+  });
+
+  it("takes a token the Lambda authorizer verified (method jwt, its claims), only on routes that accept tokens", async () => {
+    const context = accessTokenAuthorizerContext({ subject: 'user-3', scopes: ['tasks:read'], groups: ['admin'], claims: { sub: 'user-3', 'cognito:groups': ['admin'] } });
+    const event = httpEvent({ headers: { authorization: 'Bearer some.jwt.token' } });
+    (event.requestContext as unknown as { authorizer: unknown }).authorizer = { lambda: context };
+    expect(await call(event)).to.deep.equal({ status: 200, body: { subject: 'user-3', method: 'jwt', keyId: null, scopes: ['tasks:read'] } });
+    const keyOnly = handler({ auth: ['apiKey'], fn: () => 1 });
+    expect((await keyOnly(event, lambdaContext())).statusCode).to.equal(401);
+  });
+
+  it("counts an authorizer-verified key against its rate limit with the registered check (the gateway caches the verdict)", async () => {
+    const counted: string[] = [];
+    registerApiKeyRateLimitCheck((keyId, limit) => {
+      counted.push(`${keyId} ${limit.requests}/${limit.windowSeconds}`);
+      if (counted.length > 1) throw new TooManyRequests('over', { code: 'API_KEY_RATE_LIMITED', retryAfter: 30 });
+    });
+    try {
+      const event = httpEvent({ headers: { 'x-api-key': KEY } });
+      (event.requestContext as unknown as { authorizer: unknown }).authorizer = { lambda: apiKeyAuthorizerContext({ keyId: 'key-9', owner: 'org-9', scopes: ['tasks:read'] }, { requests: 1, windowSeconds: 60 }) };
+      expect((await call(event)).status).to.equal(200);
+      const second = await route(event, lambdaContext());
+      expect([second.statusCode, second.headers?.['retry-after']]).to.deep.equal([429, '30']);
+      expect(counted).to.deep.equal(['key-9 1/60', 'key-9 1/60']);
+    } finally {
+      registerApiKeyRateLimitCheck(undefined);
+    }
   });
 
   it('is a 500 without the internal message when no verifier is registered', async () => {
