@@ -116,12 +116,15 @@ function resolveAuthTrigger(rootDir: string, entry = '@framework/auth/pre-token-
   }
 }
 
-/** A framework entry the project itself must provide (a package only such a project depends on). */
-function resolveProjectEntry(rootDir: string, entry: string): string {
+/**
+ * A framework entry of a package the project itself depends on, or undefined when the project's copy lacks it (an
+ * older version): the feature it serves is then left out, as before it existed.
+ */
+function resolveProjectEntry(rootDir: string, entry: string): string | undefined {
   try {
     return createRequire(path.join(rootDir, 'package.json')).resolve(entry);
-  } catch (error) {
-    throw new InfraError('FW_ERR_INFRA_BUNDLE', `${entry} cannot be resolved from ${rootDir}: ${(error as Error).message}\nInstall the package in the project (npm install ${entry.split('/').slice(0, 2).join('/')}) and build it.`, { cause: error });
+  } catch {
+    return undefined;
   }
 }
 
@@ -236,9 +239,11 @@ export function bundleApp(app: AppDefinition, options: BundleOptions = {}): AppB
   // (migrations, the auth trigger) keep every client.
   const project = projectCodeOf(app, units);
   // The API-key authorizer comes from the project's own @framework/integrations (the one its createApiKeys uses).
+  // Without it (an @framework/integrations that predates it) routes that accept keys verify callers in their function.
   const createsApiKeys = [...project.values()].some((own) => referencesOf(own.code, own.packages).apiKeys === true);
-  const apiKeyAuthorizerName = createsApiKeys ? apiKeyAuthorizerFunctionName(app.project, app.stage) : undefined;
-  if (apiKeyAuthorizerName) entryPoints[`${apiKeyAuthorizerName}/index`] = resolveProjectEntry(app.rootDir, '@framework/integrations/api-key-authorizer');
+  const apiKeyAuthorizerEntry = createsApiKeys ? resolveProjectEntry(app.rootDir, '@framework/integrations/api-key-authorizer') : undefined;
+  const apiKeyAuthorizerName = apiKeyAuthorizerEntry ? apiKeyAuthorizerFunctionName(app.project, app.stage) : undefined;
+  if (apiKeyAuthorizerName) entryPoints[`${apiKeyAuthorizerName}/index`] = apiKeyAuthorizerEntry!;
   const groups = new Map<string, { define: Record<string, string>; entryPoints: Record<string, string> }>();
   for (const [entry, file] of Object.entries(entryPoints)) {
     const own = project.get(entry.slice(0, -'/index'.length));
