@@ -464,6 +464,11 @@ project.addTask('bench:ws', {
   exec: 'tsc -b packages/cli && tsx bench/ws/run.mts',
 });
 
+project.addTask('bench:chat', {
+  description: "@framework-pro/chat on the example app's fw dev: messages/s and p50/p99 delivery latency from one sender to a 100-member room, against a raw service.ws.publish on the same WebSocket API (target: p99 at most 2x) and a plain ws broadcast, in the same run",
+  exec: 'tsc -b packages && tsx bench/chat/run.mts',
+});
+
 project.testTask.reset();
 project.testTask.spawn(buildPackages);
 project.testTask.exec('mocha', { name: 'test:root' });

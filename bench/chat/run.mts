@@ -1,0 +1,207 @@
+/**
+ * Chat (@framework-pro/chat) on the example app's `fw dev` against raw broadcasts, in the same run: one sender, a
+ * 100-member room (100 connections, the sender's included), one message in flight (send, wait for the ack, send the
+ * next). Per side: messages per second (to the last delivery of the last message) and p50/p99 delivery latency (from
+ * the send to each member's receipt, every member of every message).
+ *
+ * - chat: `{ action: 'chat', op: 'send' }` on the example's src/ws/chat.ts (checks, the pre-send path, the room's
+ *   sequence number under its lock, the insert, the watermark, then `service.ws.publish` to the room's topic).
+ * - raw publish: a WebSocket route added to the bench's copy of the app that only `service.ws.publish`es the frame to
+ *   a topic: the WebSocket API's own broadcast on the same fw dev. Target: chat's p99 at most 2x this.
+ * - plain ws: a plain `ws` server that loops over its clients (bench/ws/plain-echo.mjs), for scale.
+ *
+ * Run: npx projen bench:chat   (BENCH_CHAT_MESSAGES, at most 110: the example allows 120 messages per member and minute)
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import WebSocket from 'ws';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repo = path.resolve(here, '..', '..');
+const cli = path.join(repo, 'packages', 'cli', 'lib', 'bin', 'fw.js');
+const MEMBERS = 100;
+const MESSAGES = Math.min(110, Number(process.env.BENCH_CHAT_MESSAGES ?? 100));
+
+type Frame = Record<string, any>;
+
+function percentile(values: number[], p: number): number {
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
+}
+
+/** A copy of the example app, plus a raw-publish WebSocket route for the anchor. */
+function project(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-bench-chat-'));
+  fs.cpSync(path.join(repo, 'examples', 'tasks-api'), dir, { recursive: true, filter: (src) => !/[\\/](node_modules|\.fw|test)$/.test(src) });
+  fs.writeFileSync(
+    path.join(dir, 'src', 'ws', 'raw.ts'),
+    `import { wsHandler } from '@framework/runtime';
+export const main = wsHandler<{ op: string; ref: string; data?: unknown }>(async (message, ctx, service) => {
+  if (message.op === 'join') await service.ws.subscribe(ctx.connectionId, 'bench-raw');
+  else await service.ws.publish('bench-raw', { type: 'raw', data: message.data });
+  await service.ws.send(ctx.connectionId, { type: 'ack', ref: message.ref });
+}, { scopes: ['tasks:read'] });
+`,
+  );
+  fs.symlinkSync(path.join(repo, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+  return dir;
+}
+
+async function startDev(dir: string): Promise<{ child: ChildProcess; url: string }> {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('FW_')));
+  const child = spawn(process.execPath, [cli, 'dev', '--port', '0', '--no-typecheck', '--quiet'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env });
+  let output = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const check = (d: Buffer) => {
+      output += d.toString();
+      const m = /serving at (http:\/\/\S+)/.exec(output);
+      if (m && output.includes('Dev endpoints:')) resolve(m[1]!);
+    };
+    child.stdout!.on('data', check);
+    child.stderr!.on('data', check);
+    child.once('exit', (code) => reject(new Error(`fw dev exited with ${code}:\n${output}`)));
+  });
+  child.stdout!.resume();
+  child.stderr!.resume();
+  return { child, url };
+}
+
+async function startPlain(): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [path.join(repo, 'bench', 'ws', 'plain-echo.mjs')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<string>((resolve) => child.stdout!.on('data', (d: Buffer) => /ready (\d+)/.test(d.toString()) && resolve(/ready (\d+)/.exec(d.toString())![1]!)));
+  return { child, url: `ws://127.0.0.1:${port}` };
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+/** A connection that routes acks by `ref` and hands every other frame to `onPush`. */
+class Client {
+  private readonly waiting = new Map<string, (frame: Frame) => void>();
+  private next = 0;
+  onPush: (frame: Frame) => void = () => undefined;
+  private constructor(readonly socket: WebSocket) {
+    socket.on('message', (data: Buffer) => {
+      const frame = JSON.parse(data.toString('utf8')) as Frame;
+      const waiter = frame['ref'] !== undefined ? this.waiting.get(String(frame['ref'])) : undefined;
+      if (waiter && (frame['type'] === 'ack' || frame['type'] === 'error')) {
+        this.waiting.delete(String(frame['ref']));
+        waiter(frame);
+      } else this.onPush(frame);
+    });
+  }
+  static connect(url: string): Promise<Client> {
+    return new Promise((resolve, reject) => {
+      const socket = new WebSocket(url, { perMessageDeflate: false });
+      socket.once('open', () => resolve(new Client(socket)));
+      socket.once('error', reject);
+    });
+  }
+  async call(frame: Frame): Promise<Frame> {
+    const ref = String(++this.next);
+    const answer = await new Promise<Frame>((resolve) => {
+      this.waiting.set(ref, resolve);
+      this.socket.send(JSON.stringify({ ...frame, ref }));
+    });
+    if (answer['type'] === 'error') throw new Error(`${answer['code']}: ${answer['message']}`);
+    return answer;
+  }
+}
+
+/**
+ * Sends MESSAGES messages one at a time through `send` (resolves when acknowledged); every client reports the
+ * timestamp it finds in a pushed frame (`sentAt`): latencies of all deliveries, and messages/s to the last one.
+ */
+async function run(clients: Client[], sentAtOf: (frame: Frame) => number | undefined, send: (n: number, sentAt: number) => Promise<void>) {
+  const latencies: number[] = [];
+  let delivered = 0;
+  let allDelivered!: () => void;
+  const done = new Promise<void>((resolve) => (allDelivered = resolve));
+  for (const client of clients) {
+    client.onPush = (frame) => {
+      const sentAt = sentAtOf(frame);
+      if (sentAt === undefined) return;
+      latencies.push(performance.now() - sentAt);
+      if (++delivered === MESSAGES * clients.length) allDelivered();
+    };
+  }
+  const started = performance.now();
+  for (let n = 1; n <= MESSAGES; n++) await send(n, performance.now());
+  await done;
+  const seconds = (performance.now() - started) / 1000;
+  return { rate: MESSAGES / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+}
+
+async function main(): Promise<void> {
+  const dir = project();
+  const dev = await startDev(dir);
+  const plain = await startPlain();
+  try {
+    console.log(`fw dev (the example app) ${dev.url}, plain ws ${plain.url}; ${os.cpus().length} CPUs, load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+    const users = Array.from({ length: MEMBERS }, (_, i) => (i === 0 ? 'sender' : `member-${i}`));
+    const token = async (sub: string) => {
+      const response = await fetch(`${dev.url}/_dev/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sub, scopes: ['tasks:read', 'tasks:write'], tenant: 'acme' }) });
+      return ((await response.json()) as { access_token: string }).access_token;
+    };
+    const tokens = await Promise.all(users.map(token));
+    const created = await fetch(`${dev.url}/chat/rooms`, { method: 'POST', headers: { authorization: `Bearer ${tokens[0]}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'bench', members: users.slice(1) }) });
+    const roomId = ((await created.json()) as { id: string }).id;
+    const wsUrl = `${dev.url.replace(/^http/, 'ws')}/_ws`;
+    const devClients: Client[] = [];
+    for (let i = 0; i < MEMBERS; i += 20) devClients.push(...(await Promise.all(tokens.slice(i, i + 20).map((t) => Client.connect(`${wsUrl}?token=${encodeURIComponent(t)}`)))));
+    for (const client of devClients) {
+      await client.call({ action: 'chat', op: 'join', roomId });
+      await client.call({ action: 'raw', op: 'join' });
+    }
+    const plainClients: Client[] = [];
+    for (let i = 0; i < MEMBERS; i += 20) plainClients.push(...(await Promise.all(Array.from({ length: Math.min(20, MEMBERS - i) }, () => Client.connect(plain.url)))));
+    const sender = devClients[0]!;
+    // Warm-up of both fw dev routes (workers, database connection, JIT): a few messages each, not measured.
+    for (let n = 0; n < 5; n++) {
+      await sender.call({ action: 'chat', op: 'send', roomId, clientMessageId: `warm-${n}`, text: 'warm up' });
+      await sender.call({ action: 'raw', op: 'send', data: { warm: n } });
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+
+    const raw = await run(devClients, (f) => (f['type'] === 'raw' && typeof f['data']?.sentAt === 'number' ? f['data'].sentAt : undefined), async (n, sentAt) => {
+      await sender.call({ action: 'raw', op: 'send', data: { n, sentAt } });
+    });
+    const chat = await run(devClients, (f) => (f['type'] === 'message.sent' && f['message']?.text?.startsWith('t=') ? Number(f['message'].text.slice(2)) : undefined), async (n, sentAt) => {
+      await sender.call({ action: 'chat', op: 'send', roomId, clientMessageId: `bench-${n}`, text: `t=${sentAt}` });
+    });
+    // The plain server has no ack: the sender's own copy of the broadcast is its ack.
+    const plainSender = plainClients[0]!;
+    const plainRun = await run(plainClients, (f) => (typeof f['sentAt'] === 'number' ? f['sentAt'] : undefined), (n, sentAt) => new Promise<void>((resolve) => {
+      const previous = plainSender.onPush;
+      plainSender.onPush = (frame) => {
+        previous(frame);
+        if (frame['n'] === n) {
+          plainSender.onPush = previous;
+          resolve();
+        }
+      };
+      plainSender.socket.send(JSON.stringify({ broadcast: { n, sentAt } }));
+    }));
+    for (const client of [...devClients, ...plainClients]) client.socket.close();
+
+    const line = (name: string, r: { rate: number; p50: number; p99: number }) => console.log(`  ${name.padEnd(44)} ${r.rate.toFixed(1).padStart(7)} msg/s   p50 ${r.p50.toFixed(1).padStart(6)} ms   p99 ${r.p99.toFixed(1).padStart(6)} ms`);
+    console.log(`\none sender, ${MEMBERS}-member room, ${MESSAGES} messages one at a time, ${MESSAGES * MEMBERS} deliveries per side:`);
+    line('chat send (fw dev, example app, PGlite)', chat);
+    line('raw publish (fw dev, same WebSocket API)', raw);
+    line('plain ws broadcast (own process)', plainRun);
+    console.log(`  chat / raw publish: p99 ${(chat.p99 / raw.p99).toFixed(2)}x (target: at most 2x), messages/s ${(chat.rate / raw.rate).toFixed(2)}x`);
+  } finally {
+    await stop(dev.child);
+    await stop(plain.child);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();
