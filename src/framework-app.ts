@@ -8,6 +8,7 @@ import { cronSample, functionSample, queueConsumerSample } from './files/samples
 import {
   AppClient,
   AuthIntent,
+  BillingOptions,
   CacheIntent,
   DatabaseIntent,
   FunctionIntent,
@@ -84,6 +85,8 @@ export interface FrameworkAppOptions {
   readonly ws?: WebSocketIntent;
   /** The notify infrastructure (`@framework/notify`): SES identity and events, the dispatcher's permissions. @default - none */
   readonly notify?: NotifyIntent;
+  /** The app's plans for `@framework-pro/billing` (`billing` of `fw.config.ts`). @default - none */
+  readonly billing?: BillingOptions;
 
   /**
    * Version of the `@framework/*` packages the app depends on (exact, so every package comes from one release).
@@ -265,6 +268,7 @@ export class FrameworkApp extends typescript.TypeScriptProject {
     for (const cache of options.caches ?? []) this.addCache(cache);
     if (options.ws) this.intents.ws = options.ws;
     if (options.notify) this.intents.notify = options.notify;
+    if (options.billing) this.intents.billing = options.billing;
 
     // The app is type-checked, never emitted (esbuild bundles each handler), and its TypeScript lives outside src/
     // too (fw.config.ts, config/, tests/), so no rootDir/outDir.

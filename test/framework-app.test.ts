@@ -5,7 +5,8 @@ import { expect } from 'chai';
 import { Testing } from 'projen';
 import { expectCodeTable } from '../packages/core/test/helpers/code-table.js';
 import { ERROR_CODES, FrameworkAppError, PROJEN_ERROR_CODES } from '../src/errors';
-import { FrameworkApp, FrameworkTemplate, Preset } from '../src/index';
+import { billingCodec, checkBilling, type BillingConfig } from '../packages/core/src/config/billing.js';
+import { BillingInterval, FrameworkApp, FrameworkTemplate, Preset, PriceKind } from '../src/index';
 import { expectSnapshot } from './support/snapshot';
 import { filesNamingPaths, tempDir } from './support/temp-dir';
 
@@ -58,6 +59,39 @@ describe('FrameworkApp', () => {
     expect(config).to.contain("functions: [{ id: 'reports/daily', timeout: 60, environment: { REPORT_FORMAT: 'pdf' } }]");
     expect(config).to.contain("caches: [{ id: 'sessions' }]");
     expect(config).to.contain("{ id: 'pages', inlineActiveContent: true }");
+  });
+
+  it('writes billing into fw.config.ts in core shape (maps by id and name, the last tier up to inf), which core accepts', () => {
+    const app = newApp({
+      billing: {
+        plans: [
+          { id: 'free', currency: 'usd', features: [{ name: 'seats', limit: 2 }, { name: 'api_calls', included: 1000 }, { name: 'sso', enabled: false }] },
+          {
+            id: 'pro',
+            currency: 'usd',
+            trialDays: 14,
+            interval: BillingInterval.MONTH,
+            prices: [
+              { kind: PriceKind.FLAT, amount: 2900 },
+              { kind: PriceKind.PER_SEAT, unitAmount: 500, includedSeats: 3 },
+              { kind: PriceKind.METERED, meter: 'exports', tiers: [{ upTo: 10, unitAmount: '0' }, { unitAmount: '12.5', flatAmount: 100 }] },
+            ],
+            features: [{ name: 'seats', limit: 10 }, { name: 'api_calls', included: 10000, overage: '0.1' }],
+          },
+        ],
+        defaultPlan: 'free',
+      },
+    });
+    const config = synth(app)['fw.config.ts'] as string;
+    const literal = /\n {2}billing: ([\s\S]*),\n\}\);\n$/.exec(config)?.[1];
+    expect(literal, config).to.be.a('string');
+    const billing = new Function(`return (${literal!});`)() as BillingConfig;
+    expect(billing.plans['free']).to.deep.equal({ currency: 'usd', features: { seats: 2, api_calls: { included: 1000 }, sso: false } });
+    expect(billing.plans['pro']!.prices![2]).to.deep.equal({ kind: 'metered', meter: 'exports', tiers: [{ upTo: 10, unitAmount: 0 }, { upTo: 'inf', unitAmount: '12.5', flatAmount: 100 }] });
+    expect(billing.plans['pro']!.features).to.deep.equal({ seats: 10, api_calls: { included: 10000, overage: '0.1' } });
+    const decoded = billingCodec.decode(billing);
+    expect(decoded._tag).to.equal('Right');
+    expect(checkBilling(billing)).to.deep.equal([]);
   });
 
   it('writes roles into config/security.ts in core shape (a record of scopes), from the options and addRole', () => {

@@ -28,6 +28,7 @@ const STRUCT_ONLY: Readonly<Record<string, string>> = {
   'security.appClients[].name': 'the record key',
   'security.roles[].name': 'the record key',
   'envs[].name': 'the record key',
+  'billing[].plans[].id': 'the record key',
 };
 
 /** Where core's options and the projen options carry the same thing under different names. */
@@ -35,6 +36,7 @@ const PAIRS: ReadonlyArray<{ readonly core: string; readonly struct: string }> =
   { core: 'security.appClients', struct: 'appClients' },
   { core: 'security.roles', struct: 'roles' },
   { core: 'envs', struct: 'stages' },
+  { core: 'billing', struct: 'billing' },
 ];
 
 interface Side {

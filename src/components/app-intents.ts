@@ -1,5 +1,5 @@
 import { FrameworkAppError, ERROR_CODES } from '../errors';
-import { AppClient, AuthIntent, CacheIntent, DatabaseIntent, FunctionIntent, NotifyIntent, QueueIntent, Role, ScheduleIntent, Scope, Stage, StorageIntent, WebSocketIntent } from '../intents';
+import { AppClient, AuthIntent, BillingOptions, CacheIntent, DatabaseIntent, FunctionIntent, NotifyIntent, QueueIntent, Role, ScheduleIntent, Scope, Stage, StorageIntent, WebSocketIntent } from '../intents';
 
 /**
  * What `.projenrc.ts` declared (options and `add*` calls, the template's first): the state the config-file
@@ -19,6 +19,7 @@ export class AppIntents {
   public readonly caches: CacheIntent[] = [];
   public ws?: WebSocketIntent;
   public notify?: NotifyIntent;
+  public billing?: BillingOptions;
 
   /** Adds `item` to `list`; a second item with the same id (maybe one of the template's) is an error. */
   public add<T>(kind: string, list: T[], item: T, id: string, idField = 'id'): void {

@@ -1,5 +1,6 @@
 import { Project } from 'projen';
 import { Literal, ManagedTsFile, renderLiteral, toLiteral, toLiteralObject } from '../files';
+import type { BillingOptions, PlanFeature } from '../intents';
 import { AppIntents } from './app-intents';
 import { stageVariable } from './stage-config-file';
 
@@ -45,6 +46,7 @@ function renderFwConfig(intents: AppIntents): string {
     `  routesDir: 'src/routes',`,
     `  functionsDir: 'src/functions',`,
     `  infrastructure: ${renderLiteral(infrastructure, '  ')},`,
+    ...(intents.billing ? [`  billing: ${renderLiteral(billingLiteral(intents.billing), '  ')},`] : []),
     `});`,
     '',
   ].join('\n');
@@ -52,4 +54,29 @@ function renderFwConfig(intents: AppIntents): string {
 
 function nonEmpty<T>(list: T[]): T[] | undefined {
   return list.length ? list : undefined;
+}
+
+/** The struct form (lists with the key inside, `upTo` absent on the last tier) in core's shape (maps, `'inf'`). */
+function billingLiteral(billing: BillingOptions): Literal {
+  const feature = (f: PlanFeature): Literal => (f.included !== undefined ? toLiteralObject({ included: f.included, overage: f.overage }) : f.limit !== undefined ? f.limit : f.enabled ?? false);
+  const amount = (value: string): Literal => (/^\d+$/.test(value) ? Number(value) : value);
+  return {
+    plans: Object.fromEntries(
+      billing.plans.map(({ id, prices, features, ...plan }) => [
+        id,
+        {
+          ...toLiteralObject(plan),
+          prices: prices?.length
+            ? prices.map(({ tiers, ...price }) => ({
+                ...toLiteralObject(price),
+                tiers: tiers?.map((t) => toLiteralObject({ upTo: t.upTo ?? 'inf', unitAmount: amount(t.unitAmount), flatAmount: t.flatAmount })),
+              }))
+            : undefined,
+          features: features?.length ? Object.fromEntries(features.map((f) => [f.name, feature(f)])) : undefined,
+        },
+      ]),
+    ),
+    defaultPlan: billing.defaultPlan,
+    graceSeconds: billing.graceSeconds,
+  };
 }

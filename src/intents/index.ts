@@ -1,3 +1,4 @@
 export * from './intents';
 export * from './security';
 export * from './stages';
+export * from './billing';
