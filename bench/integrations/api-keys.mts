@@ -31,7 +31,7 @@ async function main(): Promise<void> {
   try {
     const migration = readFileSync(new URL('../../packages/integrations/migrations/0001_fw_api_keys.sql', import.meta.url), 'utf8').split('-- down')[0]!;
     const { sql } = await import('@framework/data');
-    const withoutComments = migration.split('\n').filter((line) => !line.startsWith('--')).join('\n');
+    const withoutComments = migration.split('\n').filter((line) => !line.trim().startsWith('--')).join('\n');
     for (const statement of withoutComments.split(';').map((s) => s.trim()).filter(Boolean)) await db.query(sql.unsafeRaw(statement));
 
     // A simulated clock: the run covers several cache TTLs (10 s) without waiting for them.
