@@ -24,6 +24,7 @@ export default defineApp({
     schedules: [
       { id: 'daily-summary', schedule: { cron: '0 7 * * ? *' }, description: 'Logs the open-task summary every day at 07:00 UTC' },
       { id: 'notify-sweep', schedule: { rate: '10 minutes' }, description: 'Delivers notifications nobody dispatched, and retries' },
+      { id: 'billing-close', schedule: { cron: '0 2 * * ? *' }, description: "Closes each tenant's ended billing period into an invoice and sends its usage to the payment provider" },
     ],
     // The cloud side of the notifications: the stack creates the SES identity, configuration set and delivery-events
     // topic, and grants the send permissions to notify-outbox's consumer and the notify-sweep cron only.

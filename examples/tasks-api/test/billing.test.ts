@@ -81,6 +81,51 @@ describe('tasks-api billing (local provider fake, signed webhooks)', function ()
     expect(receipts).to.deep.equal([{ recipient: 'billing@acme.test', paid: String(3 * 1200) }]);
   });
 
+  it('the whole flow: a seat limit (402), the upgrade through checkout and webhook, metered calls on the closed period\'s invoice', async () => {
+    const initech = () => app.as({ roles: ['admin'], sub: 'peter', tenant: 'initech' });
+    expect((await initech().post('/billing/subscribe', { email: 'billing@initech.test' })).status).to.equal(201);
+
+    // Free: two seats.
+    for (const email of ['a@initech.test', 'b@initech.test']) expect((await initech().post('/members', { email })).status).to.equal(201);
+    const refused = await initech().post('/members', { email: 'c@initech.test' });
+    expect(refused.status, refused.text).to.equal(402);
+    expect((refused.body as { error: { code: string; details: Record<string, unknown> } }).error).to.deep.include({ code: 'FEATURE_LIMIT_EXCEEDED' });
+    expect((refused.body as { error: { details: Record<string, unknown> } }).error.details).to.include({ feature: 'seats', plan: 'free', limit: 2, requested: 3, upgradeTo: 'pro' });
+
+    // Upgrade: the provider's checkout page, paid; its webhook moves the snapshot to pro.
+    const checkout = await initech().post('/billing/checkout', { plan: 'pro', seats: 3, successUrl: 'http://localhost:5173/ok', cancelUrl: 'http://localhost:5173/' });
+    await fetch((checkout.body as { url: string }).url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'pay=yes', redirect: 'manual' });
+    await fake.idle();
+    expect(await app.db().query("SELECT plan_id, seats FROM fw_billing_subscriptions WHERE tenant_id = 'initech'")).to.deep.equal([{ plan_id: 'pro', seats: 3 }]);
+    // Another function's process may hold the free plan for its cache's few seconds (a bounded, documented window).
+    let invited = await initech().post('/members', { email: 'c@initech.test' });
+    for (let attempt = 0; invited.status === 402 && attempt < 40; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      invited = await initech().post('/members', { email: 'c@initech.test' });
+    }
+    expect(invited.status, invited.text).to.equal(201);
+
+    // Metered calls: one api_calls unit per request.
+    for (let i = 0; i < 4; i++) expect((await initech().get('/members')).status).to.equal(200);
+    const [{ n }] = (await app.db().query("SELECT count(*)::int AS n FROM fw_billing_usage_events WHERE tenant_id = 'initech' AND meter = 'api_calls'")) as [{ n: number }];
+    expect(n).to.equal(4);
+
+    // The billing clock: past the period's end and the grace hour, the billing-close cron invoices the period.
+    const trace = await app.clock.advance('32d');
+    expect(trace.filter((t) => t.id === 'billing-close' && !t.ok)).to.deep.equal([]);
+    const [invoice] = (await app.db().query("SELECT id, plan_id, total FROM fw_billing_invoices WHERE tenant_id = 'initech'")) as [{ id: string; plan_id: string; total: string }];
+    expect(invoice).to.include({ plan_id: 'pro' });
+    const lines = (await app.db().query('SELECT kind, meter, quantity::int AS quantity, amount::int AS amount FROM fw_billing_invoice_lines WHERE invoice_id = $1 ORDER BY position', [invoice.id])) as { kind: string; meter: string | null; quantity: number; amount: number }[];
+    const usage = lines.filter((line) => line.kind === 'usage');
+    expect(usage.map((line) => [line.meter, line.quantity, line.amount])).to.deep.equal([['api_calls', 4, 0]]);
+    expect(lines.reduce((sum, line) => sum + line.amount, 0)).to.equal(Number(invoice.total));
+
+    // The closed usage went to the provider once, as a meter event of the tenant's customer.
+    const [customer] = (await app.db().query("SELECT customer_id FROM billing_customers WHERE tenant_id = 'initech'")) as [{ customer_id: string }];
+    const pushed = fake.meterEvents.filter((event) => (event['payload'] as { stripe_customer_id: string }).stripe_customer_id === customer.customer_id);
+    expect(pushed.map((event) => [event['event_name'], (event['payload'] as { value: string }).value])).to.deep.equal([['api_calls', '4']]);
+  });
+
   it('refuses a forged webhook with 401 and an unsigned one with 400, coded', async () => {
     const payload = JSON.stringify(fake.events.at(-1));
     const forged = signStripeStyle('whsec_attacker', new Date(), payload);

@@ -1,5 +1,9 @@
-import { localStripeConnection, stripeProvider, type BillingProvider, type LocalStripeOptions } from '@framework-pro/billing';
+import { createBilling, localStripeConnection, stripeProvider, type BillingProvider, type LocalStripeOptions } from '@framework-pro/billing';
 import { ServiceUnavailable } from '@framework/runtime';
+import { plans } from './plans.js';
+
+/** Entitlements (`requireFeature`), metering (`track`) and period close, on the app's database. */
+export const billing = createBilling({ plans });
 
 /** Stripe price ids of the app's plans: the live account's (deployed) and the local fake's (`fw dev`). */
 const STRIPE_PRICES = { free: process.env.STRIPE_PRICE_FREE ?? 'price_free', pro: process.env.STRIPE_PRICE_PRO ?? 'price_pro' };

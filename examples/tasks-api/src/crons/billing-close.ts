@@ -1,0 +1,31 @@
+import { sql } from '@framework/data';
+import { taskHandler } from '@framework/runtime';
+import { asAllTenants, runWithTenant } from '@framework-pro/tenancy';
+import { pushPendingUsage } from '@framework-pro/billing';
+import { billing, billingProvider } from '../lib/billing.js';
+import { plans } from '../lib/plans.js';
+
+/**
+ * Every day: closes each tenant's billing period that ended (plus the grace window for late usage) into an invoice,
+ * then sends the closed usage to the payment provider as meter events. "Now" is the schedule's time, so the testing
+ * package's clock drives it (`app.clock.advance('31d')`). Closing is idempotent: a retried run finds the invoices.
+ */
+export const main = taskHandler(
+  async (event: { time?: string }, ctx, service) => {
+    const now = event.time ? new Date(event.time) : new Date();
+    const graceMs = plans.graceSeconds * 1000;
+    const due = await asAllTenants('billing period close', () =>
+      service.db.many<{ tenant_id: string; period_start: Date; period_end: Date }>(sql`
+        SELECT s.tenant_id, s.period_start, s.period_end FROM fw_billing_subscriptions s
+        WHERE s.period_end <= ${new Date(now.getTime() - graceMs)}
+          AND NOT EXISTS (SELECT 1 FROM fw_billing_invoices i WHERE i.tenant_id = s.tenant_id AND i.period_start = s.period_start)`),
+    );
+    for (const period of due) {
+      const invoice = await runWithTenant({ id: period.tenant_id }, () => billing.closePeriod(period.tenant_id, { start: period.period_start, end: period.period_end }, { now }));
+      ctx.logger.info('billing period closed', { tenant: period.tenant_id, invoice: invoice.number, total: invoice.total });
+    }
+    const pushed = await asAllTenants('billing usage push', () => pushPendingUsage(service.db, billingProvider()));
+    return { closed: due.length, ...pushed };
+  },
+  { retries: 2 },
+);
