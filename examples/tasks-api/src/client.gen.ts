@@ -18,15 +18,17 @@ import type { main as R12 } from './routes/chat/rooms/[roomId]/read/post.js';
 import type { main as R13 } from './routes/chat/rooms/get.js';
 import type { main as R14 } from './routes/chat/rooms/post.js';
 import type { main as R15 } from './routes/health/get.js';
-import type { main as R16 } from './routes/tasks/[id]/assignee/put.js';
-import type { main as R17 } from './routes/tasks/[id]/attachments/get.js';
-import type { main as R18 } from './routes/tasks/[id]/attachments/post.js';
-import type { main as R19 } from './routes/tasks/[id]/chat/post.js';
-import type { main as R20 } from './routes/tasks/[id]/delete.js';
-import type { main as R21 } from './routes/tasks/[id]/put.js';
-import type { main as R22 } from './routes/tasks/get.js';
-import type { main as R23 } from './routes/tasks/post.js';
-import type { main as R24 } from './routes/webhook-endpoints/post.js';
+import type { main as R16 } from './routes/members/get.js';
+import type { main as R17 } from './routes/members/post.js';
+import type { main as R18 } from './routes/tasks/[id]/assignee/put.js';
+import type { main as R19 } from './routes/tasks/[id]/attachments/get.js';
+import type { main as R20 } from './routes/tasks/[id]/attachments/post.js';
+import type { main as R21 } from './routes/tasks/[id]/chat/post.js';
+import type { main as R22 } from './routes/tasks/[id]/delete.js';
+import type { main as R23 } from './routes/tasks/[id]/put.js';
+import type { main as R24 } from './routes/tasks/get.js';
+import type { main as R25 } from './routes/tasks/post.js';
+import type { main as R26 } from './routes/webhook-endpoints/post.js';
 
 /**
  * A typed client of the app's routes, e.g. `createClient({ baseUrl, token }).tasks.byId('1').put({ status: 'done' })`.
@@ -101,38 +103,44 @@ export function createClient(options: ClientOptions) {
       /** GET /health (src/routes/health/get.ts) */
       get: t.call<typeof R15>('GET', '/health'),
     },
+    members: {
+      /** GET /members (src/routes/members/get.ts) */
+      get: t.call<typeof R16>('GET', '/members'),
+      /** POST /members (src/routes/members/post.ts) */
+      post: t.bodyCall<typeof R17>('POST', '/members'),
+    },
     tasks: {
       /** GET /tasks (src/routes/tasks/get.ts) */
-      get: t.call<typeof R22>('GET', '/tasks'),
+      get: t.call<typeof R24>('GET', '/tasks'),
       /** POST /tasks (src/routes/tasks/post.ts) */
-      post: t.bodyCall<typeof R23>('POST', '/tasks'),
+      post: t.bodyCall<typeof R25>('POST', '/tasks'),
       byId: (id: string | number) => {
         const p0 = `/tasks/${pathSegment(id)}`;
         return {
           /** DELETE /tasks/{id} (src/routes/tasks/[id]/delete.ts) */
-          delete: t.call<typeof R20>('DELETE', p0),
+          delete: t.call<typeof R22>('DELETE', p0),
           /** PUT /tasks/{id} (src/routes/tasks/[id]/put.ts) */
-          put: t.bodyCall<typeof R21>('PUT', p0),
+          put: t.bodyCall<typeof R23>('PUT', p0),
           assignee: {
             /** PUT /tasks/{id}/assignee (src/routes/tasks/[id]/assignee/put.ts) */
-            put: t.bodyCall<typeof R16>('PUT', `${p0}/assignee`),
+            put: t.bodyCall<typeof R18>('PUT', `${p0}/assignee`),
           },
           attachments: {
             /** GET /tasks/{id}/attachments (src/routes/tasks/[id]/attachments/get.ts) */
-            get: t.call<typeof R17>('GET', `${p0}/attachments`),
+            get: t.call<typeof R19>('GET', `${p0}/attachments`),
             /** POST /tasks/{id}/attachments (src/routes/tasks/[id]/attachments/post.ts) */
-            post: t.bodyCall<typeof R18>('POST', `${p0}/attachments`),
+            post: t.bodyCall<typeof R20>('POST', `${p0}/attachments`),
           },
           chat: {
             /** POST /tasks/{id}/chat (src/routes/tasks/[id]/chat/post.ts) */
-            post: t.bodyCall<typeof R19>('POST', `${p0}/chat`),
+            post: t.bodyCall<typeof R21>('POST', `${p0}/chat`),
           },
         };
       },
     },
     webhookEndpoints: {
       /** POST /webhook-endpoints (src/routes/webhook-endpoints/post.ts) */
-      post: t.bodyCall<typeof R24>('POST', '/webhook-endpoints'),
+      post: t.bodyCall<typeof R26>('POST', '/webhook-endpoints'),
     },
   };
 }

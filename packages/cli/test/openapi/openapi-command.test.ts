@@ -65,6 +65,8 @@ describe('fw openapi', function () {
       'GET /chat/rooms/{roomId}/members': ['tasks-api/tasks:read'],
       'POST /chat/rooms/{roomId}/members': ['tasks-api/tasks:read'],
       'POST /chat/rooms/{roomId}/read': ['tasks-api/tasks:read'],
+      'POST /members': ['tasks-api/tasks:admin'],
+      'GET /members': ['tasks-api/tasks:read'],
     });
     const oauth2 = document.components.securitySchemes!.oauth2 as { flows: Record<string, { scopes: Record<string, string>; tokenUrl: string }> };
     expect(Object.keys(oauth2.flows).sort()).to.deep.equal(['authorizationCode', 'clientCredentials']);
