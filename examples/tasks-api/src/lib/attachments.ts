@@ -12,7 +12,12 @@ const FILE_NAME = /^[\w][\w. -]{0,199}$/;
  */
 export function attachmentPrefix(tenant: string, owner: string, taskId: string): string {
   if (!/^[\w-]{1,64}$/.test(taskId)) throw new BadRequest(`invalid task id ${JSON.stringify(taskId)}`);
-  return `${tenantKeyPrefix(tenant)}${owner.replace(/[^\w-]/g, '_')}/${taskId}/`;
+  return `${attachmentOwnerPrefix(tenant, owner)}${taskId}/`;
+}
+
+/** Where all of an owner's attachments live: `<tenant>/<owner>/`. */
+export function attachmentOwnerPrefix(tenant: string, owner: string): string {
+  return `${tenantKeyPrefix(tenant)}${owner.replace(/[^\w-]/g, '_')}/`;
 }
 
 export function attachmentKey(tenant: string, owner: string, taskId: string, fileName: unknown): string {
