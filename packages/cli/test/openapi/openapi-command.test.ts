@@ -48,6 +48,8 @@ describe('fw openapi', function () {
       'GET /tasks/{id}/attachments': ['tasks-api/tasks:read'],
       'POST /tasks/{id}/attachments': ['tasks-api/tasks:write'],
       'PUT /tasks/{id}/assignee': ['tasks-api/tasks:write'],
+      'PUT /tasks/{id}/due': ['tasks-api/tasks:write'],
+      'POST /ask': ['tasks-api/tasks:read'],
       'POST /api-keys': ['tasks-api/tasks:admin'],
       'GET /api-keys': ['tasks-api/tasks:admin'],
       'DELETE /api-keys/{id}': ['tasks-api/tasks:admin'],
