@@ -5,7 +5,7 @@ import { ChatHttpError } from '../errors.js';
 import type { ChatEvent } from '../events/chat-event.js';
 import { roleAllows, weakestRoleWith, type RoomPermission } from '../permissions/room-permissions.js';
 import type { RoomRow } from '../model/rows.js';
-import type { ResolvedPresenceOptions } from '../presence/presence.js';
+import type { ResolvedPresenceOptions } from '../presence/presence-options.js';
 import type { ChatRole } from '../model/types.js';
 
 /** What every operation of a session reads: the caller, the database (RLS on: the tenant's rows only), the settings. */
