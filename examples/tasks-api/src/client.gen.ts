@@ -11,26 +11,27 @@ import type { main as R5 } from './routes/billing/portal/post.js';
 import type { main as R6 } from './routes/billing/subscribe/post.js';
 import type { main as R7 } from './routes/billing/webhook/post.js';
 import type { main as R8 } from './routes/chat/rooms/[roomId]/get.js';
-import type { main as R9 } from './routes/chat/rooms/[roomId]/members/get.js';
-import type { main as R10 } from './routes/chat/rooms/[roomId]/members/post.js';
-import type { main as R11 } from './routes/chat/rooms/[roomId]/messages/get.js';
-import type { main as R12 } from './routes/chat/rooms/[roomId]/messages/post.js';
-import type { main as R13 } from './routes/chat/rooms/[roomId]/read/post.js';
-import type { main as R14 } from './routes/chat/rooms/get.js';
-import type { main as R15 } from './routes/chat/rooms/post.js';
-import type { main as R16 } from './routes/health/get.js';
-import type { main as R17 } from './routes/members/get.js';
-import type { main as R18 } from './routes/members/post.js';
-import type { main as R19 } from './routes/tasks/[id]/assignee/put.js';
-import type { main as R20 } from './routes/tasks/[id]/attachments/get.js';
-import type { main as R21 } from './routes/tasks/[id]/attachments/post.js';
-import type { main as R22 } from './routes/tasks/[id]/chat/post.js';
-import type { main as R23 } from './routes/tasks/[id]/delete.js';
-import type { main as R24 } from './routes/tasks/[id]/due/put.js';
-import type { main as R25 } from './routes/tasks/[id]/put.js';
-import type { main as R26 } from './routes/tasks/get.js';
-import type { main as R27 } from './routes/tasks/post.js';
-import type { main as R28 } from './routes/webhook-endpoints/post.js';
+import type { main as R9 } from './routes/chat/rooms/[roomId]/members/[userId]/delete.js';
+import type { main as R10 } from './routes/chat/rooms/[roomId]/members/get.js';
+import type { main as R11 } from './routes/chat/rooms/[roomId]/members/post.js';
+import type { main as R12 } from './routes/chat/rooms/[roomId]/messages/get.js';
+import type { main as R13 } from './routes/chat/rooms/[roomId]/messages/post.js';
+import type { main as R14 } from './routes/chat/rooms/[roomId]/read/post.js';
+import type { main as R15 } from './routes/chat/rooms/get.js';
+import type { main as R16 } from './routes/chat/rooms/post.js';
+import type { main as R17 } from './routes/health/get.js';
+import type { main as R18 } from './routes/members/get.js';
+import type { main as R19 } from './routes/members/post.js';
+import type { main as R20 } from './routes/tasks/[id]/assignee/put.js';
+import type { main as R21 } from './routes/tasks/[id]/attachments/get.js';
+import type { main as R22 } from './routes/tasks/[id]/attachments/post.js';
+import type { main as R23 } from './routes/tasks/[id]/chat/post.js';
+import type { main as R24 } from './routes/tasks/[id]/delete.js';
+import type { main as R25 } from './routes/tasks/[id]/due/put.js';
+import type { main as R26 } from './routes/tasks/[id]/put.js';
+import type { main as R27 } from './routes/tasks/get.js';
+import type { main as R28 } from './routes/tasks/post.js';
+import type { main as R29 } from './routes/webhook-endpoints/post.js';
 
 /**
  * A typed client of the app's routes, e.g. `createClient({ baseUrl, token }).tasks.byId('1').put({ status: 'done' })`.
@@ -77,9 +78,9 @@ export function createClient(options: ClientOptions) {
     chat: {
       rooms: {
         /** GET /chat/rooms (src/routes/chat/rooms/get.ts) */
-        get: t.call<typeof R14>('GET', '/chat/rooms'),
+        get: t.call<typeof R15>('GET', '/chat/rooms'),
         /** POST /chat/rooms (src/routes/chat/rooms/post.ts) */
-        post: t.bodyCall<typeof R15>('POST', '/chat/rooms'),
+        post: t.bodyCall<typeof R16>('POST', '/chat/rooms'),
         byRoomId: (roomId: string | number) => {
           const p0 = `/chat/rooms/${pathSegment(roomId)}`;
           return {
@@ -87,19 +88,26 @@ export function createClient(options: ClientOptions) {
             get: t.call<typeof R8>('GET', p0),
             members: {
               /** GET /chat/rooms/{roomId}/members (src/routes/chat/rooms/[roomId]/members/get.ts) */
-              get: t.call<typeof R9>('GET', `${p0}/members`),
+              get: t.call<typeof R10>('GET', `${p0}/members`),
               /** POST /chat/rooms/{roomId}/members (src/routes/chat/rooms/[roomId]/members/post.ts) */
-              post: t.bodyCall<typeof R10>('POST', `${p0}/members`),
+              post: t.bodyCall<typeof R11>('POST', `${p0}/members`),
+              byUserId: (userId: string | number) => {
+                const p1 = `${p0}/members/${pathSegment(userId)}`;
+                return {
+                  /** DELETE /chat/rooms/{roomId}/members/{userId} (src/routes/chat/rooms/[roomId]/members/[userId]/delete.ts) */
+                  delete: t.call<typeof R9>('DELETE', p1),
+                };
+              },
             },
             messages: {
               /** GET /chat/rooms/{roomId}/messages (src/routes/chat/rooms/[roomId]/messages/get.ts) */
-              get: t.call<typeof R11>('GET', `${p0}/messages`),
+              get: t.call<typeof R12>('GET', `${p0}/messages`),
               /** POST /chat/rooms/{roomId}/messages (src/routes/chat/rooms/[roomId]/messages/post.ts) */
-              post: t.bodyCall<typeof R12>('POST', `${p0}/messages`),
+              post: t.bodyCall<typeof R13>('POST', `${p0}/messages`),
             },
             read: {
               /** POST /chat/rooms/{roomId}/read (src/routes/chat/rooms/[roomId]/read/post.ts) */
-              post: t.bodyCall<typeof R13>('POST', `${p0}/read`),
+              post: t.bodyCall<typeof R14>('POST', `${p0}/read`),
             },
           };
         },
@@ -107,50 +115,50 @@ export function createClient(options: ClientOptions) {
     },
     health: {
       /** GET /health (src/routes/health/get.ts) */
-      get: t.call<typeof R16>('GET', '/health'),
+      get: t.call<typeof R17>('GET', '/health'),
     },
     members: {
       /** GET /members (src/routes/members/get.ts) */
-      get: t.call<typeof R17>('GET', '/members'),
+      get: t.call<typeof R18>('GET', '/members'),
       /** POST /members (src/routes/members/post.ts) */
-      post: t.bodyCall<typeof R18>('POST', '/members'),
+      post: t.bodyCall<typeof R19>('POST', '/members'),
     },
     tasks: {
       /** GET /tasks (src/routes/tasks/get.ts) */
-      get: t.call<typeof R26>('GET', '/tasks'),
+      get: t.call<typeof R27>('GET', '/tasks'),
       /** POST /tasks (src/routes/tasks/post.ts) */
-      post: t.bodyCall<typeof R27>('POST', '/tasks'),
+      post: t.bodyCall<typeof R28>('POST', '/tasks'),
       byId: (id: string | number) => {
         const p0 = `/tasks/${pathSegment(id)}`;
         return {
           /** DELETE /tasks/{id} (src/routes/tasks/[id]/delete.ts) */
-          delete: t.call<typeof R23>('DELETE', p0),
+          delete: t.call<typeof R24>('DELETE', p0),
           /** PUT /tasks/{id} (src/routes/tasks/[id]/put.ts) */
-          put: t.bodyCall<typeof R25>('PUT', p0),
+          put: t.bodyCall<typeof R26>('PUT', p0),
           assignee: {
             /** PUT /tasks/{id}/assignee (src/routes/tasks/[id]/assignee/put.ts) */
-            put: t.bodyCall<typeof R19>('PUT', `${p0}/assignee`),
+            put: t.bodyCall<typeof R20>('PUT', `${p0}/assignee`),
           },
           attachments: {
             /** GET /tasks/{id}/attachments (src/routes/tasks/[id]/attachments/get.ts) */
-            get: t.call<typeof R20>('GET', `${p0}/attachments`),
+            get: t.call<typeof R21>('GET', `${p0}/attachments`),
             /** POST /tasks/{id}/attachments (src/routes/tasks/[id]/attachments/post.ts) */
-            post: t.bodyCall<typeof R21>('POST', `${p0}/attachments`),
+            post: t.bodyCall<typeof R22>('POST', `${p0}/attachments`),
           },
           chat: {
             /** POST /tasks/{id}/chat (src/routes/tasks/[id]/chat/post.ts) */
-            post: t.bodyCall<typeof R22>('POST', `${p0}/chat`),
+            post: t.bodyCall<typeof R23>('POST', `${p0}/chat`),
           },
           due: {
             /** PUT /tasks/{id}/due (src/routes/tasks/[id]/due/put.ts) */
-            put: t.bodyCall<typeof R24>('PUT', `${p0}/due`),
+            put: t.bodyCall<typeof R25>('PUT', `${p0}/due`),
           },
         };
       },
     },
     webhookEndpoints: {
       /** POST /webhook-endpoints (src/routes/webhook-endpoints/post.ts) */
-      post: t.bodyCall<typeof R28>('POST', '/webhook-endpoints'),
+      post: t.bodyCall<typeof R29>('POST', '/webhook-endpoints'),
     },
   };
 }

@@ -234,6 +234,47 @@ describe('tasks-api chat: a discussion room per task', function () {
     expect((await http('POST', `/chat/rooms/${roomId}/members`, 'alice', { userId: 'one-too-many' })).body.error.code).to.equal('CHAT_ROOM_FULL');
   });
 
+  it("stops pushing to a removed member's connections and to one who left, at once, and never reaches another tenant's", async () => {
+    const roomId = await taskRoom(['bob', 'carol']);
+    const alice = await connect('alice');
+    const bobs = [await connect('bob'), await connect('bob')];
+    const carol = await connect('carol');
+    // The same subject in another tenant: a connection of its own, which never joined acme's room.
+    const bobOfGlobex = await connect('bob', 'globex');
+    for (const client of [alice, ...bobs, carol]) await client.call('join', { roomId });
+    const first = await alice.call('send', { roomId, clientMessageId: 'r-1', text: 'before' });
+    for (const client of [...bobs, carol]) await eventually(() => client.messages(roomId).length === 1, 'the first message reaching every member');
+
+    const removed = await http('DELETE', `/chat/rooms/${roomId}/members/bob`, 'alice');
+    expect([removed.status, removed.body]).to.deep.equal([200, { removed: true }]);
+    for (const bob of bobs) await eventually(() => bob.pushesOf('member.removed').some((f) => f['userId'] === 'bob'), "bob's connections told of his removal");
+    await eventually(() => carol.pushesOf('member.removed').some((f) => f['userId'] === 'bob'), 'carol told of the removal');
+
+    await alice.call('send', { roomId, clientMessageId: 'r-2', text: 'after bob left' });
+    await alice.call('edit', { messageId: first['message'].id, text: 'before (edited)' });
+    await alice.call('typing', { roomId });
+    await eventually(() => carol.messages(roomId).length === 2 && carol.pushesOf('message.edited').length === 1, 'carol getting what followed');
+    for (const bob of bobs) {
+      // A frame on a socket arrives in order: by the time this refusal is answered, any push sent before it has too.
+      expect(await bob.refusal('presence', { roomId })).to.equal('CHAT_NOT_A_MEMBER');
+      expect(bob.messages(roomId).map((m) => m.seq), "a removed member's view").to.deep.equal([1]);
+      expect(bob.pushesOf('message.edited').concat(bob.pushesOf('typing'))).to.deep.equal([]);
+      expect(await bob.refusal('join', { roomId })).to.equal('CHAT_NOT_A_MEMBER');
+    }
+    expect(await bobOfGlobex.refusal('presence', { roomId })).to.equal('CHAT_ROOM_NOT_FOUND');
+    expect(bobOfGlobex.pushed, "another tenant's connection of the same subject").to.deep.equal([]);
+
+    // Carol leaves (removes herself): her connection stops too; alice goes on.
+    expect((await http('DELETE', `/chat/rooms/${roomId}/members/carol`, 'carol')).body).to.deep.equal({ removed: true });
+    await eventually(() => carol.pushesOf('member.removed').some((f) => f['userId'] === 'carol'), 'carol told she left');
+    await alice.call('send', { roomId, clientMessageId: 'r-3', text: 'after carol left' });
+    await eventually(() => alice.messages(roomId).length === 3, "alice's own copy");
+    expect(await carol.refusal('presence', { roomId })).to.equal('CHAT_NOT_A_MEMBER');
+    expect(carol.messages(roomId).map((m) => m.seq)).to.deep.equal([1, 2]);
+    // Removing someone who is no longer a member is not an error.
+    expect((await http('DELETE', `/chat/rooms/${roomId}/members/carol`, 'alice')).body).to.deep.equal({ removed: false });
+  });
+
   it('refuses a non-member and another tenant, over the socket and over HTTP', async () => {
     const roomId = await taskRoom(['bob']);
     const eve = await connect('eve');

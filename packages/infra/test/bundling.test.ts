@@ -174,6 +174,13 @@ describe('referencesOf: the resources a function names', () => {
     expect(referencesOf('const news = 1; socket.send(x); service.queues.a.send(x);').wsSends).to.equal(false);
   });
 
+  it('gives a function that imports @framework-pro/chat every WebSocket grant (the package publishes, subscribes, unsubscribes and looks connections up)', () => {
+    const chat = referencesOf('export const main = chatHttp.removeMember;', new Set(['@framework-pro/chat']));
+    expect([chat.wsSends, chat.wsRegistry, chat.wsPublishes]).to.deep.equal([true, true, true]);
+    const other = referencesOf('export const main = chatHttp.removeMember;', new Set(['@framework/data']));
+    expect([other.wsSends, other.wsRegistry, other.wsPublishes]).to.deep.equal([false, false, false]);
+  });
+
   it('marks a function that uses the WebSocket connection registry (subscribe, unsubscribe, connections, publish, send, broadcast) and one that publishes', () => {
     for (const code of ['await service.ws.subscribe(id, "tasks");', 'await ws.unsubscribe(id, t);', 'await service.ws.connections({ user });', 'await service.ws.publish("tasks", m);', 'await service.ws.send(id, m);']) {
       expect(referencesOf(code).wsRegistry, code).to.equal(true);

@@ -66,6 +66,7 @@ describe('fw openapi', function () {
       'POST /chat/rooms/{roomId}/messages': ['tasks-api/tasks:read'],
       'GET /chat/rooms/{roomId}/members': ['tasks-api/tasks:read'],
       'POST /chat/rooms/{roomId}/members': ['tasks-api/tasks:read'],
+      'DELETE /chat/rooms/{roomId}/members/{userId}': ['tasks-api/tasks:read'],
       'POST /chat/rooms/{roomId}/read': ['tasks-api/tasks:read'],
       'POST /members': ['tasks-api/tasks:admin'],
       'GET /members': ['tasks-api/tasks:read'],

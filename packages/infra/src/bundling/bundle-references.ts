@@ -97,6 +97,12 @@ const AI_PACKAGE = '@framework-pro/ai';
 const AUTH_DIRECT_CLIENT = '@aws-sdk/client-cognito-identity-provider';
 /** The WebSocket API's management client, imported directly by a project file. */
 const WS_DIRECT_CLIENT = '@aws-sdk/client-apigatewaymanagementapi';
+/**
+ * `@framework-pro/chat`: its WebSocket route and HTTP handlers push to rooms (`ws.publish`), subscribe and unsubscribe
+ * connections (join, a member's removal) and look connections up, inside the package, where this analysis does not
+ * read. A function whose project code imports it gets the WebSocket grants, as it needs them under fw dev.
+ */
+const CHAT_PACKAGE = '@framework-pro/chat';
 const BUCKET_WRITE = new RegExp(String.raw`\.\s*(?:${BUCKET_WRITE_METHODS.join('|')})\s*\(`);
 
 /** The literal of a match's string groups, if any. */
@@ -149,9 +155,9 @@ export function referencesOf(projectCode: string, projectPackages: ReadonlySet<s
     functions: allFunctions ? ALL : [...functions].sort(),
     buckets: allBuckets ? ALL : [...buckets].sort(),
     bucketWrites: hasBuckets && bucketWrites,
-    wsSends: projectPackages.has(WS_DIRECT_CLIENT) || WS_SEND.test(projectCode),
-    wsRegistry: WS_REGISTRY.test(projectCode),
-    wsPublishes: WS_PUBLISH.test(projectCode),
+    wsSends: projectPackages.has(WS_DIRECT_CLIENT) || projectPackages.has(CHAT_PACKAGE) || WS_SEND.test(projectCode),
+    wsRegistry: projectPackages.has(CHAT_PACKAGE) || WS_REGISTRY.test(projectCode),
+    wsPublishes: projectPackages.has(CHAT_PACKAGE) || WS_PUBLISH.test(projectCode),
     // Only when true: a function that does not call service.auth reads as before.
     ...(projectPackages.has(AUTH_DIRECT_CLIENT) || AUTH_ADMIN.test(projectCode) ? { authAdmin: true } : {}),
     ...(projectPackages.has(INTEGRATIONS_PACKAGE) && CREATE_API_KEYS.test(projectCode) ? { apiKeys: true } : {}),

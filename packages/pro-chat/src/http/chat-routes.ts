@@ -80,6 +80,12 @@ export function chatRoutes(chat: Chat, options: ChatRoutesOptions) {
     listMembers: handler<unknown, ChatMember[]>((_body, ctx, service) => session(ctx, service).roomMembers(roomId(ctx)), routeOptions),
     /** `POST <prefix>/rooms/{roomId}/members` `{ userId, role? }`. */
     addMember: handler<AddMemberBody, ChatMember>((body, ctx, service) => session(ctx, service).addMember(roomId(ctx), body?.userId, body?.role ?? 'member'), routeOptions),
+    /**
+     * `DELETE <prefix>/rooms/{roomId}/members/{userId}`: removes a member (moderators remove members, owners anyone;
+     * anyone removes themselves: leaving). Their open connections stop receiving the room before this answers.
+     * Removing someone who is not a member is not an error: `{ removed: false }`.
+     */
+    removeMember: handler<unknown, { removed: boolean }>(async (_body, ctx, service) => ({ removed: await session(ctx, service).removeMember(roomId(ctx), ctx.pathParams['userId'] ?? '') }), routeOptions),
     /** `POST <prefix>/rooms/{roomId}/read` `{ seq }`: moves the watermark; members get the receipt. */
     markRead: handler<MarkReadBody, ReadState>((body, ctx, service) => session(ctx, service).markRead(roomId(ctx), body?.seq), routeOptions),
   };

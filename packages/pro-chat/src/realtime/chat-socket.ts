@@ -44,9 +44,16 @@ async function perform(op: ChatOp, call: Call): Promise<Result> {
       // Subscribed before history is read: a message committed meanwhile is in the history or pushed (or both; the
       // client drops a seq it has), never in neither.
       await call.service.ws.subscribe(call.connectionId, call.topic(room.id));
-      if (await me.heartbeat(room.id, 'online')) await call.push(room.id, { type: 'presence', roomId: room.id, userId: me.userId, status: 'online' });
-      const page = frame['after'] !== undefined ? await me.history(room.id, { after: frame['after'] as number, limit: (frame['limit'] as number | undefined) ?? 200 }) : undefined;
-      return { room, readState: await me.readState(room.id), presence: await me.presence(room.id), ...(page ? { messages: page.messages, hasMore: page.hasMore } : {}) };
+      try {
+        // Each call below checks membership again: a removal that committed between the check above and the
+        // subscription (its unsubscribe found nothing yet) is caught here, and the subscription undone.
+        if (await me.heartbeat(room.id, 'online')) await call.push(room.id, { type: 'presence', roomId: room.id, userId: me.userId, status: 'online' });
+        const page = frame['after'] !== undefined ? await me.history(room.id, { after: frame['after'] as number, limit: (frame['limit'] as number | undefined) ?? 200 }) : undefined;
+        return { room, readState: await me.readState(room.id), presence: await me.presence(room.id), ...(page ? { messages: page.messages, hasMore: page.hasMore } : {}) };
+      } catch (error) {
+        await call.service.ws.unsubscribe(call.connectionId, call.topic(room.id));
+        throw error;
+      }
     }
     case 'leave': {
       await me.goOffline(roomId);
