@@ -218,6 +218,35 @@ describe('tasks-api chat: a discussion room per task', function () {
     expect(await online()).to.include('carol');
   });
 
+  it('resumes a reconnect with the edits and reactions made meanwhile, not only new messages, each once', async () => {
+    const roomId = await taskRoom(['bob']);
+    const alice = await connect('alice');
+    let bob = await connect('bob');
+    for (const client of [alice, bob]) await client.call('join', { roomId });
+    const one = (await alice.call('send', { roomId, clientMessageId: 'e-1', text: 'draft' }))['message'];
+    const two = (await alice.call('send', { roomId, clientMessageId: 'e-2', text: 'second' }))['message'];
+    await eventually(() => bob.messages(roomId).length === 2, 'both messages reaching bob');
+    const cursor = Math.max(...bob.pushed.filter((f) => f['message']).map((f) => f['message'].rev as number));
+    await bob.close();
+
+    await alice.call('edit', { messageId: one.id, text: 'final' });
+    await alice.call('react', { messageId: two.id, emoji: '👍' });
+    await alice.call('send', { roomId, clientMessageId: 'e-3', text: 'third' });
+    bob = await connect('bob');
+    const resumed = (await bob.call('join', { roomId, since: cursor }))['messages'] as Frame[];
+    expect(resumed.map((m) => [m.seq, m.text, m.editedAt !== null, m.reactions])).to.deep.equal([
+      [1, 'final', true, []],
+      [2, 'second', false, [{ emoji: '👍', users: ['alice'] }]],
+      [3, 'third', false, []],
+    ]);
+    expect(new Set(resumed.map((m) => m.id)).size, 'each message once').to.equal(resumed.length);
+    // Resuming again from the highest revision held: nothing is missing, nothing comes twice.
+    const last = Math.max(...resumed.map((m) => m.rev as number));
+    expect((await bob.call('history', { roomId, since: last }))['messages']).to.deep.equal([]);
+    // The older cursor (a seq: new messages only) still works as it did.
+    expect(((await bob.call('history', { roomId, after: 2 }))['messages'] as Frame[]).map((m) => m.seq)).to.deep.equal([3]);
+  });
+
   it('counts unread exactly in a 500-member room over HTTP', async () => {
     const everyone = Array.from({ length: 499 }, (_, i) => `member-${i + 1}`);
     const created = await http('POST', '/chat/rooms', 'alice', { name: 'all hands', members: everyone });

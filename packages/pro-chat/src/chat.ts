@@ -119,6 +119,7 @@ export class ChatSession {
   async history(roomId: string, options: HistoryOptions = {}): Promise<HistoryPage> {
     return history(this.scope, input.roomIdInput(roomId), {
       ...(options.after !== undefined ? { after: input.seqInput(options.after, 'after') } : {}),
+      ...(options.since !== undefined ? { since: input.seqInput(options.since, 'since') } : {}),
       ...(options.before !== undefined ? { before: input.seqInput(options.before, 'before') } : {}),
       limit: input.limitInput(options.limit, MAX_HISTORY_PAGE),
     });

@@ -9,7 +9,7 @@ requireLicense('chat');
 
 export * from './errors.js';
 export * from './chat.js';
-export { chatMigrationSql, CHAT_TABLES } from './model/migration.js';
+export { chatMigrationSql, CHAT_MIGRATION_STEPS, CHAT_TABLES } from './model/migration.js';
 export * from './model/types.js';
 export type { ChatEvent, ChatEventType } from './events/chat-event.js';
 export type { PreSendDraft, PreSendHook, PreSendVerdict } from './hooks/pre-send.js';

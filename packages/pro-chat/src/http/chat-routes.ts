@@ -67,12 +67,13 @@ export function chatRoutes(chat: Chat, options: ChatRoutesOptions) {
     createRoom: handler<CreateRoomBody, ChatRoom>((body, ctx, service) => session(ctx, service).createRoom({ ...(body?.name !== undefined ? { name: body.name } : {}), ...(body?.members ? { members: body.members } : {}) }), routeOptions),
     /** `GET <prefix>/rooms/{roomId}`. */
     getRoom: handler<unknown, ChatRoom>((_body, ctx, service) => session(ctx, service).room(roomId(ctx)), routeOptions),
-    /** `GET <prefix>/rooms/{roomId}/messages?after=&before=&limit=`: history in `seq` order. */
+    /** `GET <prefix>/rooms/{roomId}/messages?after=&before=&limit=` (`seq` order) or `?since=` (changed after a revision, `rev` order). */
     listMessages: handler<unknown, HistoryPage>((_body, ctx, service) => {
       const after = numberParam(ctx.query['after']);
+      const since = numberParam(ctx.query['since']);
       const before = numberParam(ctx.query['before']);
       const limit = numberParam(ctx.query['limit']);
-      return session(ctx, service).history(roomId(ctx), { ...(after !== undefined ? { after } : {}), ...(before !== undefined ? { before } : {}), ...(limit !== undefined ? { limit } : {}) });
+      return session(ctx, service).history(roomId(ctx), { ...(after !== undefined ? { after } : {}), ...(since !== undefined ? { since } : {}), ...(before !== undefined ? { before } : {}), ...(limit !== undefined ? { limit } : {}) });
     }, routeOptions),
     /** `POST <prefix>/rooms/{roomId}/messages`: pushed to the room's connections too. */
     sendMessage: handler<SendMessageBody, SendResult>((body, ctx, service) => session(ctx, service).send(roomId(ctx), body), routeOptions),

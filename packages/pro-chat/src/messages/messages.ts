@@ -3,8 +3,9 @@ import { ChatHttpError } from '../errors.js';
 import { runPreSend } from '../hooks/pre-send.js';
 import { roleAllows } from '../permissions/room-permissions.js';
 import { MESSAGE_COLUMNS, toMessage, type MessageRow } from '../model/rows.js';
-import type { ChatMessage } from '../model/types.js';
-import { emit, requireRole, type SessionScope } from '../session/session-scope.js';
+import type { RoomRow } from '../model/rows.js';
+import type { ChatMessage, ChatRole } from '../model/types.js';
+import { checkRole, emit, requireRole, type SessionScope } from '../session/session-scope.js';
 
 export interface SendInput {
   /** Chosen by the client, the same on every retry: a retried send returns the message it wrote (`duplicate: true`). */
@@ -23,8 +24,13 @@ export interface SendResult {
 }
 
 export interface HistoryOptions {
-  /** Messages after this sequence number, oldest first (resume after a reconnect). */
+  /** Messages after this sequence number, oldest first (new messages only). */
   readonly after?: number;
+  /**
+   * Messages changed after this room revision (`ChatMessage.rev`), in revision order, each once in its current state:
+   * new ones, and edits, deletes and reactions of older ones (resume after a reconnect).
+   */
+  readonly since?: number;
   /** Messages before this sequence number (paging back). */
   readonly before?: number;
   /** @default 50 (at most 200) */
@@ -48,66 +54,101 @@ function checkSize(scope: SessionScope, text: string, attachments: readonly stri
   if (text.trim() === '' && attachments.length === 0) throw new ChatHttpError('CHAT_INVALID_INPUT', 'text must not be empty (unless the message has attachments)');
 }
 
-async function checkRate(scope: SessionScope): Promise<void> {
-  const recent = await scope.db.one<{ n: number; wait: number }>(sql`
-    SELECT count(*)::int AS n, COALESCE(ceil(60 - extract(epoch FROM now() - min(created_at))), 0)::int AS wait
-    FROM fw_chat_messages WHERE sender = ${scope.userId} AND created_at > now() - interval '1 minute'`);
+function checkRate(scope: SessionScope, recent: { n: number; wait: number }): void {
   if (recent.n >= scope.limits.messagesPerMinute) {
     const retryAfter = String(Math.max(1, recent.wait));
     throw new ChatHttpError('CHAT_RATE_LIMITED', `You sent ${recent.n} messages in the last minute; the limit is ${scope.limits.messagesPerMinute}. Retry in ${retryAfter} s.`, undefined, { 'retry-after': retryAfter });
   }
 }
 
-/** A retried send found the message it wrote the first time. */
-class AlreadySent extends Error {}
+/** What a send reads before it writes, in one statement: the room and the caller's role, a first send of the same client id, the parent's room, the sender's rate. */
+type SendCheckRow = RoomRow & { role: ChatRole | null; sent_id: string | null; parent_room: string | null; n: number; wait: number };
+
+/** A unique violation (a racing retry's first send committed between the check and the insert). */
+function isUniqueViolation(error: unknown): boolean {
+  for (let e = error as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+    if (e.code === '23505') return true;
+  }
+  return false;
+}
 
 /**
- * Sends a message: membership, size, rate, parent and the pre-send hook are checked before anything is written;
- * then the room's next sequence number is taken under the room's row lock (messages commit in sequence order, no
- * gaps) and the sender's watermark moves to it (one's own message is read).
+ * Sends a message in two statements: one read (membership and role, a first send of the same client message id, the
+ * parent, the sender's rate), then, after the size checks and the pre-send hook, one write: the room's next sequence
+ * number and revision taken under the room's row lock (messages commit in sequence order, no gaps; membership checked
+ * again under it), the message inserted, and the sender's watermark moved to it (one's own message is read). The write
+ * is one statement, so one transaction: a racing retry's unique violation undoes the sequence number with it.
  */
 export async function sendMessage(scope: SessionScope, roomId: string, input: SendInput): Promise<SendResult> {
-  await requireRole(scope, roomId, 'send');
-  const findSent = () => scope.db.maybeOne<MessageRow>(sql`SELECT ${MESSAGE_COLUMNS} FROM fw_chat_messages m WHERE m.room_id = ${roomId} AND m.sender = ${scope.userId} AND m.client_msg_id = ${input.clientMessageId}`);
-  const sent = await findSent();
-  if (sent) {
-    const message = toMessage(sent);
+  const check = await scope.db.maybeOne<SendCheckRow>(sql`
+    SELECT r.id, r.kind, r.name, r.resource, r.created_by, r.created_at, r.last_seq, r.last_rev, mb.role,
+      (SELECT x.id::text FROM fw_chat_messages x WHERE x.room_id = r.id AND x.sender = ${scope.userId} AND x.client_msg_id = ${input.clientMessageId}) AS sent_id,
+      ${input.parentId !== undefined ? sql`(SELECT p.room_id FROM fw_chat_messages p WHERE p.id = ${input.parentId}::bigint)` : sql`NULL::uuid`} AS parent_room,
+      rate.n, rate.wait
+    FROM fw_chat_rooms r
+    LEFT JOIN fw_chat_members mb ON mb.room_id = r.id AND mb.user_id = ${scope.userId}
+    CROSS JOIN LATERAL (SELECT count(*)::int AS n, COALESCE(ceil(60 - extract(epoch FROM now() - min(created_at))), 0)::int AS wait
+      FROM fw_chat_messages WHERE sender = ${scope.userId} AND created_at > now() - interval '1 minute') rate
+    WHERE r.id = ${roomId}`);
+  checkRole(check, roomId, 'send');
+  const findSent = async () => toMessage((await scope.db.maybeOne<MessageRow>(sql`SELECT ${MESSAGE_COLUMNS} FROM fw_chat_messages m WHERE m.room_id = ${roomId} AND m.sender = ${scope.userId} AND m.client_msg_id = ${input.clientMessageId}`))!);
+  if (check!.sent_id !== null) {
+    const message = await findSent();
     await emit(scope, { type: 'message.sent', roomId, message, retry: true });
     return { message, duplicate: true };
   }
   const attachments = input.attachments ?? [];
   checkSize(scope, input.text, attachments);
-  if (input.parentId !== undefined) {
-    const parent = await messageById(scope.db, input.parentId);
-    if (!parent || parent.room_id !== roomId) throw new ChatHttpError('CHAT_MESSAGE_NOT_FOUND', `parentId ${input.parentId} is not a message of room ${roomId}.`);
-  }
-  await checkRate(scope);
+  if (input.parentId !== undefined && check!.parent_room !== roomId) throw new ChatHttpError('CHAT_MESSAGE_NOT_FOUND', `parentId ${input.parentId} is not a message of room ${roomId}.`);
+  checkRate(scope, check!);
   const text = await runPreSend(scope.preSend, scope.preSendBudgetMs, { roomId, sender: scope.userId, text: input.text, attachments, parentId: input.parentId ?? null });
   checkSize(scope, text, attachments);
-  let row: MessageRow;
+  let row: MessageRow | undefined;
   try {
-    row = await scope.db.transaction(async (tx) => {
-      const room = await tx.maybeOne<{ seq: number }>(sql`UPDATE fw_chat_rooms SET last_seq = last_seq + 1
+    row = await scope.db.maybeOne<MessageRow>(sql`
+      WITH room AS (
+        UPDATE fw_chat_rooms SET last_seq = last_seq + 1, last_rev = last_rev + 1
         WHERE id = ${roomId} AND EXISTS (SELECT 1 FROM fw_chat_members WHERE room_id = ${roomId} AND user_id = ${scope.userId})
-        RETURNING last_seq AS seq`);
-      if (!room) throw new ChatHttpError('CHAT_NOT_A_MEMBER', `You are no longer a member of room ${roomId}.`);
-      const inserted = await tx.maybeOne<{ id: string }>(sql`INSERT INTO fw_chat_messages (room_id, seq, sender, client_msg_id, body, attachments, parent_id)
-        VALUES (${roomId}, ${room.seq}, ${scope.userId}, ${input.clientMessageId}, ${text}, ${JSON.stringify(attachments)}::jsonb, ${input.parentId ?? null})
-        ON CONFLICT (room_id, sender, client_msg_id) DO NOTHING RETURNING id::text AS id`);
-      // The same client message id committed meanwhile (a retry racing the first send): undo the sequence number.
-      if (!inserted) throw new AlreadySent();
-      await tx.query(sql`UPDATE fw_chat_members SET last_read_seq = GREATEST(last_read_seq, ${room.seq}) WHERE room_id = ${roomId} AND user_id = ${scope.userId}`);
-      return (await messageById(tx, inserted.id))!;
-    });
+        RETURNING last_seq, last_rev),
+      m AS (
+        INSERT INTO fw_chat_messages (room_id, seq, rev, sender, client_msg_id, body, attachments, parent_id)
+        SELECT ${roomId}::uuid, last_seq, last_rev, ${scope.userId}, ${input.clientMessageId}, ${text}, ${JSON.stringify(attachments)}::jsonb, ${input.parentId ?? null}::bigint FROM room
+        RETURNING *),
+      mark AS (
+        UPDATE fw_chat_members SET last_read_seq = GREATEST(last_read_seq, (SELECT seq FROM m))
+        WHERE room_id = ${roomId} AND user_id = ${scope.userId})
+      SELECT m.id::text AS id, m.room_id, m.seq, m.sender, m.client_msg_id, m.body, m.attachments, m.parent_id::text AS parent_id,
+        m.created_at, m.edited_at, m.deleted_at, m.rev, NULL::jsonb AS reactions
+      FROM m`);
   } catch (error) {
-    if (!(error instanceof AlreadySent)) throw error;
-    const message = toMessage((await findSent())!);
+    if (!isUniqueViolation(error)) throw error;
+    // The same client message id committed meanwhile (a retry racing the first send): nothing of this one stayed.
+    const message = await findSent();
     await emit(scope, { type: 'message.sent', roomId, message, retry: true });
     return { message, duplicate: true };
   }
+  if (!row) throw new ChatHttpError('CHAT_NOT_A_MEMBER', `You are no longer a member of room ${roomId}.`);
   const message = toMessage(row);
   await emit(scope, { type: 'message.sent', roomId, message });
   return { message, duplicate: false };
+}
+
+/**
+ * A change to one message with the room's next revision, in one statement. `change` gets `rev` (the new revision)
+ * and updates the message's own columns and `rev` (an edit, a delete); or, with `reaction`, `change` writes
+ * `fw_chat_reactions` and the message takes the revision only when a reaction row changed (adding one twice moves
+ * nothing). A revision a change did not use is skipped, never reused: resume reads `rev > cursor`.
+ */
+async function revise(scope: SessionScope, roomId: string, messageId: string, change: (rev: ReturnType<typeof sql>) => ReturnType<typeof sql>, reaction = false): Promise<ChatMessage> {
+  await scope.db.query(
+    reaction
+      ? sql`WITH changed AS (${change(sql`0`)}),
+        room AS (UPDATE fw_chat_rooms SET last_rev = last_rev + 1 WHERE id = ${roomId} AND EXISTS (SELECT 1 FROM changed) RETURNING last_rev)
+        UPDATE fw_chat_messages SET rev = room.last_rev FROM room WHERE id = ${messageId}`
+      : sql`WITH room AS (UPDATE fw_chat_rooms SET last_rev = last_rev + 1 WHERE id = ${roomId} RETURNING last_rev)
+        ${change(sql`(SELECT last_rev FROM room)`)}`,
+  );
+  return toMessage((await messageById(scope.db, messageId))!);
 }
 
 /** The message and the caller's role in its room; deleted messages are not found (for edits and reactions). */
@@ -125,8 +166,7 @@ export async function editMessage(scope: SessionScope, messageId: string, newTex
   checkSize(scope, newText, row.attachments);
   const text = await runPreSend(scope.preSend, scope.preSendBudgetMs, { roomId: row.room_id, sender: scope.userId, text: newText, attachments: row.attachments, parentId: row.parent_id });
   checkSize(scope, text, row.attachments);
-  await scope.db.query(sql`UPDATE fw_chat_messages SET body = ${text}, edited_at = now() WHERE id = ${messageId} AND deleted_at IS NULL`);
-  const message = toMessage((await messageById(scope.db, messageId))!);
+  const message = await revise(scope, row.room_id, messageId, (rev) => sql`UPDATE fw_chat_messages SET body = ${text}, edited_at = now(), rev = ${rev} WHERE id = ${messageId} AND deleted_at IS NULL`);
   await emit(scope, { type: 'message.edited', roomId: row.room_id, message });
   return message;
 }
@@ -139,8 +179,7 @@ export async function deleteMessage(scope: SessionScope, messageId: string): Pro
   const { row, role } = await messageInRoom(scope, messageId, { allowDeleted: true });
   const own = row.sender === scope.userId && roleAllows(role, 'send');
   if (!own && !roleAllows(role, 'moderate')) throw new ChatHttpError('CHAT_ROLE_REQUIRED', "Deleting someone else's message needs the role moderator (or owner) in the room.");
-  await scope.db.query(sql`UPDATE fw_chat_messages SET deleted_at = COALESCE(deleted_at, now()), body = '', attachments = '[]'::jsonb WHERE id = ${messageId}`);
-  const message = toMessage((await messageById(scope.db, messageId))!);
+  const message = await revise(scope, row.room_id, messageId, (rev) => sql`UPDATE fw_chat_messages SET deleted_at = now(), body = '', attachments = '[]'::jsonb, rev = ${rev} WHERE id = ${messageId} AND deleted_at IS NULL`);
   await emit(scope, { type: 'message.deleted', roomId: row.room_id, message });
   return message;
 }
@@ -149,12 +188,16 @@ export async function deleteMessage(scope: SessionScope, messageId: string): Pro
 export async function reactToMessage(scope: SessionScope, messageId: string, emoji: string, add = true): Promise<ChatMessage> {
   const { row, role } = await messageInRoom(scope, messageId);
   if (!roleAllows(role, 'send')) throw new ChatHttpError('CHAT_ROLE_REQUIRED', 'Reacting needs the role member (or stronger).');
-  await scope.db.query(
-    add
-      ? sql`INSERT INTO fw_chat_reactions (message_id, user_id, emoji) VALUES (${messageId}, ${scope.userId}, ${emoji}) ON CONFLICT DO NOTHING`
-      : sql`DELETE FROM fw_chat_reactions WHERE message_id = ${messageId} AND user_id = ${scope.userId} AND emoji = ${emoji}`,
+  const message = await revise(
+    scope,
+    row.room_id,
+    messageId,
+    () =>
+      add
+        ? sql`INSERT INTO fw_chat_reactions (message_id, user_id, emoji) VALUES (${messageId}, ${scope.userId}, ${emoji}) ON CONFLICT DO NOTHING RETURNING 1`
+        : sql`DELETE FROM fw_chat_reactions WHERE message_id = ${messageId} AND user_id = ${scope.userId} AND emoji = ${emoji} RETURNING 1`,
+    true,
   );
-  const message = toMessage((await messageById(scope.db, messageId))!);
   await emit(scope, { type: 'reaction.changed', roomId: row.room_id, message });
   return message;
 }
@@ -163,6 +206,10 @@ export async function reactToMessage(scope: SessionScope, messageId: string, emo
 export async function history(scope: SessionScope, roomId: string, options: HistoryOptions = {}): Promise<HistoryPage> {
   await requireRole(scope, roomId, 'read');
   const limit = options.limit ?? 50;
+  if (options.since !== undefined) {
+    const changed = await scope.db.many<MessageRow>(sql`SELECT ${MESSAGE_COLUMNS} FROM fw_chat_messages m WHERE m.room_id = ${roomId} AND m.rev > ${options.since} ORDER BY m.rev LIMIT ${limit + 1}`);
+    return { messages: changed.slice(0, limit).map(toMessage), hasMore: changed.length > limit };
+  }
   const rows =
     options.after !== undefined
       ? await scope.db.many<MessageRow>(sql`SELECT ${MESSAGE_COLUMNS} FROM fw_chat_messages m WHERE m.room_id = ${roomId} AND m.seq > ${options.after} ORDER BY m.seq LIMIT ${limit + 1}`)

@@ -1,4 +1,5 @@
 import { tenantTable } from '@framework-pro/tenancy';
+import { ChatConfigError } from '../errors.js';
 
 /** The package's tables, in creation order (a message's reactions after the message, ...). */
 export const CHAT_TABLES = ['fw_chat_rooms', 'fw_chat_members', 'fw_chat_messages', 'fw_chat_reactions', 'fw_chat_presence'] as const;
@@ -86,11 +87,39 @@ function down(): string {
 }
 
 /**
- * The chat tables (rooms, members with their read watermark, messages, reactions, presence) as one migration file's
- * text, `-- down` section included. The app copies it into its migrations folder under its next number: the app keeps
+ * The second step: a per-room revision (every change to a room's messages takes the room's next `rev`: a send, an
+ * edit, a delete, a reaction), so a client resuming after a reconnect gets what changed since its cursor, not only
+ * the new messages; and each member's digest watermark (the last message an unread digest told them of). Columns
+ * added to the first step's tables: an applied migration never changes (the migrator keeps each file's checksum).
+ */
+const REVISIONS_SQL = `ALTER TABLE fw_chat_rooms ADD COLUMN last_rev integer NOT NULL DEFAULT 0;
+ALTER TABLE fw_chat_messages ADD COLUMN rev integer NOT NULL DEFAULT 0;
+-- Messages written before this step: their seq is a revision in the same order, and every later change is after it.
+UPDATE fw_chat_messages SET rev = seq;
+UPDATE fw_chat_rooms SET last_rev = last_seq;
+-- Resume reads one room's messages changed after a revision.
+CREATE INDEX fw_chat_messages_rev ON fw_chat_messages (room_id, rev);
+-- The unread digest: the last message seq a digest told the member of (0: none). A digest covers what is past both
+-- this and the read watermark, so no message is told of twice.
+ALTER TABLE fw_chat_members ADD COLUMN digested_seq integer NOT NULL DEFAULT 0;`;
+
+const REVISIONS_DOWN = `DROP INDEX IF EXISTS fw_chat_messages_rev;
+ALTER TABLE fw_chat_members DROP COLUMN IF EXISTS digested_seq;
+ALTER TABLE fw_chat_messages DROP COLUMN IF EXISTS rev;
+ALTER TABLE fw_chat_rooms DROP COLUMN IF EXISTS last_rev;`;
+
+/** How many migration files the package ships (`chatMigrationSql(1)` ... `chatMigrationSql(CHAT_MIGRATION_STEPS)`). */
+export const CHAT_MIGRATION_STEPS = 2;
+
+/**
+ * The chat tables (rooms, members with their read watermark, messages, reactions, presence) as migration files'
+ * texts, `-- down` section included: step 1 creates the tables, step 2 adds revisions (resume with edits, deletes
+ * and reactions) and the digest watermark. The app copies each, in order, under its next numbers. The app copies it into its migrations folder under its next number: the app keeps
  * one ordered history, and the package never changes an app's schema behind its back. Every table is a tenant table
  * (row-level security), so the app needs `@framework-pro/tenancy`'s role (`appRoleSql()`) in an earlier migration.
  */
-export function chatMigrationSql(): string {
+export function chatMigrationSql(step = 1): string {
+  if (step === 2) return `-- @framework-pro/chat, step 2 of ${CHAT_MIGRATION_STEPS}: revisions and the digest watermark. Copy this file into the app's migrations folder after step 1.\n${REVISIONS_SQL}\n\n-- down\n${REVISIONS_DOWN}\n`;
+  if (step !== 1) throw new ChatConfigError('FW_ERR_CHAT_INVALID_OPTIONS', `chatMigrationSql(step): step is 1 to ${CHAT_MIGRATION_STEPS}; got ${String(step)}`);
   return `-- @framework-pro/chat's tables. Copy this file into the app's migrations folder under its next number.\n${up()}\n\n-- down\n${down()}\n`;
 }

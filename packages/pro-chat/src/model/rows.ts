@@ -9,6 +9,7 @@ export interface RoomRow {
   created_by: string;
   created_at: Date;
   last_seq: number;
+  last_rev: number;
 }
 
 export interface MemberRow {
@@ -31,6 +32,7 @@ export interface MessageRow {
   edited_at: Date | null;
   deleted_at: Date | null;
   reactions: ChatReaction[] | null;
+  rev: number;
 }
 
 export const toRoom = (row: RoomRow): ChatRoom => ({
@@ -41,6 +43,7 @@ export const toRoom = (row: RoomRow): ChatRoom => ({
   createdBy: row.created_by,
   createdAt: row.created_at.toISOString(),
   lastSeq: row.last_seq,
+  lastRev: row.last_rev,
 });
 
 export const toMember = (row: MemberRow): ChatMember => ({ userId: row.user_id, role: row.role, lastReadSeq: row.last_read_seq, joinedAt: row.joined_at.toISOString() });
@@ -58,11 +61,12 @@ export const toMessage = (row: MessageRow): ChatMessage => ({
   editedAt: row.edited_at ? row.edited_at.toISOString() : null,
   deleted: row.deleted_at !== null,
   reactions: row.reactions ?? [],
+  rev: row.rev,
 });
 
 /** The columns of a message with its reactions (`m` is fw_chat_messages), grouped by emoji in the order they came. */
 export const MESSAGE_COLUMNS = sql`m.id::text AS id, m.room_id, m.seq, m.sender, m.client_msg_id, m.body, m.attachments, m.parent_id::text AS parent_id,
-  m.created_at, m.edited_at, m.deleted_at,
+  m.created_at, m.edited_at, m.deleted_at, m.rev,
   (SELECT jsonb_agg(jsonb_build_object('emoji', r.emoji, 'users', r.users) ORDER BY r.first_at)
      FROM (SELECT emoji, jsonb_agg(user_id ORDER BY created_at, user_id) AS users, min(created_at) AS first_at
              FROM fw_chat_reactions WHERE message_id = m.id GROUP BY emoji) r) AS reactions`;

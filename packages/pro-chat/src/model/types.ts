@@ -14,6 +14,8 @@ export interface ChatRoom {
   readonly createdAt: string;
   /** The sequence number of the room's last message (0: none yet). */
   readonly lastSeq: number;
+  /** The room's last revision: every send, edit, delete and reaction takes the next one (0: nothing yet). */
+  readonly lastRev: number;
 }
 
 export interface ChatMember {
@@ -47,6 +49,11 @@ export interface ChatMessage {
   /** A deleted message keeps its place (its sequence number) with its text and attachments removed. */
   readonly deleted: boolean;
   readonly reactions: readonly ChatReaction[];
+  /**
+   * The room revision of the message's last change (its send, an edit, a delete, a reaction): the resume cursor
+   * (`since`). A client keeps the highest it has seen, and keeps a message's frame with the highest `rev`.
+   */
+  readonly rev: number;
 }
 
 /** A room as one member sees it: the room, the member's role and exact unread count. */

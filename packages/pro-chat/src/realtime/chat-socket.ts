@@ -48,7 +48,9 @@ async function perform(op: ChatOp, call: Call): Promise<Result> {
         // Each call below checks membership again: a removal that committed between the check above and the
         // subscription (its unsubscribe found nothing yet) is caught here, and the subscription undone.
         if (await me.heartbeat(room.id, 'online')) await call.push(room.id, { type: 'presence', roomId: room.id, userId: me.userId, status: 'online' });
-        const page = frame['after'] !== undefined ? await me.history(room.id, { after: frame['after'] as number, limit: (frame['limit'] as number | undefined) ?? 200 }) : undefined;
+        // `since` (a revision: new messages and changes to older ones) or `after` (a seq: new messages only).
+        const cursor = frame['since'] !== undefined ? { since: frame['since'] as number } : frame['after'] !== undefined ? { after: frame['after'] as number } : undefined;
+        const page = cursor ? await me.history(room.id, { ...cursor, limit: (frame['limit'] as number | undefined) ?? 200 }) : undefined;
         return { room, readState: await me.readState(room.id), presence: await me.presence(room.id), ...(page ? { messages: page.messages, hasMore: page.hasMore } : {}) };
       } catch (error) {
         await call.service.ws.unsubscribe(call.connectionId, call.topic(room.id));
@@ -91,6 +93,7 @@ async function perform(op: ChatOp, call: Call): Promise<Result> {
     case 'history': {
       const page = await me.history(roomId, {
         ...(frame['after'] !== undefined ? { after: frame['after'] as number } : {}),
+        ...(frame['since'] !== undefined ? { since: frame['since'] as number } : {}),
         ...(frame['before'] !== undefined ? { before: frame['before'] as number } : {}),
         ...(frame['limit'] !== undefined ? { limit: frame['limit'] as number } : {}),
       });

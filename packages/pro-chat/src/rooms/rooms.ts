@@ -5,7 +5,7 @@ import { toMember, toRoom, type MemberRow, type RoomRow } from '../model/rows.js
 import type { ChatMember, ChatRole, ChatRoom, ChatRoomSummary } from '../model/types.js';
 import { emit, requireRole, type SessionScope } from '../session/session-scope.js';
 
-const ROOM_COLUMNS = sql`id, kind, name, resource, created_by, created_at, last_seq`;
+const ROOM_COLUMNS = sql`id, kind, name, resource, created_by, created_at, last_seq, last_rev`;
 
 export interface CreateRoomInput {
   /** @default - none */
@@ -102,7 +102,7 @@ async function joinRoom(scope: SessionScope, roomId: string, role: ChatRole): Pr
 /** The caller's rooms, each with the caller's role and exact unread count (messages after the watermark, not the caller's, not deleted). */
 export async function listRooms(scope: SessionScope): Promise<ChatRoomSummary[]> {
   const rows = await scope.db.many<RoomRow & { role: ChatRole; last_read_seq: number; unread: number }>(sql`
-    SELECT r.id, r.kind, r.name, r.resource, r.created_by, r.created_at, r.last_seq, m.role, m.last_read_seq,
+    SELECT r.id, r.kind, r.name, r.resource, r.created_by, r.created_at, r.last_seq, r.last_rev, m.role, m.last_read_seq,
       (SELECT count(*)::int FROM fw_chat_messages x
         WHERE x.room_id = r.id AND x.seq > m.last_read_seq AND x.deleted_at IS NULL AND x.sender <> m.user_id) AS unread
     FROM fw_chat_members m JOIN fw_chat_rooms r ON r.id = m.room_id

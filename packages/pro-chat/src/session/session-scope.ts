@@ -27,9 +27,14 @@ export interface SessionScope {
  */
 export async function requireRole(scope: SessionScope, roomId: string, permission: RoomPermission, db: Queryable = scope.db): Promise<{ room: RoomRow; role: ChatRole }> {
   const row = await db.maybeOne<RoomRow & { role: ChatRole | null }>(sql`
-    SELECT r.id, r.kind, r.name, r.resource, r.created_by, r.created_at, r.last_seq, m.role
+    SELECT r.id, r.kind, r.name, r.resource, r.created_by, r.created_at, r.last_seq, r.last_rev, m.role
     FROM fw_chat_rooms r LEFT JOIN fw_chat_members m ON m.room_id = r.id AND m.user_id = ${scope.userId}
     WHERE r.id = ${roomId}`);
+  return checkRole(row, roomId, permission);
+}
+
+/** `requireRole`'s verdict on a row already read (the room, or none, and the caller's role in it, or none). */
+export function checkRole(row: (RoomRow & { role: ChatRole | null }) | undefined, roomId: string, permission: RoomPermission): { room: RoomRow; role: ChatRole } {
   if (!row) throw new ChatHttpError('CHAT_ROOM_NOT_FOUND', `There is no room ${roomId}.`);
   if (!row.role) throw new ChatHttpError('CHAT_NOT_A_MEMBER', `You are not a member of room ${roomId}: ask one of its owners or moderators to add you.`);
   if (!roleAllows(row.role, permission)) throw new ChatHttpError('CHAT_ROLE_REQUIRED', `This needs the role ${weakestRoleWith(permission)} (or stronger) in room ${roomId}; yours is ${row.role}.`);

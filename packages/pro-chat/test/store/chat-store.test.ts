@@ -161,6 +161,37 @@ for (const engine of ENGINES) {
       });
     });
 
+    it('resumes after a revision with what changed since: new messages, edits, deletes and reactions, each once in its current state', async () => {
+      await acme(async () => {
+        const room = await as('alice').createRoom({ members: ['bob'] });
+        const one = (await as('alice').send(room.id, { clientMessageId: 'v1', text: 'one' })).message;
+        const two = (await as('alice').send(room.id, { clientMessageId: 'v2', text: 'two' })).message;
+        const three = (await as('bob').send(room.id, { clientMessageId: 'v3', text: 'three' })).message;
+        expect([one.rev, two.rev, three.rev]).to.deep.equal([1, 2, 3]);
+        const cursor = three.rev; // what bob's client had when it dropped off
+        await as('alice').edit(one.id, 'one (edited)');
+        await as('alice').react(one.id, '🎉');
+        await as('alice').react(one.id, '🎉'); // again: nothing changed, the message keeps its revision
+        await as('bob').delete(three.id);
+        const four = (await as('alice').send(room.id, { clientMessageId: 'v4', text: 'four' })).message;
+        const resumed = await as('bob').history(room.id, { since: cursor });
+        expect(resumed.messages.map((m) => [m.seq, m.text, m.deleted, m.reactions.map((r) => r.emoji)])).to.deep.equal([
+          [1, 'one (edited)', false, ['🎉']],
+          [3, '', true, []],
+          [4, 'four', false, []],
+        ]);
+        const revs = resumed.messages.map((m) => m.rev);
+        expect(revs).to.deep.equal([...revs].sort((a, b) => a - b));
+        expect(revs.at(-1)).to.equal(four.rev);
+        expect((await as('bob').room(room.id)).lastRev).to.equal(four.rev);
+        // Message two did not change: not in the resume. Nothing after the last revision.
+        expect((await as('bob').history(room.id, { since: four.rev })).messages).to.deep.equal([]);
+        const paged = await as('bob').history(room.id, { since: cursor, limit: 2 });
+        expect([paged.messages.map((m) => m.seq), paged.hasMore]).to.deep.equal([[1, 3], true]);
+        await expectRefused(as('bob').history(room.id, { since: -1 }), 'CHAT_INVALID_INPUT');
+      });
+    });
+
     it('lets moderators manage members and owners manage roles', async () => {
       await acme(async () => {
         const room = await as('olga').createRoom({ members: ['mia', { userId: 'max', role: 'moderator' }] });

@@ -1,7 +1,7 @@
 import { Database } from '@framework/data';
 import { appRoleSql, disableRowLevelSecurity, enableRowLevelSecurity } from '@framework-pro/tenancy';
 import pg from 'pg';
-import { chatMigrationSql } from '../../src/index.js';
+import { CHAT_MIGRATION_STEPS, chatMigrationSql } from '../../src/index.js';
 import { ENGINES, useEngine } from '../../../data/test/support/engines.js';
 
 export { ENGINES };
@@ -30,7 +30,7 @@ export function useChatDatabase(engine: (typeof ENGINES)[number], connections = 
     this.timeout(120_000);
     owner = new pg.Pool({ ...server().connection, max: 1 });
     await owner.query(appRoleSql());
-    await owner.query(upSql(chatMigrationSql()));
+    for (let step = 1; step <= CHAT_MIGRATION_STEPS; step++) await owner.query(upSql(chatMigrationSql(step)));
     db = new Database({ connection: server().connection, logger: quiet, maxConnections: connections });
     enableRowLevelSecurity();
   });
