@@ -26,7 +26,7 @@ export const CHAT_HTTP_ERROR_CODES = {
 export type ChatHttpErrorCode = keyof typeof CHAT_HTTP_ERROR_CODES;
 
 export const CHAT_ERROR_CODES = {
-  FW_ERR_CHAT_INVALID_OPTIONS: 'The options given to `createChat` cannot work (a limit that is not a whole number > 0, a pre-send budget out of range, a resource name that is not `<kind>:<id>`).',
+  FW_ERR_CHAT_INVALID_OPTIONS: 'The options given to `createChat` cannot work (a limit that is not a whole number > 0, a pre-send budget out of range, a resource name that is not `<kind>:<id>`), to `chatMigrationSql` (a step it does not have), or to `sendUnreadDigests` (bad options, or called outside a tenant).',
 } as const;
 
 export type ChatErrorCode = keyof typeof CHAT_ERROR_CODES;

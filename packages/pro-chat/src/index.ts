@@ -25,3 +25,5 @@ export { CHAT_OPS, type ChatOp, type ChatPushFrame, type ChatReplyFrame } from '
 export { roomTopic } from './realtime/room-topic.js';
 export { roomFanOut, type RoomFanOut } from './realtime/room-fan-out.js';
 export { chatRoutes, type AddMemberBody, type ChatRoutes, type ChatRoutesOptions, type CreateRoomBody, type MarkReadBody, type SendMessageBody } from './http/chat-routes.js';
+export { sendUnreadDigests, type UnreadDigestOptions, type UnreadDigestResult } from './digest/unread-digest.js';
+export { unreadDigestNotification, UNREAD_DIGEST_TEMPLATE, type UnreadDigestData } from './digest/unread-digest-notification.js';
