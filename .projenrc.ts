@@ -304,6 +304,8 @@ const packages: WorkspacePackage[] = [
     description: 'framework pro ai: models through the ai SDK (Bedrock, OpenAI-compatible), embeddings, a pgvector store in the app\'s PostgreSQL, RAG with citations and tool-using agents',
     workspaceDeps: ['core', 'runtime', 'data', 'storage', 'pro-license', 'pro-tenancy', 'pro-billing'],
     // ai 6.x and its providers 4.x/2.x: the 7.x line needs Node 22. unpdf 1.0.x: later lines need Node 22.
+    // pdfjs-dist: PDF.js's legacy (Node) build, of the version unpdf 1.0.6 bundles, given to unpdf: its own bundle is
+    // the browser build, which warns on import in Node.
     deps: {
       'ai': '~6.0.324',
       '@ai-sdk/provider': '~3.0.19',
@@ -313,6 +315,7 @@ const packages: WorkspacePackage[] = [
       'gpt-tokenizer': '^4.0.0',
       'html-to-text': '^10.0.1',
       'unpdf': '1.0.6',
+      'pdfjs-dist': '5.2.133',
     },
     // PGlite's pgvector build (the same PGlite version as cli's): the vector store's tests and fw dev's embedded database.
     devDeps: { '@types/html-to-text': '^9.0.4', '@electric-sql/pglite': '0.5.14', '@electric-sql/pglite-pgvector': '0.0.15', '@electric-sql/pglite-socket': '0.2.17', 'pg': '^8.16.0', '@types/pg': '^8.15.0' },

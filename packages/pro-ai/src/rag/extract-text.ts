@@ -41,10 +41,11 @@ export async function extractText(input: ExtractInput): Promise<ExtractedText> {
   const format = documentFormat(input.contentType, input.name);
   const bytes = typeof input.body === 'string' ? new TextEncoder().encode(input.body) : input.body;
   if (format === 'pdf') {
-    const { extractText: pdfText, getDocumentProxy } = await import('unpdf');
+    const { extractText: pdfText, getDocumentProxy } = await pdfReader();
     try {
       // PDF.js takes ownership of (and detaches) the buffer it is given: give it a copy.
-      const pdf = await getDocumentProxy(new Uint8Array(bytes));
+      // Verbosity 0: errors only (a damaged file's repair notes would go to stdout; its failure comes back as our error).
+      const pdf = await getDocumentProxy(new Uint8Array(bytes), { verbosity: 0 });
       const { text } = await pdfText(pdf, { mergePages: true });
       return { format, text: normalize(text) };
     } catch (error) {
@@ -61,6 +62,21 @@ export async function extractText(input: ExtractInput): Promise<ExtractedText> {
   }
   if (format === 'markdown') return { format, text: normalize(stripMarkdown(text)) };
   return { format, text: normalize(text) };
+}
+
+let pdf: Promise<typeof import('unpdf')> | undefined;
+
+/**
+ * unpdf on PDF.js's legacy build, the one PDF.js makes for Node: unpdf's own bundle is the browser build, which
+ * prints "Please use the `legacy` build in Node.js environments" when loaded in Node.
+ */
+function pdfReader(): Promise<typeof import('unpdf')> {
+  pdf ??= (async () => {
+    const unpdf = await import('unpdf');
+    await unpdf.definePDFJSModule(() => import('pdfjs-dist/legacy/build/pdf.mjs'));
+    return unpdf;
+  })();
+  return pdf;
 }
 
 /** Markdown to text: what a reader sees, without the markup (a renderer would be overkill for retrieval). */

@@ -1,3 +1,5 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { expect } from 'chai';
 import { encode } from 'gpt-tokenizer';
 import { AiUsageError, chunkText, extractText, UnsupportedDocumentError } from '../../src/index.js';
@@ -11,6 +13,16 @@ describe('extractText', () => {
     const { pdfWithLines } = await import('../support/make-pdf.js');
     const pdf = await extractText({ body: pdfWithLines(['First line (of two)', 'Second line']), contentType: 'application/octet-stream', name: 'x.pdf' });
     expect(pdf).to.deep.equal({ format: 'pdf', text: 'First line (of two) Second line' });
+  });
+
+  it('reads a PDF in a fresh process without PDF.js warnings (its Node build, not the browser one)', async function () {
+    this.timeout(120_000);
+    // A new process: the PDF library is loaded once per process, and its warning comes at load time.
+    const script = `import { extractText } from './src/index.js'; import { pdfWithLines } from './test/support/make-pdf.js';
+      const r = await extractText({ body: pdfWithLines(['Only line']), contentType: 'application/pdf' }); console.log(JSON.stringify(r));`;
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: new URL('../..', import.meta.url), env: { ...process.env, FW_LICENSE_KEY: '' } });
+    expect(stdout.trim().split('\n').pop()).to.equal(JSON.stringify({ format: 'pdf', text: 'Only line' }));
+    expect(stdout + stderr).to.not.match(/Warning: |legacy/);
   });
 
   it('refuses a document it cannot read, naming the types it reads', async () => {

@@ -7,6 +7,10 @@ import type { PoolConfig } from 'pg';
 export interface VectorDatabase {
   readonly pglite: PGlite;
   readonly connection: PoolConfig;
+  readonly name: string;
+  /** Statements as the owner, on PGlite's one session (a `SET` here holds for the served connections too). */
+  exec(text: string): Promise<void>;
+  query<T>(text: string): Promise<{ rows: T[] }>;
   /** A `Database` of `@framework/data` on it (closed by `stop`). */
   database(options?: { maxConnections?: number }): Database;
   stop(): Promise<void>;
@@ -28,6 +32,11 @@ export async function startVectorDatabase(): Promise<VectorDatabase> {
   return {
     pglite,
     connection,
+    name: 'PGlite + pgvector',
+    exec: async (text) => {
+      await pglite.exec(text);
+    },
+    query: async <T>(text: string) => ({ rows: (await pglite.query<T>(text)).rows }),
     database(options = {}) {
       const db = new Database({ connection, logger: quiet, maxConnections: options.maxConnections ?? 1 });
       opened.push(db);

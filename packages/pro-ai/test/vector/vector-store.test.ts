@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { appRoleSql, disableRowLevelSecurity, enableRowLevelSecurity, runWithTenant, tenantTable } from '@framework-pro/tenancy';
-import type { Database } from '@framework/data';
+import { sql, type Database, type SqlFragment, type Transaction, type TransactionOptions } from '@framework/data';
 import {
   AiUsageError,
   changeEmbeddingDimensionsMigration,
@@ -10,18 +10,30 @@ import {
   vectorStoreMigration,
   type Embedder,
 } from '../../src/index.js';
-import { startVectorDatabase, type VectorDatabase } from '../support/pglite-vector.js';
+import { startNativeVectorEngine, type VectorEngine } from '../support/native-vector.js';
+import { startVectorDatabase } from '../support/pglite-vector.js';
 
 const embedder = createLocalEmbedder({ dimensions: 384 });
 
-describe('vector store on PGlite + pgvector (native PostgreSQL here has no pgvector: not run there)', function () {
+/** PGlite's pgvector (fw dev, tests) and a native PostgreSQL server's (skipped, saying why, where it has none). */
+const ENGINES: readonly { readonly name: string; start(): Promise<VectorEngine | string> }[] = [
+  { name: 'PGlite + pgvector', start: startVectorDatabase },
+  { name: 'native PostgreSQL + pgvector', start: startNativeVectorEngine },
+];
+
+for (const { name, start } of ENGINES) describe(`vector store on ${name}`, function () {
   this.timeout(120_000);
-  let engine: VectorDatabase;
+  let engine: VectorEngine;
   let db: Database;
 
-  before(async () => {
-    engine = await startVectorDatabase();
-    await engine.pglite.exec(appRoleSql() + vectorStoreMigration({ dimensions: 384, tenantTable }).up);
+  before(async function () {
+    const started = await start();
+    if (typeof started === 'string') {
+      console.warn(`      skipped on ${name}: ${started}`);
+      this.skip();
+    }
+    engine = started;
+    await engine.exec(appRoleSql() + vectorStoreMigration({ dimensions: 384, tenantTable }).up);
     db = engine.database();
     // The tables are tenant tables: every statement runs as a tenant (acme unless a test says otherwise).
     enableRowLevelSecurity();
@@ -30,7 +42,7 @@ describe('vector store on PGlite + pgvector (native PostgreSQL here has no pgvec
     disableRowLevelSecurity();
     await engine?.stop();
   });
-  beforeEach(() => engine.pglite.exec('DELETE FROM fw_ai_documents; DELETE FROM fw_ai_embedding_cache;'));
+  beforeEach(() => engine.exec('DELETE FROM fw_ai_documents; DELETE FROM fw_ai_embedding_cache;'));
 
   describe('with row-level security (tenant tables)', () => {
     it("never retrieves tenant A's documents for tenant B, whatever the query or filter", async () => {
@@ -51,7 +63,7 @@ describe('vector store on PGlite + pgvector (native PostgreSQL here has no pgvec
       // Outside a tenant, nothing: forgetting the tenant hides rows, it never leaks them.
       expect(await store.search('plan', { collection: 'docs', k: 10 })).to.deep.equal([]);
       // Both are there, each with its tenant.
-      const rows = await engine.pglite.query<{ tenant_id: string }>('SELECT tenant_id FROM fw_ai_chunks ORDER BY tenant_id');
+      const rows = await engine.query<{ tenant_id: string }>('SELECT tenant_id FROM fw_ai_chunks ORDER BY tenant_id');
       expect(rows.rows.map((r) => r.tenant_id)).to.deep.equal(['acme', 'globex']);
     });
   });
@@ -77,15 +89,15 @@ describe('vector store on PGlite + pgvector (native PostgreSQL here has no pgvec
       const store = createVectorStore({ db: engine.database(), embedder });
       const docs = Array.from({ length: 30 }, (_, i) => ({ collection: 'many', documentId: `d${i}`, version: '1', chunks: [{ text: `document number ${i} about topic ${i % 7}` }] }));
       for (const doc of docs) await store.upsertDocument(doc);
-      const rows = await engine.pglite.query<{ embedding_model: string; embedding_dimensions: number }>('SELECT DISTINCT embedding_model, embedding_dimensions FROM fw_ai_chunks');
+      const rows = await engine.query<{ embedding_model: string; embedding_dimensions: number }>('SELECT DISTINCT embedding_model, embedding_dimensions FROM fw_ai_chunks');
       expect(rows.rows).to.deep.equal([{ embedding_model: 'local-hashing-v1-384', embedding_dimensions: 384 }]);
-      await engine.pglite.exec('SET enable_seqscan = off');
+      await engine.exec('SET enable_seqscan = off');
       try {
         const vector = `[${(await embedder.embed('topic 3')).join(',')}]`;
-        const plan = await engine.pglite.query<{ 'QUERY PLAN': string }>(`EXPLAIN SELECT id FROM fw_ai_chunks ORDER BY embedding <=> '${vector}'::vector LIMIT 5`);
+        const plan = await engine.query<{ 'QUERY PLAN': string }>(`EXPLAIN SELECT id FROM fw_ai_chunks ORDER BY embedding <=> '${vector}'::vector LIMIT 5`);
         expect(plan.rows.map((r) => r['QUERY PLAN']).join('\n')).to.contain('fw_ai_chunks_embedding_idx');
       } finally {
-        await engine.pglite.exec('RESET enable_seqscan');
+        await engine.exec('RESET enable_seqscan');
       }
     });
   });
@@ -108,7 +120,7 @@ describe('vector store on PGlite + pgvector (native PostgreSQL here has no pgvec
       const owner = engine.database();
       await createVectorStore({ db: owner, embedder }).upsertDocument({ collection: 'kb', documentId: 'a', version: '1', chunks: [{ text: 'Holiday schedule for December' }] });
       const change = changeEmbeddingDimensionsMigration(256, 384);
-      await engine.pglite.exec(change.up);
+      await engine.exec(change.up);
       try {
         const small = createLocalEmbedder({ dimensions: 256 });
         const store = createVectorStore({ db: owner, embedder: small });
@@ -118,7 +130,7 @@ describe('vector store on PGlite + pgvector (native PostgreSQL here has no pgvec
         const error = await createVectorStore({ db: owner, embedder }).upsertDocument({ collection: 'kb', documentId: 'b', version: '1', chunks: [{ text: 'x y z' }] }).catch((e: unknown) => e);
         expect(error).to.be.instanceOf(Error);
       } finally {
-        await engine.pglite.exec('DELETE FROM fw_ai_documents;' + change.down);
+        await engine.exec('DELETE FROM fw_ai_documents;' + change.down);
       }
     });
   });
@@ -129,5 +141,45 @@ describe('vector store on PGlite + pgvector (native PostgreSQL here has no pgvec
       const error = await createVectorStore({ db: engine.database(), embedder: liar }).upsertDocument({ collection: 'kb', documentId: 'a', version: '1', chunks: [{ text: 'hello' }] }).catch((e: unknown) => e);
       expect(error).to.be.instanceOf(EmbeddingMismatchError).and.to.include({ code: 'FW_ERR_AI_EMBEDDING_MISMATCH' });
     });
+  });
+
+  it("sets hnsw.ef_search within each search's transaction only (never below the candidates it fetches)", async () => {
+    await runWithTenant({ id: 'acme' }, async () => {
+      await createVectorStore({ db, embedder }).upsertDocument({ collection: 'kb', documentId: 'a', version: '1', chunks: [{ text: 'The quarterly report is due on Friday' }] });
+      // The database as the store sees it, reading the setting in the search's transaction just before its query.
+      const seen: string[] = [];
+      const watched = new Proxy(db, {
+        get(target, key, receiver) {
+          if (key !== 'transaction') return Reflect.get(target, key, receiver) as unknown;
+          return (fn: (tx: Transaction) => Promise<unknown>, options?: TransactionOptions) =>
+            target.transaction(
+              (tx) =>
+                fn(
+                  new Proxy(tx, {
+                    get(t, k, r) {
+                      if (k !== 'many') return Reflect.get(t, k, r) as unknown;
+                      return async (statement: SqlFragment) => {
+                        seen.push((await t.one<{ ef: string }>(sql`SELECT current_setting('hnsw.ef_search') AS ef`)).ef);
+                        return t.many(statement);
+                      };
+                    },
+                  }),
+                ),
+              options,
+            );
+        },
+      });
+      const search = (options: Parameters<typeof createVectorStore>[0]) => createVectorStore(options).search('quarterly report', { collection: 'kb', k: 5 });
+      expect((await search({ db: watched, embedder })).map((h) => h.documentId)).to.deep.equal(['a']);
+      await search({ db: watched, embedder, efSearch: 300 });
+      await search({ db: watched, embedder, efSearch: 20, candidates: 64 });
+      expect(seen).to.deep.equal(['200', '300', '64']);
+      // Outside the transactions (the same pooled connection: one), pgvector's default again.
+      expect((await db.one<{ ef: string }>(sql`SELECT current_setting('hnsw.ef_search') AS ef`)).ef).to.equal('40');
+    });
+  });
+
+  it('refuses an efSearch pgvector would refuse', () => {
+    for (const efSearch of [0, 1001, 2.5]) expect(() => createVectorStore({ db, embedder, efSearch })).to.throw(AiUsageError, /efSearch must be a whole number from 1 to 1000/);
   });
 });
