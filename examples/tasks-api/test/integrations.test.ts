@@ -6,10 +6,10 @@ import { Webhook } from 'standardwebhooks';
 import { createClient, type Client } from '../src/client.gen.js';
 import { startFwDev, type FwDev } from './fw-dev.js';
 
-/** GET /tasks with an API key in X-API-Key: the status, the headers and the JSON body. */
+/** GET /tasks with an API key as a bearer (what the deployed authorizer caches on): the status, the headers and the JSON body. */
 async function tasksWithKey(dev: FwDev, key: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; body: { tasks?: { id: string }[]; error?: { code: string } } }> {
   // A key acts for the tenant it was issued for (the issuing admin's: acme here), without naming it.
-  const response = await fetch(`${dev.url}/tasks`, { headers: { 'x-api-key': key, ...headers } });
+  const response = await fetch(`${dev.url}/tasks`, { headers: { authorization: `Bearer ${key}`, ...headers } });
   return { status: response.status, headers: response.headers, body: (await response.json()) as never };
 }
 
@@ -49,12 +49,18 @@ describe('tasks-api: API keys and webhooks on fw dev', function () {
     const refused = await member.apiKeys.post({ name: 'mine', scopes: ['tasks:read'] }).then(() => undefined, (error: { status: number }) => error.status);
     expect(refused).to.equal(403);
 
-    // The key works in X-API-Key and as a bearer (the generated client's token), as the admin who issued it.
+    // The key works as a bearer (the generated client's token), as the admin who issued it.
     const withHeader = await tasksWithKey(dev, issued.key);
     expect(withHeader.status).to.equal(200);
     expect(withHeader.body.tasks!.map((t) => t.id)).to.deep.equal([task.id]);
     const keyClient = createClient({ baseUrl: dev.url, token: issued.key });
     expect((await keyClient.tasks.get()).tasks.map((t) => t.id)).to.deep.equal([task.id]);
+    // In X-API-Key alone it is refused, as deployed: the authorizer caches its verdicts keyed on Authorization, so
+    // API Gateway answers 401 before anything runs. The dev-only header names the fix.
+    const inXApiKey = await fetch(`${dev.url}/tasks`, { headers: { 'x-api-key': issued.key } });
+    expect(inXApiKey.status).to.equal(401);
+    expect(await inXApiKey.json()).to.deep.equal({ message: 'Unauthorized' });
+    expect(inXApiKey.headers.get('x-fw-dev-reason')).to.match(/^API_KEY_IN_X_API_KEY: .*Authorization: Bearer sk_/);
     // Only routes that accept keys do: POST /tasks wants a token.
     expect(await keyClient.tasks.post({ title: 'no' }).then(() => 0, (error: { status: number }) => error.status)).to.equal(401);
 

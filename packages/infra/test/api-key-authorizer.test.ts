@@ -5,7 +5,7 @@ import { App, Stack } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import { Template } from 'aws-cdk-lib/assertions';
 import { expect } from 'chai';
-import { defineApp, type EnvironmentSettings } from '@framework/core';
+import { apiKeyAuthorizerGateRefusal, apiKeyAuthorizerIdentitySources, defineApp, type EnvironmentSettings } from '@framework/core';
 import { ApiKeyAuthorizer, InfraError } from '../src/index.js';
 import { SMALL_APP, tempProject } from './helpers/temp-project.js';
 import { functionNamed, permissionsOf, resourcesOf, synthesize, type Synthesized } from './helpers/synth-once.js';
@@ -91,6 +91,17 @@ describe('the API-key Lambda authorizer: routes with auth [..., "apiKey"] are be
     it('without caching (TTL 0) has no identity source, so X-API-Key reaches it too', () => {
       make(0).hasResourceProperties('AWS::ApiGatewayV2::Authorizer', { AuthorizerResultTtlInSeconds: 0, IdentitySource: [] });
       make(3600).hasResourceProperties('AWS::ApiGatewayV2::Authorizer', { AuthorizerResultTtlInSeconds: 3600, IdentitySource: ['$request.header.Authorization'] });
+    });
+
+    it("lists exactly the identity sources core's gate rule (fw dev's) assumes: cached, a key in X-API-Key alone is refused", () => {
+      for (const ttl of [0, 1, 300]) {
+        const [authorizer] = Object.values(make(ttl).findResources('AWS::ApiGatewayV2::Authorizer')) as { Properties: { IdentitySource: string[] } }[];
+        expect(authorizer!.Properties.IdentitySource, `TTL ${ttl}`).to.deep.equal(apiKeyAuthorizerIdentitySources(ttl));
+        // API Gateway refuses a request missing any listed identity source before the authorizer runs.
+        const listsOnlyAuthorization = authorizer!.Properties.IdentitySource.every((source) => source === '$request.header.Authorization');
+        expect(listsOnlyAuthorization).to.equal(true);
+        expect(apiKeyAuthorizerGateRefusal(ttl, { 'x-api-key': 'sk_test_x' }) !== undefined, `TTL ${ttl}`).to.equal(authorizer!.Properties.IdentitySource.length > 0);
+      }
     });
 
     it('refuses a TTL API Gateway does not take, naming the range', () => {

@@ -186,7 +186,7 @@ export const INTEGRATIONS_HTTP_ERROR_CODES = {
 /** 401 `INVALID_API_KEY`: the same answer whatever is wrong with the key, so a caller learns nothing from it. */
 export class InvalidApiKey extends Unauthorized {
   constructor() {
-    super('The API key is not valid (unknown, revoked, expired or malformed); send a current key in X-API-Key', { code: 'INVALID_API_KEY' });
+    super('The API key is not valid (unknown, revoked, expired or malformed); send a current key as Authorization: Bearer sk_...', { code: 'INVALID_API_KEY' });
   }
 }
 

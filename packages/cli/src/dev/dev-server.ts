@@ -14,7 +14,7 @@ import { BackgroundTypeCheck } from './typecheck/index.js';
 import { loadAppWithInputs } from '../app-loader/index.js';
 import { writeAppTypes } from '../types/index.js';
 import { localAudiences, localResourceServer } from './auth/issuer-plugin.js';
-import { apiKeyOf } from '@framework/runtime';
+import { apiKeyGate, deployedApiKeyAuthorizerTtl } from './auth/api-key-gate.js';
 import { checkJwt } from './auth/jwt-check.js';
 import { LocalIssuer } from './auth/local-issuer.js';
 import { UserStore } from './auth/user-store.js';
@@ -151,6 +151,8 @@ export class DevServer {
   requestRecords?: RequestRecords;
   /** What is broken right now (the console's Errors tab). */
   problems?: DevProblems;
+  /** The deployed API-key authorizer's cache TTL (`cdk.json`), read at the first request to a route that accepts keys. */
+  private apiKeyAuthorizerTtl: number | undefined;
 
   private constructor(
     readonly url: string,
@@ -418,9 +420,16 @@ export class DevServer {
       return send(reply, errorResponse(500, 'HANDLER_LOAD_FAILED', `the handler of ${route.routeKey} (${route.file}) failed to load (see the fw dev console, request ${requestId})`, requestId));
     }
     let authorizer: JwtAuthorizerContext | undefined;
-    // A route that accepts API keys and got one: deployed, its Lambda authorizer verifies the key; locally the
-    // function's own verifier does (the app's keys live in its database, which the function reaches).
-    const presentsApiKey = loaded.info.auth?.includes('apiKey') === true && apiKeyOf({ authorization: request.headers.authorization, 'x-api-key': headerText(request.headers['x-api-key']) }) !== undefined;
+    // A route that accepts API keys: deployed, its Lambda authorizer verifies a key (locally the function's own
+    // verifier does: the app's keys live in its database, which the function reaches). Its gateway refuses what the
+    // deployed one refuses: cached (the default), a request without Authorization, X-API-Key alone included.
+    let presentsApiKey = false;
+    if (loaded.info.auth?.includes('apiKey') === true) {
+      this.apiKeyAuthorizerTtl ??= deployedApiKeyAuthorizerTtl(this.rootDir, this.log);
+      const gate = apiKeyGate(this.apiKeyAuthorizerTtl, { authorization: request.headers.authorization, 'x-api-key': headerText(request.headers['x-api-key']) });
+      if (gate.refused !== undefined) return this.refuse(reply, requestId, 401, gate.refused);
+      presentsApiKey = gate.presentsKey;
+    }
     if (loaded.info.scopes.length && !presentsApiKey) {
       const check = await checkJwt(issuer, this.app, route.routeKey, loaded.info.scopes, request.headers.authorization);
       if (!check.ok) return this.refuse(reply, requestId, check.statusCode, check.reason, check.headers);

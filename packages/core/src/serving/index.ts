@@ -1,1 +1,2 @@
 export * from './object-serving.js';
+export * from './api-key-authorizer-gate.js';

@@ -1,7 +1,7 @@
 import { Duration, Stack } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import * as iam from 'aws-cdk-lib/aws-iam';
-import type { EnvironmentSettings, StandaloneFunctionDefinition } from '@framework/core';
+import { API_KEY_AUTHORIZER_DEFAULT_CACHE_TTL_SECONDS, apiKeyAuthorizerIdentitySources, type EnvironmentSettings, type StandaloneFunctionDefinition } from '@framework/core';
 import { Construct } from 'constructs';
 import type { ApiKeyAuthorizerBundle } from '../bundling/bundle-app.js';
 import { InfraError } from '../errors.js';
@@ -28,8 +28,8 @@ export interface ApiKeyAuthorizerProps {
   readonly network?: AppNetwork;
 }
 
-/** The default verdict cache: a revoked key keeps passing the gateway for at most this long. */
-export const API_KEY_AUTHORIZER_DEFAULT_CACHE_TTL_SECONDS = 300;
+// Core decides the default and the identity sources: `fw dev` refuses from the same rule what this gateway refuses.
+export { API_KEY_AUTHORIZER_DEFAULT_CACHE_TTL_SECONDS };
 
 /** API Gateway waits at most 10 seconds for an HTTP API authorizer. */
 const AUTHORIZER_TIMEOUT_SECONDS = 10;
@@ -44,7 +44,9 @@ const AUTHORIZER_TIMEOUT_SECONDS = 10;
  * cache key, so deployed clients send a key as `Authorization: Bearer sk_…` (the generated client's `token`). API
  * Gateway requires every listed identity source, so listing `X-API-Key` as well would refuse every request that
  * sends only one of them. A request without `Authorization` gets 401 from the gateway without invoking the
- * authorizer. With TTL 0 there is no identity source: every request runs the authorizer, which also reads `X-API-Key`.
+ * authorizer, and the authorizer reads only `Authorization` (its cache key), so `X-API-Key` is no credential here;
+ * `fw dev` refuses such requests the same way (core's `apiKeyAuthorizerGateRefusal`). With TTL 0 there is no
+ * identity source: every request runs the authorizer, which also reads `X-API-Key`.
  */
 export class ApiKeyAuthorizer extends Construct {
   public readonly function: AppFunction;
@@ -74,7 +76,7 @@ export class ApiKeyAuthorizer extends Construct {
       httpApi: props.httpApi,
       type: apigw.HttpAuthorizerType.LAMBDA,
       authorizerName: 'api-key',
-      identitySource: ttl > 0 ? ['$request.header.Authorization'] : [],
+      identitySource: apiKeyAuthorizerIdentitySources(ttl),
       authorizerUri: `arn:${Stack.of(this).partition}:apigateway:${Stack.of(this).region}:lambda:path/2015-03-31/functions/${this.function.function.functionArn}/invocations`,
       enableSimpleResponses: true,
       payloadFormatVersion: apigw.AuthorizerPayloadVersion.VERSION_2_0,

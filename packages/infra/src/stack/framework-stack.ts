@@ -8,7 +8,7 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as s3n from 'aws-cdk-lib/aws-s3-notifications';
 import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
-import { AUTH_ID, ENV, IDEMPOTENCY_ID, LICENSE_KEY_CONTEXT, TOKEN_VERIFIER_ENV, WS_ID, schedulerEvent, shortHash, stackName, wsConnectIsAuthorized, type AppDefinition, type FunctionUnit, type OutputIntent, type OutputValues, type RouteDefinition } from '@framework/core';
+import { API_KEY_AUTHORIZER_CACHE_TTL_CONTEXT, AUTH_ID, ENV, IDEMPOTENCY_ID, LICENSE_KEY_CONTEXT, apiKeyAuthorizerCacheTtl, TOKEN_VERIFIER_ENV, WS_ID, schedulerEvent, shortHash, stackName, wsConnectIsAuthorized, type AppDefinition, type FunctionUnit, type OutputIntent, type OutputValues, type RouteDefinition } from '@framework/core';
 import { Construct, type IConstruct } from 'constructs';
 import { AppAuth } from '../auth/app-auth.js';
 import { acknowledgeNag, acknowledgeNagFindings, nagResourceRef } from '../checks/nag-suppressions.js';
@@ -101,8 +101,8 @@ type ProvidedOutputs = { readonly [K in OutputIntent]: Readonly<Record<string, O
 /** CDK context key that turns on `shareRoles` (for `fw` commands: `cdk.json`'s `context`). */
 export const SHARE_ROLES_CONTEXT = '@framework/infra:shareRoles';
 
-/** CDK context key that sets `apiKeyAuthorizerCacheTtlSeconds` (`cdk.json`'s `context`). */
-export const API_KEY_AUTHORIZER_CACHE_TTL_CONTEXT = '@framework/infra:apiKeyAuthorizerCacheTtl';
+/** CDK context key that sets `apiKeyAuthorizerCacheTtlSeconds` (`cdk.json`'s `context`); core names it, `fw dev` reads it too. */
+export { API_KEY_AUTHORIZER_CACHE_TTL_CONTEXT };
 
 /** CDK context key carrying the `@framework-pro` license key to the functions (`fw deploy` sets it); core names it. */
 export { LICENSE_KEY_CONTEXT };
@@ -175,7 +175,7 @@ export class FrameworkStack extends Stack {
     this.app = app;
     this.shareRoles = props.shareRoles ?? [true, 'true'].includes(this.node.tryGetContext(SHARE_ROLES_CONTEXT) as boolean | string);
     const ttlContext = this.node.tryGetContext(API_KEY_AUTHORIZER_CACHE_TTL_CONTEXT) as number | string | undefined;
-    this.apiKeyAuthorizerCacheTtlSeconds = props.apiKeyAuthorizerCacheTtlSeconds ?? (ttlContext === undefined ? undefined : Number(ttlContext));
+    this.apiKeyAuthorizerCacheTtlSeconds = props.apiKeyAuthorizerCacheTtlSeconds ?? (ttlContext === undefined ? undefined : apiKeyAuthorizerCacheTtl(ttlContext));
     const shardCount = props.routeShards ?? DEFAULT_ROUTE_SHARDS;
     if (!Number.isInteger(shardCount) || shardCount < 1 || shardCount > 100) {
       throw new InfraError('FW_ERR_INFRA_INVALID_PROP', `routeShards must be an integer from 1 to 100, got ${shardCount}. Keep the default (${DEFAULT_ROUTE_SHARDS}) unless a stack reports more than ${MAX_RESOURCES_PER_STACK} resources.`);

@@ -38,18 +38,22 @@ const lowercased = (headers: Readonly<Record<string, string | undefined>>): Reco
 
 /**
  * The HTTP API's Lambda REQUEST authorizer of the routes that accept API keys. A key (`Authorization: Bearer sk_…`,
- * or `X-API-Key` when the authorizer runs uncached) is checked as `createApiKeys`' verifier checks it, without
- * counting its rate limit: API Gateway caches this verdict, so the route function counts each request instead. A
- * bearer token that is not a key is verified as the JWT authorizer verifies it. The caller goes to the function as
- * `requestContext.authorizer.lambda` (`LambdaAuthorizerContext`), from which `@framework/runtime` fills `ctx.auth`
- * exactly as `fw dev` does; the route's scopes are checked there (403 `INSUFFICIENT_SCOPE`). Anything else throws
- * `Unauthorized` (401); a database or JWKS failure is an error (500), never an Allow.
+ * or `X-API-Key` only when the authorizer runs uncached: no identity source in the event) is checked as
+ * `createApiKeys`' verifier checks it, without counting its rate limit: API Gateway caches this verdict, so the route
+ * function counts each request instead. A bearer token that is not a key is verified as the JWT authorizer verifies
+ * it. The caller goes to the function as `requestContext.authorizer.lambda` (`LambdaAuthorizerContext`), from which
+ * `@framework/runtime` fills `ctx.auth` exactly as `fw dev` does; the route's scopes are checked there (403
+ * `INSUFFICIENT_SCOPE`). Anything else throws `Unauthorized` (401); a database or JWKS failure is an error (500),
+ * never an Allow.
  */
 export function createApiKeyAuthorizer(options: ApiKeyAuthorizerOptions) {
   const log = options.log ?? ((message: string) => console.warn(message));
   return async (event: APIGatewayRequestAuthorizerEventV2): Promise<ApiKeyAuthorizerResult> => {
     const headers = lowercased(event.headers ?? {});
-    const key = apiKeyOf(headers);
+    // Cached (identity sources listed), the verdict is kept per `Authorization` value: a key read from `X-API-Key`
+    // would be cached under whatever `Authorization` carried, so then only `Authorization` counts.
+    const cached = (event.identitySource ?? []).length > 0;
+    const key = apiKeyOf(cached ? { authorization: headers['authorization'] } : headers);
     if (key !== undefined) {
       try {
         const { identity, rateLimit } = await options.apiKeys.authenticate(key);

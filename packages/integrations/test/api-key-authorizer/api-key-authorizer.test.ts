@@ -14,10 +14,15 @@ const PEPPER = 'a-test-pepper-of-at-least-thirty-two-characters';
 const CLIENT_ID = 'web-client';
 const fixture = <T>(name: string): T => JSON.parse(readFileSync(new URL(`../fixtures/http-api-lambda-authorizer/${name}`, import.meta.url), 'utf8')) as T;
 
-/** AWS's documented authorizer event (payload 2.0) with the request's credential headers added. */
-const authorizerEvent = (headers: Record<string, string>): APIGatewayRequestAuthorizerEventV2 => {
-  const event = fixture<APIGatewayRequestAuthorizerEventV2>('authorizer-request.json');
-  return { ...event, headers: { ...event.headers, ...headers }, identitySource: Object.values(headers) };
+/**
+ * AWS's documented authorizer event (payload 2.0) with the request's credential headers added. Cached (infra's
+ * default), `identitySource` holds the `Authorization` value (the gateway refuses a request without it before the
+ * authorizer runs); uncached (TTL 0, no identity source), the event has none.
+ */
+const authorizerEvent = (headers: Record<string, string>, cached = true): APIGatewayRequestAuthorizerEventV2 => {
+  const { identitySource: _placeholder, ...event } = fixture<APIGatewayRequestAuthorizerEventV2>('authorizer-request.json');
+  if (cached && !headers['authorization']) expect.fail('a cached authorizer never gets a request without Authorization');
+  return { ...event, headers: { ...event.headers, ...headers }, ...(cached ? { identitySource: [headers['authorization']!] } : {}) } as APIGatewayRequestAuthorizerEventV2;
 };
 
 /** AWS's documented route event (payload 2.0) carrying the authorizer's answer as `requestContext.authorizer.lambda`. */
@@ -102,17 +107,29 @@ describe('the API-key Lambda authorizer (HTTP API, simple responses) against AWS
     expect(deployed.body['claims']).to.deep.include({ 'custom:tenant_id': 'acme' });
   });
 
-  it('takes the key from X-API-Key too (an uncached authorizer sees every header)', async () => {
+  it('takes the key from X-API-Key too when uncached (no identity source: it sees every request)', async () => {
     const { key, record } = await keys.issue({ owner: 'org-8', name: 'ci', scopes: ['tasks:read'] });
-    expect(await authorize(authorizerEvent({ 'x-api-key': key }))).to.have.nested.property('context.keyId', record.id);
+    expect(await authorize(authorizerEvent({ 'x-api-key': key }, false))).to.have.nested.property('context.keyId', record.id);
+  });
+
+  it('cached, reads only Authorization (its cache key): an X-API-Key beside a token is not what it verifies', async () => {
+    const { key } = await keys.issue({ owner: 'org-8', name: 'ci', scopes: ['tasks:read'] });
+    const token = await signToken({ sub: 'user-8' });
+    // The verdict is kept per Authorization value: had it verified the key, the next request with this token alone
+    // would pass as the key's owner.
+    const result = await authorize(authorizerEvent({ authorization: `Bearer ${token}`, 'x-api-key': key }));
+    expect(result.context).to.deep.include({ authMethod: 'jwt', subject: 'user-8' });
+    // A garbage Authorization with a valid X-API-Key is refused: the key is not read.
+    expect((await rejection(authorize(authorizerEvent({ authorization: 'Bearer nonsense', 'x-api-key': key })))).message).to.equal('Unauthorized');
+    expect(refusals.join('\n')).not.to.contain(key.split('_').pop());
   });
 
   it('refuses an unknown, revoked or garbled key and a request with no credential with 401 Unauthorized, logging no key', async () => {
     const { key, record } = await keys.issue({ owner: 'org-9', name: 'ci', scopes: ['tasks:read'] });
     await keys.revoke('org-9', record.id);
     const revoked = createApiKeyAuthorizer({ apiKeys: createApiKeyVerifier({ db: () => database.db, pepper: PEPPER, kind: 'test' }), log: (message) => refusals.push(message) });
-    for (const headers of [{ authorization: `Bearer ${key}` }, { 'x-api-key': 'sk_test_nope' }, { authorization: `Bearer ${key.replace('sk_test_', 'sk_live_')}` }, {}]) {
-      expect((await rejection(revoked(authorizerEvent(headers)))).message).to.equal('Unauthorized');
+    for (const [headers, cached] of [[{ authorization: `Bearer ${key}` }, true], [{ 'x-api-key': 'sk_test_nope' }, false], [{ authorization: `Bearer ${key.replace('sk_test_', 'sk_live_')}` }, true], [{}, false]] as const) {
+      expect((await rejection(revoked(authorizerEvent(headers, cached)))).message).to.equal('Unauthorized');
     }
     expect(refusals).to.have.length(4);
     expect(refusals.join('\n')).not.to.contain(key.split('_').pop());

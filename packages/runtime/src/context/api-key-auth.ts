@@ -194,8 +194,12 @@ export async function authorizeWithMethods(
   // The authorizer serves every route that accepts keys: a token it verified counts only where tokens are accepted.
   let auth = fromAuthorizer && (fromAuthorizer.method === 'apiKey' || methods.includes('jwt')) ? fromAuthorizer : undefined;
   if (!auth && !fromAuthorizer) {
-    const key = apiKeyOf(headers);
-    if (key !== undefined) {
+    // A token the gateway verified (fw dev's JWT check, when Authorization carries a token) is the caller, as the
+    // deployed authorizer, keyed on Authorization, would have it: an X-API-Key beside it is not read.
+    const gatewayVerified = methods.includes('jwt') ? authFromEvent(event) : undefined;
+    const key = gatewayVerified ? undefined : apiKeyOf(headers);
+    if (gatewayVerified) auth = gatewayVerified;
+    else if (key !== undefined) {
       if (!registeredVerifier) {
         throw new RuntimeError(
           'FW_ERR_API_KEY_VERIFIER_MISSING',
@@ -204,11 +208,11 @@ export async function authorizeWithMethods(
       }
       auth = apiKeyAuthInfo(await registeredVerifier(key));
     } else if (methods.includes('jwt')) {
-      auth = authFromEvent(event) ?? (await verifiedBearer(headers));
+      auth = await verifiedBearer(headers);
     }
   }
   if (!auth) {
-    const accepted = methods.map((m) => (m === 'jwt' ? 'a bearer token (Authorization: Bearer <access token>)' : 'an API key (X-API-Key: <key>)')).join(' or ');
+    const accepted = methods.map((m) => (m === 'jwt' ? 'a bearer token (Authorization: Bearer <access token>)' : 'an API key (Authorization: Bearer sk_...)')).join(' or ');
     throw new Unauthorized(`This route requires ${accepted}`);
   }
   const resourceServer = process.env[ENV.authResourceServer];

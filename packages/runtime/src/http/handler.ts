@@ -52,8 +52,8 @@ export interface HandlerOptions {
   readonly scopes?: readonly AppScope[];
   /**
    * How callers may authenticate: `['jwt', 'apiKey']` accepts an access token or one of the app's API keys
-   * (`X-API-Key`, or `Authorization: Bearer sk_...`), with `ctx.auth` filled the same way (`ctx.auth.method` says
-   * which). A route that accepts `apiKey` always requires one of them, scopes or not. The key check is registered by
+   * (`Authorization: Bearer sk_...`; `X-API-Key` only where the deployed authorizer runs uncached), with `ctx.auth`
+   * filled the same way (`ctx.auth.method` says which). A route that accepts `apiKey` always requires one of them, scopes or not. The key check is registered by
    * `createApiKeys` of `@framework/integrations` (so routes without keys do not carry its code).
    * @default ['jwt']
    */

@@ -50,9 +50,15 @@ describe("handler: auth: ['jwt', 'apiKey']", () => {
     expect(await call(httpEvent({ claims: { sub: 'user-1', scope: 'tasks:read' } }))).to.deep.equal({ status: 200, body: { subject: 'user-1', method: 'jwt', keyId: null, scopes: ['tasks:read'] } });
     const none = await call(httpEvent());
     expect(none.status).to.equal(401);
-    expect(JSON.stringify(none.body)).to.contain('X-API-Key');
+    expect(JSON.stringify(none.body)).to.contain('Authorization: Bearer sk_');
     const keyOnly = handler({ auth: ['apiKey'], fn: () => 1 });
     expect((await keyOnly(httpEvent({ claims: { sub: 'user-1', scope: 'tasks:read' } }), lambdaContext())).statusCode).to.equal(401);
+  });
+
+  it('takes the token the gateway verified over an X-API-Key beside it (as the authorizer keyed on Authorization does)', async () => {
+    const answer = await call(httpEvent({ claims: { sub: 'user-2', scope: 'tasks:read' }, headers: { 'x-api-key': KEY } }));
+    expect(answer).to.deep.equal({ status: 200, body: { subject: 'user-2', method: 'jwt', keyId: null, scopes: ['tasks:read'] } });
+    expect(verified).to.deep.equal([]);
   });
 
   it('verifies a bearer token itself when no gateway authorizer did (deployed, key routes have none)', async () => {

@@ -7,7 +7,7 @@ import { tenancy } from '../../lib/tenancy.js';
 
 /**
  * GET /tasks[?status=open|done]: the caller's tasks of the caller's tenant (row-level security), for a bearer token or
- * an API key (X-API-Key) with `tasks:read`.
+ * an API key (`Authorization: Bearer sk_...`) with `tasks:read`.
  */
 export const main = handler({
   scopes: ['tasks:read'],
