@@ -1,9 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseEnv } from 'node:util';
+import { ENV } from '@framework/core/names';
 
 /** The variable the key is read from. */
-export const LICENSE_KEY_VARIABLE = 'FW_LICENSE_KEY';
+export const LICENSE_KEY_VARIABLE = ENV.licenseKey;
 
 /**
  * Where the code runs, for the policy: `deployed` in a Lambda function of a deployed stage; `local` under `fw dev`
@@ -12,7 +13,7 @@ export const LICENSE_KEY_VARIABLE = 'FW_LICENSE_KEY';
 export type LicenseEnvironment = 'deployed' | 'local';
 
 export function licenseEnvironment(env: Readonly<Record<string, string | undefined>> = process.env): LicenseEnvironment {
-  return env['AWS_LAMBDA_FUNCTION_NAME'] && !env['FW_DEV_ENDPOINT'] ? 'deployed' : 'local';
+  return env['AWS_LAMBDA_FUNCTION_NAME'] && !env[ENV.devEndpoint] ? 'deployed' : 'local';
 }
 
 /**
@@ -23,7 +24,7 @@ export function readLicenseKey(env: Readonly<Record<string, string | undefined>>
   const fromEnv = env[LICENSE_KEY_VARIABLE];
   if (fromEnv) return fromEnv;
   if (licenseEnvironment(env) === 'deployed') return undefined;
-  const file = join(env['FW_PROJECT_ROOT'] || process.cwd(), '.env');
+  const file = join(env[ENV.projectRoot] || process.cwd(), '.env');
   if (!existsSync(file)) return undefined;
   try {
     return parseEnv(readFileSync(file, 'utf8'))[LICENSE_KEY_VARIABLE] || undefined;

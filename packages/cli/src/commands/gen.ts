@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { ENV } from '@framework/core';
 import { findConfigFile, loadApp } from '../app-loader/index.js';
 import { CLIENT_FILE, isGeneratedClient, writeClient } from '../client-gen/index.js';
 import { GenerateError } from '../errors.js';
@@ -12,7 +13,7 @@ export async function run(argv: string[]): Promise<number> {
   if (kind !== 'client') {
     throw new GenerateError('FW_ERR_GENERATE_BAD_ARGUMENT', `${kind === undefined ? 'nothing to generate' : `cannot generate "${kind}"`}: fw gen knows "client". Usage: ${USAGE}`);
   }
-  let stage = process.env.FW_STAGE ?? 'dev';
+  let stage = process.env[ENV.stage] ?? 'dev';
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i]!;
     if (arg === '--stage' && rest[i + 1] !== undefined) stage = rest[++i]!;

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { HTTP_METHODS, segmentToPath } from '@framework/core';
+import { ENV, HTTP_METHODS, segmentToPath } from '@framework/core';
 import { GenerateError } from '../errors.js';
 import { findConfigFile, loadApp } from '../app-loader/index.js';
 
@@ -20,7 +20,7 @@ function parse(argv: readonly string[]): RouteArguments {
   }
   let routePath: string | undefined;
   let method: string | undefined;
-  let stage = process.env.FW_STAGE ?? 'dev';
+  let stage = process.env[ENV.stage] ?? 'dev';
   const scopes: string[] = [];
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i]!;

@@ -86,13 +86,13 @@ export function defineApp(options: AppOptions): AppDefinition {
     problems.push({ code: 'FW_ERR_CONFIG_INVALID_VALUE', path: 'rootDir', message: `expected the project folder as a path string, got ${c.describeValue(input.rootDir)}` });
   }
   const rootDir = path.resolve(typeof input.rootDir === 'string' && !input.rootDir.includes('\0') ? input.rootDir : process.env[ENV.projectRoot] ?? process.cwd());
-  const stageInput = input.stage ?? process.env.FW_STAGE ?? 'dev';
-  const stage = validate(stageName, stageInput, input.stage !== undefined ? 'stage' : process.env.FW_STAGE ? 'FW_STAGE' : 'stage', problems);
+  const stageInput = input.stage ?? process.env[ENV.stage] ?? 'dev';
+  const stage = validate(stageName, stageInput, input.stage !== undefined ? 'stage' : process.env[ENV.stage] ? 'FW_STAGE' : 'stage', problems);
   if (stage && stages.length && !stages.includes(stage)) {
     problems.push({
       code: 'FW_ERR_CONFIG_UNKNOWN_STAGE',
       path: joinPath('envs', stage),
-      message: `stage "${stage}" (from ${input.stage !== undefined ? 'the stage option' : process.env.FW_STAGE ? 'FW_STAGE' : 'the default'}) has no environment; declared stages: ${stages.join(', ')}. Add envs.${stage} or pick one of those`,
+      message: `stage "${stage}" (from ${input.stage !== undefined ? 'the stage option' : process.env[ENV.stage] ? 'FW_STAGE' : 'the default'}) has no environment; declared stages: ${stages.join(', ')}. Add envs.${stage} or pick one of those`,
     });
   }
 

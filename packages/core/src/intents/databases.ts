@@ -74,13 +74,16 @@ export interface DatabaseDefinition {
   readonly variables: ReturnType<typeof databaseEnv>;
 }
 
-/** The migration function of a database: `{project}-{stage}-migrate-<id>`. */
-function migrationFunction(project: string, stage: string, databaseId: string): StandaloneFunctionDefinition {
+/**
+ * The migration function of a database named `functionName` (`{project}-{stage}-migrate-<id>`, `migrationFunctionName`):
+ * the one definition of its handler, memory and timeout, read by the model and by infra's `DatabaseMigrations`.
+ */
+export function migrationFunctionDefinition(databaseId: string, functionName: string): StandaloneFunctionDefinition {
   return {
     kind: 'function',
     id: `migrate/${databaseId}`,
     file: '@framework/data/migrate-handler',
-    functionName: migrationFunctionName(project, stage, databaseId),
+    functionName,
     memorySize: MIGRATION_MEMORY_SIZE,
     timeout: MIGRATION_TIMEOUT_SECONDS,
     environment: {},
@@ -102,7 +105,7 @@ export const databasesKind: IntentKindModule<readonly DatabaseIntent[], readonly
       migrationsDir: d.migrationsDir ?? 'migrations',
       engineVersion: d.engineVersion ?? DEFAULT_POSTGRES_VERSION,
       migrationFunctionName: migrationFunctionName(project, stage, d.id),
-      migrationFunction: migrationFunction(project, stage, d.id),
+      migrationFunction: migrationFunctionDefinition(d.id, migrationFunctionName(project, stage, d.id)),
       variables: databaseEnv(d.id),
     })),
   environment: (databases) => {

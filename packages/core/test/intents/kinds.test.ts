@@ -10,6 +10,7 @@ import {
   MIGRATION_MEMORY_SIZE,
   MIGRATION_TIMEOUT_SECONDS,
   defineApp,
+  migrationFunctionDefinition,
   migrationFunctionName,
   resolveEnvironment,
   type AppDefinition,
@@ -66,6 +67,8 @@ describe('the model is final', () => {
         description: 'Applies the migrations of database main',
       });
       expect(db!.migrationFunction.functionName).to.equal(db!.migrationFunctionName);
+      // infra's DatabaseMigrations builds its default unit with the same function, so the two cannot drift apart.
+      expect(migrationFunctionDefinition('main', db!.migrationFunctionName)).to.deep.equal(db!.migrationFunction);
     }
     expect([MIGRATION_MEMORY_SIZE, MIGRATION_TIMEOUT_SECONDS]).to.deep.equal([512, 600]);
   });

@@ -1,7 +1,7 @@
 import { CustomResource, RemovalPolicy, type CfnElement } from 'aws-cdk-lib';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as cr from 'aws-cdk-lib/custom-resources';
-import { MIGRATION_MEMORY_SIZE, MIGRATION_TIMEOUT_SECONDS, type EnvironmentSettings, type StandaloneFunctionDefinition } from '@framework/core';
+import { MIGRATION_TIMEOUT_SECONDS, migrationFunctionDefinition, type EnvironmentSettings, type StandaloneFunctionDefinition } from '@framework/core';
 import { Construct } from 'constructs';
 import type { MigrationBundle } from '../bundling/bundle-app.js';
 import { acknowledgeNagFindings, nagResourceRef } from '../checks/nag-suppressions.js';
@@ -41,16 +41,7 @@ export class DatabaseMigrations extends Construct {
   constructor(scope: Construct, id: string, props: DatabaseMigrationsProps) {
     super(scope, id);
     const { database, bundle } = props;
-    const unit = props.unit ?? {
-      kind: 'function',
-      id: `migrate/${bundle.databaseId}`,
-      file: '@framework/data/migrate-handler',
-      functionName: bundle.functionName,
-      memorySize: MIGRATION_MEMORY_SIZE,
-      timeout: MIGRATION_TIMEOUT_SECONDS,
-      environment: {},
-      description: `Applies the migrations of database ${bundle.databaseId}`,
-    };
+    const unit = props.unit ?? migrationFunctionDefinition(bundle.databaseId, bundle.functionName);
     this.function = new AppFunction(this, 'Function', { unit, bundle, settings: props.settings, environment: props.environment, network: props.network });
     database.grantConnect(this.function.function);
     this.provider = new cr.Provider(this, 'Provider', {

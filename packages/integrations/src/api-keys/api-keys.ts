@@ -1,5 +1,6 @@
 import type { Queryable } from '@framework/data';
 import { verifyAccessToken } from '@framework/auth';
+import { ENV } from '@framework/core/names';
 import { getRootLogger, getService, NotFound, registerAccessTokenVerifier, registerApiKeyRateLimitCheck, registerApiKeyVerifier, type ApiKeyIdentity } from '@framework/runtime';
 import { ApiKeyRateLimited, IntegrationsError, InvalidApiKey, UnknownScope } from '../errors.js';
 import { generateApiKey, parseApiKey, type ApiKeyKind } from './api-key-format.js';
@@ -114,7 +115,7 @@ export class ApiKeys {
     if (options.allowedScopes.length === 0 && !verifyOnly) throw new IntegrationsError('FW_ERR_API_KEY_OPTIONS', 'createApiKeys needs allowedScopes: the scopes a key may hold (Object.keys(security.scopes))');
     if (options.defaultRateLimit) checkRateLimit(options.defaultRateLimit);
     this.allowedScopes = new Set(options.allowedScopes);
-    this.kind = options.kind ?? (process.env['FW_STAGE'] === 'prod' ? 'live' : 'test');
+    this.kind = options.kind ?? (process.env[ENV.stage] === 'prod' ? 'live' : 'test');
     this.now = options.now ?? Date.now;
     this.store = new ApiKeyStore(options.db ?? (() => getService().db));
     this.cache = new VerificationCache((options.cacheTtlSeconds ?? 10) * 1000, MAX_CACHE_ENTRIES, this.now);

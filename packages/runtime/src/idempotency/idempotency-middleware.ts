@@ -85,8 +85,8 @@ function isStorable(status: number): boolean {
 }
 
 /**
- * Runs a route's handler at most once per key (spec: "Idempotency middleware"). Place it in the handler's
- * `middleware` array after authentication, so a rejected request never reaches the store.
+ * Runs a route's handler at most once per key (the runtime README's "Idempotency and sagas" section). Place it in the
+ * handler's `middleware` array after authentication, so a rejected request never reaches the store.
  */
 export function idempotencyMiddleware(options: IdempotencyMiddlewareOptions): Middleware<unknown> {
   if (!options || options.store === undefined || options.store === null) {
@@ -192,7 +192,8 @@ export function idempotencyMiddleware(options: IdempotencyMiddlewareOptions): Mi
     async onError(request) {
       const owned = takeOwned(request);
       if (!owned) return;
-      // The handler threw: delete the pending record so a later request may run again (spec).
+      // The handler threw: there is no answer to replay, so delete the pending record and a later request with the
+      // same key runs again instead of waiting on a record no one will complete.
       await safely('delete', owned, () => abandonExecution(owned.store, owned.key, owned.owner));
     },
   };
