@@ -1,7 +1,7 @@
 import { sql, type Queryable } from '@framework/data';
 import { ChatHttpError } from '../errors.js';
 import { runPreSend } from '../hooks/pre-send.js';
-import { roleAllows } from '../permissions/room-permissions.js';
+import { ROLE_PERMISSIONS, roleAllows } from '../permissions/room-permissions.js';
 import { MESSAGE_COLUMNS, toMessage, type MessageRow } from '../model/rows.js';
 import type { RoomRow } from '../model/rows.js';
 import type { ChatMessage, ChatRole } from '../model/types.js';
@@ -47,6 +47,11 @@ export const MAX_HISTORY_PAGE = 200;
 
 const messageById = (db: Queryable, id: string) => db.maybeOne<MessageRow>(sql`SELECT ${MESSAGE_COLUMNS} FROM fw_chat_messages m WHERE m.id = ${id}`);
 
+/** Whether `checkSize` would pass (the one-statement send is only tried for a message that fits). */
+function sizeAllows(scope: SessionScope, text: string, attachments: readonly string[]): boolean {
+  return Buffer.byteLength(text, 'utf8') <= scope.limits.maxMessageBytes && attachments.length <= scope.limits.maxAttachments && (text.trim() !== '' || attachments.length > 0);
+}
+
 function checkSize(scope: SessionScope, text: string, attachments: readonly string[]): void {
   const bytes = Buffer.byteLength(text, 'utf8');
   if (bytes > scope.limits.maxMessageBytes) throw new ChatHttpError('CHAT_MESSAGE_TOO_LARGE', `A message's text is at most ${scope.limits.maxMessageBytes} bytes (UTF-8); this one is ${bytes}. Split it, or attach it as a file.`);
@@ -72,14 +77,73 @@ function isUniqueViolation(error: unknown): boolean {
   return false;
 }
 
+/** The roles that may send (members, moderators, owners today: read from the permission map, not assumed). */
+const SENDING_ROLES = (Object.keys(ROLE_PERMISSIONS) as ChatRole[]).filter((role) => roleAllows(role, 'send'));
+
 /**
- * Sends a message in two statements: one read (membership and role, a first send of the same client message id, the
- * parent, the sender's rate), then, after the size checks and the pre-send hook, one write: the room's next sequence
- * number and revision taken under the room's row lock (messages commit in sequence order, no gaps; membership checked
- * again under it), the message inserted, and the sender's watermark moved to it (one's own message is read). The write
- * is one statement, so one transaction: a racing retry's unique violation undoes the sequence number with it.
+ * The write of a send, one statement (so one transaction): the room's next sequence number and revision taken under
+ * the room's row lock (messages commit in sequence order, no gaps), the message inserted, the sender's watermark
+ * moved to it (one's own message is read). Membership is checked in the room update; with `guarded`, so are the
+ * role, the rate, the parent and a first send of the same client id (the one-statement path: no row back means one
+ * of them failed, and the caller finds which). A racing retry's unique violation undoes the sequence number with it.
+ */
+function writeMessage(scope: SessionScope, roomId: string, input: SendInput, text: string, attachments: readonly string[], guarded: boolean) {
+  const guard = guarded
+    ? sql`AND EXISTS (SELECT 1 FROM fw_chat_members g WHERE g.room_id = ${roomId} AND g.user_id = ${scope.userId} AND g.role = ANY(${SENDING_ROLES}::text[]))
+        AND (SELECT count(*) FROM fw_chat_messages WHERE sender = ${scope.userId} AND created_at > now() - interval '1 minute') < ${scope.limits.messagesPerMinute}
+        AND NOT EXISTS (SELECT 1 FROM fw_chat_messages x WHERE x.room_id = ${roomId} AND x.sender = ${scope.userId} AND x.client_msg_id = ${input.clientMessageId})
+        ${input.parentId !== undefined ? sql`AND EXISTS (SELECT 1 FROM fw_chat_messages p WHERE p.id = ${input.parentId}::bigint AND p.room_id = ${roomId})` : sql.empty}`
+    : sql.empty;
+  return scope.db.maybeOne<MessageRow>(sql`
+    WITH room AS (
+      UPDATE fw_chat_rooms SET last_seq = last_seq + 1, last_rev = last_rev + 1
+      WHERE id = ${roomId} AND EXISTS (SELECT 1 FROM fw_chat_members WHERE room_id = ${roomId} AND user_id = ${scope.userId}) ${guard}
+      RETURNING last_seq, last_rev),
+    m AS (
+      INSERT INTO fw_chat_messages (room_id, seq, rev, sender, client_msg_id, body, attachments, parent_id)
+      SELECT ${roomId}::uuid, last_seq, last_rev, ${scope.userId}, ${input.clientMessageId}, ${text}, ${JSON.stringify(attachments)}::jsonb, ${input.parentId ?? null}::bigint FROM room
+      RETURNING *),
+    mark AS (
+      UPDATE fw_chat_members SET last_read_seq = GREATEST(last_read_seq, (SELECT seq FROM m))
+      WHERE room_id = ${roomId} AND user_id = ${scope.userId})
+    SELECT m.id::text AS id, m.room_id, m.seq, m.sender, m.client_msg_id, m.body, m.attachments, m.parent_id::text AS parent_id,
+      m.created_at, m.edited_at, m.deleted_at, m.rev, NULL::jsonb AS reactions
+    FROM m`);
+}
+
+/**
+ * Sends a message. Without a pre-send hook, in one statement when it goes through (`writeMessage` guarded: every
+ * check in the statement); when that writes nothing, or with a hook, the checks are read in one statement (membership
+ * and role, a first send of the same client id, the parent, the rate), each refusal answered with its code, the hook
+ * run, and the message written in a second.
  */
 export async function sendMessage(scope: SessionScope, roomId: string, input: SendInput): Promise<SendResult> {
+  const attachments = input.attachments ?? [];
+  const findSent = async () => toMessage((await scope.db.maybeOne<MessageRow>(sql`SELECT ${MESSAGE_COLUMNS} FROM fw_chat_messages m WHERE m.room_id = ${roomId} AND m.sender = ${scope.userId} AND m.client_msg_id = ${input.clientMessageId}`))!);
+  const retried = async (): Promise<SendResult> => {
+    const message = await findSent();
+    await emit(scope, { type: 'message.sent', roomId, message, retry: true });
+    return { message, duplicate: true };
+  };
+  const sent = async (row: MessageRow): Promise<SendResult> => {
+    const message = toMessage(row);
+    await emit(scope, { type: 'message.sent', roomId, message });
+    return { message, duplicate: false };
+  };
+  const write = async (text: string, guarded: boolean): Promise<MessageRow | 'duplicate' | undefined> => {
+    try {
+      return await writeMessage(scope, roomId, input, text, attachments, guarded);
+    } catch (error) {
+      // The same client message id committed meanwhile (a retry racing the first send): nothing of this one stayed.
+      if (isUniqueViolation(error)) return 'duplicate';
+      throw error;
+    }
+  };
+  if (!scope.preSend && sizeAllows(scope, input.text, attachments)) {
+    const row = await write(input.text, true);
+    if (row === 'duplicate') return retried();
+    if (row) return sent(row);
+  }
   const check = await scope.db.maybeOne<SendCheckRow>(sql`
     SELECT r.id, r.kind, r.name, r.resource, r.created_by, r.created_at, r.last_seq, r.last_rev, mb.role,
       (SELECT x.id::text FROM fw_chat_messages x WHERE x.room_id = r.id AND x.sender = ${scope.userId} AND x.client_msg_id = ${input.clientMessageId}) AS sent_id,
@@ -91,46 +155,16 @@ export async function sendMessage(scope: SessionScope, roomId: string, input: Se
       FROM fw_chat_messages WHERE sender = ${scope.userId} AND created_at > now() - interval '1 minute') rate
     WHERE r.id = ${roomId}`);
   checkRole(check, roomId, 'send');
-  const findSent = async () => toMessage((await scope.db.maybeOne<MessageRow>(sql`SELECT ${MESSAGE_COLUMNS} FROM fw_chat_messages m WHERE m.room_id = ${roomId} AND m.sender = ${scope.userId} AND m.client_msg_id = ${input.clientMessageId}`))!);
-  if (check!.sent_id !== null) {
-    const message = await findSent();
-    await emit(scope, { type: 'message.sent', roomId, message, retry: true });
-    return { message, duplicate: true };
-  }
-  const attachments = input.attachments ?? [];
+  if (check!.sent_id !== null) return retried();
   checkSize(scope, input.text, attachments);
   if (input.parentId !== undefined && check!.parent_room !== roomId) throw new ChatHttpError('CHAT_MESSAGE_NOT_FOUND', `parentId ${input.parentId} is not a message of room ${roomId}.`);
   checkRate(scope, check!);
   const text = await runPreSend(scope.preSend, scope.preSendBudgetMs, { roomId, sender: scope.userId, text: input.text, attachments, parentId: input.parentId ?? null });
   checkSize(scope, text, attachments);
-  let row: MessageRow | undefined;
-  try {
-    row = await scope.db.maybeOne<MessageRow>(sql`
-      WITH room AS (
-        UPDATE fw_chat_rooms SET last_seq = last_seq + 1, last_rev = last_rev + 1
-        WHERE id = ${roomId} AND EXISTS (SELECT 1 FROM fw_chat_members WHERE room_id = ${roomId} AND user_id = ${scope.userId})
-        RETURNING last_seq, last_rev),
-      m AS (
-        INSERT INTO fw_chat_messages (room_id, seq, rev, sender, client_msg_id, body, attachments, parent_id)
-        SELECT ${roomId}::uuid, last_seq, last_rev, ${scope.userId}, ${input.clientMessageId}, ${text}, ${JSON.stringify(attachments)}::jsonb, ${input.parentId ?? null}::bigint FROM room
-        RETURNING *),
-      mark AS (
-        UPDATE fw_chat_members SET last_read_seq = GREATEST(last_read_seq, (SELECT seq FROM m))
-        WHERE room_id = ${roomId} AND user_id = ${scope.userId})
-      SELECT m.id::text AS id, m.room_id, m.seq, m.sender, m.client_msg_id, m.body, m.attachments, m.parent_id::text AS parent_id,
-        m.created_at, m.edited_at, m.deleted_at, m.rev, NULL::jsonb AS reactions
-      FROM m`);
-  } catch (error) {
-    if (!isUniqueViolation(error)) throw error;
-    // The same client message id committed meanwhile (a retry racing the first send): nothing of this one stayed.
-    const message = await findSent();
-    await emit(scope, { type: 'message.sent', roomId, message, retry: true });
-    return { message, duplicate: true };
-  }
+  const row = await write(text, false);
+  if (row === 'duplicate') return retried();
   if (!row) throw new ChatHttpError('CHAT_NOT_A_MEMBER', `You are no longer a member of room ${roomId}.`);
-  const message = toMessage(row);
-  await emit(scope, { type: 'message.sent', roomId, message });
-  return { message, duplicate: false };
+  return sent(row);
 }
 
 /**

@@ -192,6 +192,38 @@ for (const engine of ENGINES) {
       });
     });
 
+    it('sends in one statement when every check passes, and still answers each refusal with its code', async () => {
+      await acme(async () => {
+        const room = await as('alice').createRoom({ members: ['bob'] });
+        const other = await as('alice').createRoom();
+        const elsewhere = (await as('alice').send(other.id, { clientMessageId: 'x', text: 'elsewhere' })).message;
+        let statements = 0;
+        const db = database.db();
+        const counted = new Set(['query', 'one', 'maybeOne', 'many', 'transaction']);
+        const counting = new Proxy(db, {
+          get(target, prop) {
+            const value = Reflect.get(target, prop, target) as unknown;
+            if (typeof value !== 'function') return value;
+            return (...args: unknown[]) => {
+              if (counted.has(String(prop))) statements++;
+              return (value as (...a: unknown[]) => unknown).apply(target, args);
+            };
+          },
+        });
+        const alice = chat.as('alice', counting);
+        const first = await alice.send(room.id, { clientMessageId: 'one', text: 'one statement' });
+        expect([first.duplicate, first.message.seq, statements]).to.deep.equal([false, 1, 1]);
+        statements = 0;
+        const reply = await alice.send(room.id, { clientMessageId: 'two', text: 'a reply', parentId: first.message.id });
+        expect([reply.message.parentId, statements]).to.deep.equal([first.message.id, 1]);
+        // Refusals and retries take the checking path: the right answer, not a silent nothing.
+        expect((await alice.send(room.id, { clientMessageId: 'one', text: 'one statement' })).duplicate).to.equal(true);
+        await expectRefused(alice.send(room.id, { clientMessageId: 'p', text: 'wrong thread', parentId: elsewhere.id }), 'CHAT_MESSAGE_NOT_FOUND');
+        await expectRefused(chat.as('eve', counting).send(room.id, { clientMessageId: 'e', text: 'hi' }), 'CHAT_NOT_A_MEMBER');
+        expect((await as('bob').history(room.id)).messages.map((m) => m.seq)).to.deep.equal([1, 2]);
+      });
+    });
+
     it('lets moderators manage members and owners manage roles', async () => {
       await acme(async () => {
         const room = await as('olga').createRoom({ members: ['mia', { userId: 'max', role: 'moderator' }] });
