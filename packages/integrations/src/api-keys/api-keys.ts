@@ -109,6 +109,8 @@ export class ApiKeys {
   private readonly defaultRateLimit: ApiKeyRateLimit | undefined;
   private readonly now: () => number;
   private pepperValue: Promise<string> | undefined;
+  /** Reads by prefix in flight. */
+  private readonly reads = new Map<string, Promise<StoredApiKey | undefined>>();
 
   /** `verifyOnly`: a verifier that issues nothing (the Lambda authorizer), so it needs no allowed scopes. */
   constructor(private readonly options: ApiKeysOptions, verifyOnly = false) {
@@ -179,7 +181,7 @@ export class ApiKeys {
   async revoke(owner: string, id: string): Promise<void> {
     const record = await this.store.get(owner, id);
     if (!record || !(await this.store.revoke(owner, id))) throw new NotFound(`No active API key ${id} for this owner`, { code: 'API_KEY_NOT_FOUND' });
-    this.cache.forget(record.prefix);
+    this.forget(record.prefix);
   }
 
   /**
@@ -191,7 +193,7 @@ export class ApiKeys {
     if (!old || old.revokedAt) throw new NotFound(`No active API key ${id} for this owner`, { code: 'API_KEY_NOT_FOUND' });
     const issued = await this.issue({ owner, name: old.name, scopes: old.scopes.filter((s) => this.allowedScopes.has(s)), ...(old.expiresAt ? { expiresAt: old.expiresAt } : {}), ...(old.rateLimit ? { rateLimit: old.rateLimit } : {}) });
     await this.store.expireBy(owner, id, new Date(this.now() + overlapSeconds * 1000));
-    this.cache.forget(old.prefix);
+    this.forget(old.prefix);
     return issued;
   }
 
@@ -216,17 +218,50 @@ export class ApiKeys {
     const hash = hashApiKey(key, await this.pepper());
     let record: StoredApiKey | undefined;
     const cached = this.cache.get(parsed.prefix);
-    if (cached) record = cached.record;
-    else {
-      record = await this.store.findByPrefix(parsed.prefix);
-      this.cache.set(parsed.prefix, record);
-    }
+    if (cached) {
+      record = cached.record;
+      // Past 3/4 of its TTL: re-read in the background, so a key in steady use never waits for the database.
+      if (cached.refreshDue && !this.reads.has(parsed.prefix)) {
+        this.cache.noteRefresh();
+        this.read(parsed.prefix).catch((error: unknown) => getRootLogger().warn('API keys: refreshing a cached key failed; it is read again on its next use', { error: (error as Error).message }));
+      }
+    } else record = await this.read(parsed.prefix);
     if (!record || !hashesEqual(hash, record.hash)) throw new InvalidApiKey();
     const now = this.now();
     if (record.revokedAt || (record.expiresAt && record.expiresAt.getTime() <= now)) throw new InvalidApiKey();
     this.lastUsed.note(record.id, new Date(now));
     const identity: ApiKeyIdentity = { keyId: record.id, owner: record.owner, scopes: record.scopes, ...(record.tenant !== undefined ? { tenant: record.tenant } : {}) };
     return { identity, ...(record.rateLimit ? { rateLimit: record.rateLimit } : {}) };
+  }
+
+  /** Drops the cached record and any read in flight of it (which may have read the row before the change). */
+  private forget(prefix: string): void {
+    this.cache.forget(prefix);
+    this.reads.delete(prefix);
+  }
+
+  /** The stored key by prefix, one database read per prefix at a time (concurrent misses share it), then cached. */
+  private read(prefix: string): Promise<StoredApiKey | undefined> {
+    let reading = this.reads.get(prefix);
+    if (!reading) {
+      const started = this.cache.startRead();
+      const done = () => {
+        if (this.reads.get(prefix) === reading) this.reads.delete(prefix);
+      };
+      reading = this.store.findByPrefix(prefix).then(
+        (record) => {
+          done();
+          this.cache.set(prefix, record, started);
+          return record;
+        },
+        (error: unknown) => {
+          done();
+          throw error;
+        },
+      );
+      this.reads.set(prefix, reading);
+    }
+    return reading;
   }
 
   /** Counts one request of a key against its limit in this container; `ApiKeyRateLimited` (429) when over it. */

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import type { Queryable, SqlFragment } from '@framework/data';
 import { HttpError } from '@framework/runtime';
 import { createApiKeys, hashApiKey, IntegrationsError, InvalidApiKey, ApiKeyRateLimited, UnknownScope, type ApiKeys } from '../../src/index.js';
 import { startTestDatabase, type TestDatabase } from '../support/pglite-database.js';
@@ -103,6 +104,85 @@ describe('API keys (createApiKeys) on PGlite', () => {
     await keys.verify(key);
   });
 
+  /** The database, with the key lookups counted and their answers held until `release` (a read in flight). */
+  const watchedLookups = () => {
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    let held = false;
+    const watched = { lookups: 0, answered: 0, hold: () => void (held = true), release: () => open() };
+    const db: Queryable = new Proxy(database.db as Queryable, {
+      get(target, name, receiver) {
+        if (name !== 'maybeOne') return Reflect.get(target, name, receiver) as unknown;
+        return async (statement: SqlFragment) => {
+          const lookup = statement.compile().text.includes('WHERE prefix');
+          if (lookup) watched.lookups++;
+          const row = await target.maybeOne(statement);
+          if (lookup) watched.answered++;
+          if (lookup && held) await gate;
+          return row;
+        };
+      },
+    });
+    return { db, watched };
+  };
+  const waitFor = async (condition: () => boolean, what: string) => {
+    for (let i = 0; i < 400 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
+    if (!condition()) expect.fail(`gave up waiting for ${what}`);
+  };
+
+  it('re-reads a key in steady use in the background past 3/4 of its TTL: no request waits, a revocation elsewhere still lands within the TTL', async () => {
+    const { db, watched } = watchedLookups();
+    const container = createApiKeys({ allowedScopes: ['tasks:read'], db: () => db, pepper: PEPPER, kind: 'test', now: () => clock, registerVerifier: false, cacheTtlSeconds: 10 });
+    const { key, record } = await keys.issue({ owner: 'steady', name: 'n', scopes: ['tasks:read'] });
+    await container.verify(key);
+    clock += 7_000;
+    await container.verify(key);
+    expect(watched.lookups).to.equal(1);
+    // Past 3/4 of the TTL: answered from the cache, and one read (not one per request) started behind it.
+    clock += 1_000;
+    await container.verify(key);
+    await container.verify(key);
+    expect(watched.lookups).to.equal(2);
+    await waitFor(() => watched.answered === 2, 'the background read');
+    // Revoked in another container: the refreshed entry (read at +8 s) answers until +18 s, not longer.
+    await keys.revoke('steady', record.id);
+    clock += 9_000;
+    await container.verify(key);
+    // At +17 s that entry still answered, and started the read that finds the revocation.
+    await waitFor(() => watched.answered === 3, 'the second background read');
+    clock += 1_000;
+    expect(await rejection(container.verify(key))).to.be.instanceOf(InvalidApiKey);
+    expect(container.cacheStats()).to.deep.equal({ hits: 5, misses: 1, refreshes: 2 });
+  });
+
+  it('makes one database read for concurrent misses of one key', async () => {
+    const { db, watched } = watchedLookups();
+    const container = createApiKeys({ allowedScopes: ['tasks:read'], db: () => db, pepper: PEPPER, kind: 'test', now: () => clock, registerVerifier: false });
+    const { key, record } = await keys.issue({ owner: 'burst', name: 'n', scopes: ['tasks:read'] });
+    const answers = await Promise.all(Array.from({ length: 5 }, () => container.verify(key)));
+    expect(answers.map((a) => a.keyId)).to.deep.equal(Array(5).fill(record.id));
+    expect(watched.lookups).to.equal(1);
+    expect(await rejection(Promise.all(Array.from({ length: 3 }, () => container.verify(key.replace(/_[a-z0-9]{12}_/, '_zzzzzzzzzzzz_')))))).to.be.instanceOf(InvalidApiKey);
+    expect(watched.lookups).to.equal(2);
+  });
+
+  it('revokes at once in this container even while a read of the key (of the row before) is in flight', async () => {
+    const { db, watched } = watchedLookups();
+    const container = createApiKeys({ allowedScopes: ['tasks:read'], db: () => db, pepper: PEPPER, kind: 'test', now: () => clock, registerVerifier: false });
+    const { key, record } = await keys.issue({ owner: 'racer', name: 'n', scopes: ['tasks:read'] });
+    watched.hold();
+    const before = container.verify(key);
+    await waitFor(() => watched.answered === 1, 'the first read');
+    await container.revoke('racer', record.id);
+    const after = container.verify(key);
+    await waitFor(() => watched.lookups === 2, 'a fresh read after the revocation');
+    watched.release();
+    // The request that arrived before the revocation may pass; none after it, and the old row is not cached.
+    expect((await before).keyId).to.equal(record.id);
+    expect(await rejection(after)).to.be.instanceOf(InvalidApiKey);
+    expect(await rejection(container.verify(key))).to.be.instanceOf(InvalidApiKey);
+  });
+
   it('writes last-used times in one batch, not per request, and serves repeated verifications from the cache', async () => {
     const a = await keys.issue({ owner: 'busy', name: 'a', scopes: ['tasks:read'] });
     const b = await keys.issue({ owner: 'busy', name: 'b', scopes: ['tasks:read'] });
@@ -114,6 +194,6 @@ describe('API keys (createApiKeys) on PGlite', () => {
     await keys.flushLastUsed();
     const listed = await keys.list('busy');
     expect(listed.map((k) => k.lastUsedAt?.getTime())).to.deep.equal([clock, clock]);
-    expect(keys.cacheStats()).to.deep.equal({ hits: 8, misses: 2 });
+    expect(keys.cacheStats()).to.deep.equal({ hits: 8, misses: 2, refreshes: 0 });
   });
 });
