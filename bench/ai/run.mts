@@ -23,7 +23,7 @@ const K = 10;
 const M = Number(process.env['BENCH_AI_M'] ?? 16);
 const EF_CONSTRUCTION = Number(process.env['BENCH_AI_EF_CONSTRUCTION'] ?? 64);
 /** The `hnsw.ef_search` values measured: pgvector's default (40) and the vector store's (100), and wider ones. */
-const EF_SEARCH = (process.env['BENCH_AI_EF_SEARCH'] ?? '40,100,200,400').split(',').map(Number);
+const EF_SEARCH = (process.env['BENCH_AI_EF_SEARCH'] ?? '40,100,200,400,800').split(',').map(Number);
 
 /** A deterministic pseudo-random generator (mulberry32): the same corpus on every run. */
 function random(seed: number): () => number {

@@ -20,6 +20,8 @@ export default defineApp({
       { id: 'webhooks', batchSize: 5, timeout: 10, visibilityTimeout: 15, maxReceiveCount: 1 },
       // The notification dispatcher (@framework/notify): fed after each commit that wrote outbox rows.
       { id: 'notify-outbox', batchSize: 10, timeout: 30, visibilityTimeout: 60, maxReceiveCount: 5 },
+      // Attachments into the collection POST /ask searches: the bucket's upload notifications (extract, chunk, embed).
+      { id: 'ai-ingest', batchSize: 5, timeout: 60, visibilityTimeout: 120, maxReceiveCount: 3 },
     ],
     schedules: [
       { id: 'daily-summary', schedule: { cron: '0 7 * * ? *' }, description: 'Logs the open-task summary every day at 07:00 UTC' },
@@ -34,6 +36,7 @@ export default defineApp({
       { id: 'inbound-sms', timeout: 10, description: 'Replies to the SMS number: STOP / START change its suppression' },
     ],
     // Files attached to tasks: uploaded straight from the client with presigned forms (5 MiB, images, PDF, text).
-    storage: [{ id: 'attachments', maxUploadBytes: 5 * 1024 * 1024, allowedContentTypes: ['image/*', 'application/pdf', 'text/plain'] }],
+    // Each upload is announced to `ai-ingest` (S3 event notifications deployed; fw dev's storage engine sends the same).
+    storage: [{ id: 'attachments', maxUploadBytes: 5 * 1024 * 1024, allowedContentTypes: ['image/*', 'application/pdf', 'text/plain'], notifications: [{ queue: 'ai-ingest' }] }],
   },
 });

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { vectorStoreMigration } from '@framework-pro/ai';
 import { tenantTable } from '@framework-pro/tenancy';
+import { objectCreatedEvent } from '@framework/storage';
 import { startApp, type TestApp } from '@framework/testing';
 import { createClient, type Client } from '../src/client.gen.js';
 
@@ -12,7 +13,8 @@ const DAY = 24 * 60 * 60 * 1000;
 
 /**
  * The acceptance of @framework-pro/ai: "what tasks are overdue and why?" answered over the caller's tasks and an
- * attached document, with citations, offline (the local embedder, the example's mock model). On the embedded engine
+ * attached document, with citations, offline (the local embedder, the example's mock model), the documents indexed by
+ * the app's queues (task events; the bucket's upload notifications) before POST /ask retrieves. On the embedded engine
  * (PGlite with pgvector): Debian's PostgreSQL here has no pgvector, and the migration skips the AI tables there.
  */
 describe('tasks-api answers questions over its tasks and attachments (POST /ask, PGlite + pgvector)', function () {
@@ -32,8 +34,12 @@ describe('tasks-api answers questions over its tasks and attachments (POST /ask,
     const form = new FormData();
     for (const [name, value] of Object.entries(upload.fields)) form.append(name, value);
     form.append('file', new Blob([text], { type: 'text/plain' }), fileName);
+    const waiting = app.queues['ai-ingest']!.messages().length;
     const posted = await fetch(upload.url, { method: 'POST', body: form });
     expect(posted.status).to.be.within(200, 299);
+    // The storage engine announces the upload in the background, as S3 does: wait for its message before draining.
+    for (let i = 0; i < 200 && app.queues['ai-ingest']!.messages().length === waiting; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(app.queues['ai-ingest']!.messages().length, 'the upload notification reached ai-ingest').to.equal(waiting + 1);
   }
 
   it('answers "what tasks are overdue and why?" with citations of the overdue task and its attached document', async () => {
@@ -42,6 +48,9 @@ describe('tasks-api answers questions over its tasks and attachments (POST /ask,
     await ada().tasks.byId(late.id).due.put({ dueAt: new Date(Date.now() - 3 * DAY).toISOString() });
     await ada().tasks.byId(onTime.id).due.put({ dueAt: new Date(Date.now() + 7 * DAY).toISOString() });
     await attach(late.id, 'status.txt', 'The invoice export is overdue because the payment provider revoked our API key; a new key is expected on Monday.');
+    // POST /ask only retrieves: until the queues ran (task-events indexes tasks, ai-ingest the uploaded file), nothing.
+    expect((await ada().ask.post({ question: 'what tasks are overdue and why?' })).found).to.equal(false);
+    await app.drain();
 
     const result = await ada().ask.post({ question: 'what tasks are overdue and why?' });
 
@@ -59,11 +68,29 @@ describe('tasks-api answers questions over its tasks and attachments (POST /ask,
     // The chunk a citation names is in the database, under the caller's tenant.
     const rows = await app.db().query<{ tenant_id: string; document_id: string }>('SELECT tenant_id, document_id FROM fw_ai_chunks WHERE id = $1', [source.chunkId]);
     expect(rows).to.deep.equal([{ tenant_id: 'acme', document_id: `task:${late.id}` }]);
+    const fileChunks = () => app.db().query<{ id: string }>("SELECT id FROM fw_ai_chunks WHERE document_id LIKE '%/status.txt' ORDER BY id");
+    const before = await fileChunks();
+    expect(before.length).to.be.greaterThan(0);
+
+    // The same file uploaded again (same ETag) and its notification redelivered: nothing indexed twice, nothing changed.
+    await attach(late.id, 'status.txt', 'The invoice export is overdue because the payment provider revoked our API key; a new key is expected on Monday.');
+    const [file] = await app.db().query<{ document_id: string; version: string }>("SELECT document_id, version FROM fw_ai_documents WHERE document_id LIKE '%/status.txt'");
+    await app.queues['ai-ingest']!.send(objectCreatedEvent({ bucket: 'attachments', key: file!.document_id, size: 1, etag: file!.version, eventName: 'ObjectCreated:Post', region: 'us-east-1', configurationId: 'redelivered' }));
+    await app.drain();
+    expect(await fileChunks()).to.deep.equal(before);
+    expect(await app.db().query('SELECT count(*)::int AS n FROM fw_ai_documents')).to.deep.equal([{ n: 3 }]);
+
+    // A new version of the file replaces its chunks.
+    await attach(late.id, 'status.txt', 'The invoice export is blocked: finance must approve the new payment provider contract.');
+    await app.drain();
+    const after = await ada().ask.post({ question: 'who must approve the payment provider contract?' });
+    expect(after.answer).to.contain('finance must approve').and.not.contain('revoked our API key');
   });
 
   it("never answers from another tenant's or another user's tasks: theirs is not found in the sources", async () => {
     const late = await ada().tasks.post({ title: 'Renew the certificate' }, { idempotencyKey: 'ai-3' });
     await ada().tasks.byId(late.id).due.put({ dueAt: new Date(Date.now() - DAY).toISOString() });
+    await app.drain();
     expect((await ada().ask.post({ question: 'which certificate is overdue?' })).found).to.equal(true);
     for (const other of [app.as({ roles: ['admin'], sub: 'ada', tenant: 'globex' }), app.as({ roles: ['admin'], sub: 'bob', tenant: 'acme' })]) {
       const result = await other.ask.post({ question: 'which certificate is overdue?' });

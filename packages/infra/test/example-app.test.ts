@@ -326,8 +326,9 @@ describe('the example app (examples/tasks-api): a first deploy of dev and prod',
     const invokers = app.units.filter((u) => permissionsOf(s, u.functionName).actions.includes('lambda:InvokeFunction')).map((u) => u.functionName);
     expect(invokers).to.deep.equal(['tasks-api-dev-cron-daily-summary']);
     const senders = app.units.filter((u) => permissionsOf(s, u.functionName).actions.includes('sqs:SendMessage')).map((u) => u.functionName).sort();
-    // PUT /tasks/{id}/assignee and the billing webhook (receipts) hand their committed notifications to the notify-outbox queue.
-    expect(senders).to.deep.equal([route('dev', 'POST /tasks'), route('dev', 'PUT /tasks/{id}'), route('dev', 'PUT /tasks/{id}/assignee'), route('dev', 'POST /billing/webhook')].sort());
+    // PUT /tasks/{id}/assignee and the billing webhook (receipts) hand their committed notifications to the notify-outbox queue;
+    // PUT /tasks/{id}/due sends task-events (the collection POST /ask searches is indexed there).
+    expect(senders).to.deep.equal([route('dev', 'POST /tasks'), route('dev', 'PUT /tasks/{id}'), route('dev', 'PUT /tasks/{id}/due'), route('dev', 'PUT /tasks/{id}/assignee'), route('dev', 'POST /billing/webhook')].sort());
   });
 
   it('deploys a database engine version aws-cdk-lib does not deprecate, and a Cognito prefix unique per account', () => {

@@ -1,6 +1,7 @@
-import { answer, cachedEmbedder, createLocalEmbedder, createModel, createVectorStore, ingestDocument, type Answer, type MockCall } from '@framework-pro/ai';
+import { answer, cachedEmbedder, createLocalEmbedder, createModel, createVectorStore, ingestUploads, type Answer, type IngestedUpload, type MockCall, type ReadableBucket } from '@framework-pro/ai';
+import { runWithTenant } from '@framework-pro/tenancy';
 import { sql, type Database } from '@framework/data';
-import type { BucketClient } from '@framework/storage';
+import { objectsCreated } from '@framework/storage';
 import { attachmentOwnerPrefix } from './attachments.js';
 
 /** The collection POST /ask searches: the caller's tasks and the text of their attachments. */
@@ -26,8 +27,37 @@ function storeOf(db: Database) {
   return createVectorStore({ db, embedder: cachedEmbedder(createLocalEmbedder({ dimensions: 384 }), { db }) });
 }
 
+/**
+ * The owner as metadata and filter: the key segment attachments are stored under (`attachmentOwnerPrefix`), so a
+ * task and its files carry the same value and the queue consumer can read it from the key.
+ */
+function ownerTag(owner: string): string {
+  return attachmentOwnerPrefix('t', owner).slice(2, -1);
+}
+
+const present = new WeakMap<Database, Promise<boolean>>();
+
+/**
+ * Whether migration 0040 created the vector store: it skips it on a PostgreSQL server without pgvector, and then the
+ * consumers index nothing (instead of failing every task event) and POST /ask finds nothing.
+ */
+function vectorStorePresent(db: Database): Promise<boolean> {
+  let known = present.get(db);
+  if (!known) {
+    // Kept once true; asked again while false (a migration may still create it).
+    known = db.one<{ present: boolean }>(sql`SELECT to_regclass('fw_ai_documents') IS NOT NULL AS present`).then((r) => {
+      if (!r.present) present.delete(db);
+      return r.present;
+    });
+    known.catch(() => present.delete(db));
+    present.set(db, known);
+  }
+  return known;
+}
+
 interface TaskRow {
   id: string;
+  owner: string;
   title: string;
   status: string;
   due_at: Date | null;
@@ -36,56 +66,56 @@ interface TaskRow {
 }
 
 /**
- * Indexes the owner's tasks (one document each: title, status, due date, whether it is overdue) and the text of their
- * attachments, each only when it changed: a task's version is its last change and today's date (overdue changes
- * with time), a file's is its ETag. The rows and the files are the tenant's (row-level security, tenant storage).
+ * Indexes one task (title, status, due date, whether it is overdue now), from the `task-events` consumer: its version
+ * is its last change and whether it is overdue, so a redelivered event costs one read and a task that became overdue
+ * is indexed again. A task that no longer exists leaves the collection. The rows are the tenant's (row-level security).
  */
-export async function indexOwnerTasks(db: Database, bucket: BucketClient, tenant: string, owner: string): Promise<void> {
+export async function indexTask(db: Database, taskId: string): Promise<void> {
+  if (!(await vectorStorePresent(db))) return;
   const store = storeOf(db);
-  const tasks = await db.many<TaskRow>(sql`SELECT id, title, status, due_at, updated_at, (status = 'open' AND due_at < now()) AS overdue FROM tasks WHERE owner = ${owner}`);
-  const today = new Date().toISOString().slice(0, 10);
-  for (const task of tasks) {
-    const due = task.due_at ? ` It is due on ${task.due_at.toISOString().slice(0, 10)}.` : ' It has no due date.';
-    const state = task.overdue ? ' It is overdue.' : '';
-    await store.upsertDocument({
+  const task = await db.maybeOne<TaskRow>(sql`SELECT id, owner, title, status, due_at, updated_at, (status = 'open' AND due_at < now()) AS overdue FROM tasks WHERE id = ${taskId}`);
+  if (!task) {
+    await store.deleteDocument(TASKS_COLLECTION, `task:${taskId}`);
+    return;
+  }
+  const due = task.due_at ? ` It is due on ${task.due_at.toISOString().slice(0, 10)}.` : ' It has no due date.';
+  const state = task.overdue ? ' It is overdue.' : '';
+  await store.upsertDocument({
+    collection: TASKS_COLLECTION,
+    documentId: `task:${task.id}`,
+    version: `${task.updated_at.toISOString()}|${task.overdue ? 'overdue' : 'on-time'}`,
+    source: `task "${task.title}"`,
+    metadata: { owner: ownerTag(task.owner), taskId: task.id, kind: 'task' },
+    chunks: [{ text: `Task "${task.title}" is ${task.status}.${due}${state}` }],
+  });
+}
+
+/**
+ * The `ai-ingest` consumer's work for one message: the attachments bucket's "object created" notification. The tenant
+ * is the key's first segment (`<tenant>/<owner>/<task id>/<file>`): S3 notifications carry no tenant attribute, and the
+ * key is where the upload route put it. Extract, chunk, embed and upsert run as that tenant, once per ETag.
+ */
+export async function ingestAttachments(db: Database, bucket: ReadableBucket, messageBody: unknown): Promise<IngestedUpload[]> {
+  if (!(await vectorStorePresent(db))) return [];
+  const tenants = [...new Set(objectsCreated(messageBody).map((o) => o.key.split('/')[0]!))];
+  if (tenants.length === 0) return []; // S3's test event, or not an upload
+  // S3 sends one record per notification; a message naming several tenants was not written by it.
+  if (tenants.length > 1 || !/^[\w-]{1,64}$/.test(tenants[0]!)) throw new Error(`ai-ingest: a notification must name keys of one tenant ("<tenant>/..."), got ${JSON.stringify(tenants)}`);
+  return runWithTenant({ id: tenants[0]! }, () =>
+    ingestUploads(messageBody, {
+      store: storeOf(db),
+      bucket,
       collection: TASKS_COLLECTION,
-      documentId: `task:${task.id}`,
-      version: `${task.updated_at.toISOString()}|${task.due_at?.toISOString() ?? ''}|${today}`,
-      source: `task "${task.title}"`,
-      metadata: { owner, taskId: task.id, kind: 'task' },
-      chunks: [{ text: `Task "${task.title}" is ${task.status}.${due}${state}` }],
-    });
-  }
-  const prefix = attachmentOwnerPrefix(tenant, owner);
-  for (let cursor: string | undefined, first = true; first || cursor; first = false) {
-    const page = await bucket.list({ prefix, ...(cursor ? { cursor } : {}) });
-    for (const object of page.objects) {
-      const [taskId, ...name] = object.key.slice(prefix.length).split('/');
-      const version = object.etag.replace(/"/g, '');
-      if ((await store.documentVersion(TASKS_COLLECTION, object.key)) === version) continue;
-      const stored = await bucket.get(object.key);
-      if (!stored || !READABLE.test(stored.contentType)) {
-        stored?.body.destroy();
-        continue;
-      }
-      const parts: Buffer[] = [];
-      for await (const part of stored.body) parts.push(Buffer.from(part as Uint8Array));
-      await ingestDocument(store, {
-        collection: TASKS_COLLECTION,
-        documentId: object.key,
-        version,
-        body: Buffer.concat(parts),
-        contentType: stored.contentType,
-        name: name.join('/'),
-        source: `attachment ${name.join('/')} of task ${taskId}`,
-        metadata: { owner, taskId, kind: 'attachment' },
-      });
-    }
-    cursor = page.cursor;
-  }
+      metadata: (key) => {
+        const [, owner, taskId] = key.split('/');
+        return { owner, taskId, kind: 'attachment' };
+      },
+      skip: (_key, contentType) => !READABLE.test(contentType),
+    }),
+  );
 }
 
 /** The answer from the owner's tasks and attachments only, with citations. */
 export function askOwnerTasks(db: Database, owner: string, question: string): Promise<Answer> {
-  return answer(question, { store: storeOf(db), collection: TASKS_COLLECTION, filter: { owner }, model: model.languageModel, k: 6 });
+  return answer(question, { store: storeOf(db), collection: TASKS_COLLECTION, filter: { owner: ownerTag(owner) }, model: model.languageModel, k: 6 });
 }

@@ -40,7 +40,7 @@ describe('app types (.fw/types/app.d.ts)', function () {
       expect(text).to.contain("declare module '@framework/runtime' {\n  interface Register {\n");
       // Every queue of fw.config.ts, as a union of literals.
       const queues = /\n    queues: ([^;\n]+);\n/.exec(text)?.[1]?.split(' | ');
-      expect(queues).to.have.members(['"task-events"', '"webhooks"', '"notify-outbox"']);
+      expect(queues).to.have.members(['"task-events"', '"webhooks"', '"notify-outbox"', '"ai-ingest"']);
       expect(text).to.contain('    functions: {\n').and.contain('      "task-summary": typeof import("../../src/functions/task-summary.js").main;\n').and.contain('      "inbound-sms": typeof import("../../src/functions/inbound-sms.js").main;\n');
       expect(text).to.contain('    buckets: "attachments";\n');
       expect(text).to.contain('    databases: "main";\n');

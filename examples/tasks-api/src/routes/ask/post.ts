@@ -1,7 +1,6 @@
-import { requireTenant } from '@framework-pro/tenancy';
 import { handler } from '@framework/runtime';
 import { z } from 'zod';
-import { askOwnerTasks, indexOwnerTasks } from '../../lib/ai.js';
+import { askOwnerTasks } from '../../lib/ai.js';
 import { tenancy } from '../../lib/tenancy.js';
 
 const question = z.object({ question: z.string().trim().min(1).max(500) });
@@ -11,9 +10,10 @@ const answered = z.object({ answer: z.string(), found: z.boolean(), citations: z
 
 /**
  * POST /ask `{ question }` → an answer from the caller's tasks and the text of their attachments, with citations
- * (`[n]` in the text; each citation names the chunk and its source: a task or an attached file). The caller's
- * documents are indexed first, each only when it changed. Nothing relevant: "Not found in the sources." and no model
- * call. Locally the model is the example's offline mock (src/lib/ai.ts).
+ * (`[n]` in the text; each citation names the chunk and its source: a task or an attached file). It only retrieves:
+ * tasks are indexed by the `task-events` consumer, attachments by `ai-ingest` (the bucket's upload notifications).
+ * Nothing relevant: "Not found in the sources." and no model call. Locally the model is the example's offline mock
+ * (src/lib/ai.ts).
  */
 export const main = handler({
   scopes: ['tasks:read'],
@@ -21,7 +21,6 @@ export const main = handler({
   body: question,
   response: answered,
   fn: async (body, ctx, service) => {
-    await indexOwnerTasks(service.db, service.storage.bucket('attachments'), requireTenant(ctx).id, ctx.auth.subject);
     const result = await askOwnerTasks(service.db, ctx.auth.subject, body.question);
     return {
       answer: result.text,

@@ -1,6 +1,7 @@
 import { handler, NotFound } from '@framework/runtime';
 import { sql } from '@framework/data';
 import { z } from 'zod';
+import type { TaskEvent } from '../../../../lib/tasks.js';
 import { tenancy } from '../../../../lib/tenancy.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -19,6 +20,9 @@ export const main = handler({
         )
       : undefined;
     if (!row) throw new NotFound(`No task ${id}`);
+    // The task changed: its consumers (the event log, the collection POST /ask searches) hear of it.
+    const event: TaskEvent = { type: 'task.updated', taskId: row.id };
+    await service.queues['task-events']!.send(event);
     return { id: row.id, dueAt: row.due_at?.toISOString() ?? null };
   },
 });
