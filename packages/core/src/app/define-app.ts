@@ -5,7 +5,7 @@ import * as c from '../config/codec.js';
 import { STAGE_NAME } from '../config/base.js';
 import { INTENT_ID, infrastructureCodec, type Infrastructure } from '../config/intents.js';
 import { billingCodec, checkBilling } from '../config/billing.js';
-import { intentListKinds } from '../intents/registry.js';
+import { checkKinds, intentListKinds } from '../intents/registry.js';
 import { joinPath, reportErrors } from '../config/report.js';
 import { checkSeededUsers } from '../config/environment.js';
 import { checkLayers } from '../config/resolve.js';
@@ -134,7 +134,9 @@ export function defineApp(options: AppOptions): AppDefinition {
     );
   }
 
-  problems.push(...checkNotify(infrastructure, fnFiles.units, functionsDir));
+  // Each kind's own checks (a kind naming other units: notify's queue, cron and function).
+  const byConfigKey = infrastructure as Readonly<Record<string, unknown>>;
+  problems.push(...checkKinds(byConfigKey, { intentIds: (configKey) => intentIdsOf(byConfigKey[configKey]), functionFiles: fnFiles.units, functionsDir }));
 
   if (problems.length) throw new ConfigError(problems);
 
@@ -152,25 +154,9 @@ export function defineApp(options: AppOptions): AppDefinition {
   return buildStage(checked, stage!);
 }
 
-/** `infrastructure.notify` names units the app declares, and exactly one sender identity. */
-function checkNotify(infrastructure: CheckedApp['infrastructure'], functionFiles: readonly { readonly id: string }[], functionsDir: string): ConfigProblem[] {
-  const notify = infrastructure.notify;
-  if (notify === undefined) return [];
-  const problems: ConfigProblem[] = [];
-  const at = 'infrastructure.notify';
-  if ((notify.emailDomain === undefined) === (notify.emailAddress === undefined)) {
-    problems.push({ code: 'FW_ERR_CONFIG_INVALID_VALUE', path: at, message: 'expected exactly one of "emailDomain" (mail from a domain, e.g. mail.example.com) or "emailAddress" (mail from one address)' });
-  }
-  if (!(infrastructure.queues ?? []).some((q) => q.id === notify.queue)) {
-    problems.push({ code: 'FW_ERR_CONFIG_INVALID_VALUE', path: `${at}.queue`, message: `no queue intent has id ${JSON.stringify(notify.queue)}: name the queue whose consumer is the dispatcher (src/queues/<id>.ts exporting outboxQueueConsumer), e.g. { id: 'notify-outbox' } in infrastructure.queues` });
-  }
-  if (notify.sweeper !== undefined && !(infrastructure.schedules ?? []).some((s) => s.id === notify.sweeper)) {
-    problems.push({ code: 'FW_ERR_CONFIG_INVALID_VALUE', path: `${at}.sweeper`, message: `no schedule intent has id ${JSON.stringify(notify.sweeper)}: name the cron exporting outboxSweeper, or leave sweeper out` });
-  }
-  if (notify.eventsFunction !== undefined && !functionFiles.some((f) => f.id === notify.eventsFunction)) {
-    problems.push({ code: 'FW_ERR_CONFIG_INVALID_VALUE', path: `${at}.eventsFunction`, message: `no function file ${functionsDir}/${notify.eventsFunction}.ts: create it exporting sesEventHandler(...), or leave eventsFunction out` });
-  }
-  return problems;
+/** The ids of a decoded list of intents (`[{ id }, ...]`); none for anything else. */
+function intentIdsOf(intents: unknown): string[] {
+  return Array.isArray(intents) ? intents.flatMap((intent: { id?: unknown }) => (typeof intent?.id === 'string' ? [intent.id] : [])) : [];
 }
 
 function normalizeDir(dir: string): string {

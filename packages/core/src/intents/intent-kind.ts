@@ -1,6 +1,7 @@
 import type * as t from 'io-ts';
 import type * as codec from '../config/codec.js';
 import type { ResolvedConfig } from '../config/resolve.js';
+import type { ConfigProblem } from '../errors.js';
 import type { FunctionUnit } from './function-unit.js';
 
 /** A discovered handler file: its id (`reports/daily`) and project-relative path. */
@@ -19,6 +20,19 @@ export interface KindStage {
   readonly config: ResolvedConfig;
   /** The handler files discovered in each folder (`src/functions`, `src/queues`, `src/crons`). */
   readonly files: { readonly functions: readonly HandlerFile[]; readonly queues: readonly HandlerFile[]; readonly crons: readonly HandlerFile[] };
+}
+
+/**
+ * What a kind's `check` sees besides its own intent: the ids the other kinds declare and the function files found,
+ * so a kind that names other units (a queue, a cron, a function) can say which one is missing.
+ */
+export interface KindCheckContext {
+  /** The ids of the intents under `infrastructure.<configKey>` (a list kind); empty when it has none. */
+  intentIds(configKey: string): readonly string[];
+  /** The function files discovered in `functionsDir` (`src/functions`). */
+  readonly functionFiles: readonly HandlerFile[];
+  /** The project-relative functions folder, for messages. */
+  readonly functionsDir: string;
 }
 
 /**
@@ -66,6 +80,11 @@ export interface IntentKindModule<Intent, Definitions, Output extends string = n
    * exactly these (the CDK constructs as resource attributes, `fw dev`'s engine as local values). Empty: none.
    */
   readonly outputs: readonly Output[];
+  /**
+   * The checks its codec cannot make (fields that exclude each other, ids of other units it names), run by `defineApp`
+   * on a decoded intent with the other cross-checks: every problem at once, before any stage is built.
+   */
+  check?(intent: Intent, context: KindCheckContext): ConfigProblem[];
   /** The kind's part of the app model for one stage: names (from `naming/`), sizes (intent, else preset), variables. */
   build(intent: Intent | undefined, stage: KindStage): Definitions;
   /** Variables the kind gives every function, in a stable order: fixed values or references to its outputs. */

@@ -1,6 +1,7 @@
 import type { Codec } from '../config/codec.js';
 import { notifyNames, type NotifyNames } from '../naming/notify-names.js';
-import type { CodecKit, IntentKindModule } from './intent-kind.js';
+import type { ConfigProblem } from '../errors.js';
+import type { CodecKit, IntentKindModule, KindCheckContext } from './intent-kind.js';
 
 /**
  * The cloud side of `@framework/notify` (`infrastructure.notify`): the stack creates the SES identity and
@@ -59,10 +60,30 @@ export interface NotifyDefinition {
   readonly names: NotifyNames;
 }
 
+/** `infrastructure.notify` names units the app declares, and exactly one sender identity. */
+function checkNotify(notify: NotifyIntent, { intentIds, functionFiles, functionsDir }: KindCheckContext): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  const at = 'infrastructure.notify';
+  if ((notify.emailDomain === undefined) === (notify.emailAddress === undefined)) {
+    problems.push({ code: 'FW_ERR_CONFIG_INVALID_VALUE', path: at, message: 'expected exactly one of "emailDomain" (mail from a domain, e.g. mail.example.com) or "emailAddress" (mail from one address)' });
+  }
+  if (!intentIds('queues').includes(notify.queue)) {
+    problems.push({ code: 'FW_ERR_CONFIG_INVALID_VALUE', path: `${at}.queue`, message: `no queue intent has id ${JSON.stringify(notify.queue)}: name the queue whose consumer is the dispatcher (src/queues/<id>.ts exporting outboxQueueConsumer), e.g. { id: 'notify-outbox' } in infrastructure.queues` });
+  }
+  if (notify.sweeper !== undefined && !intentIds('schedules').includes(notify.sweeper)) {
+    problems.push({ code: 'FW_ERR_CONFIG_INVALID_VALUE', path: `${at}.sweeper`, message: `no schedule intent has id ${JSON.stringify(notify.sweeper)}: name the cron exporting outboxSweeper, or leave sweeper out` });
+  }
+  if (notify.eventsFunction !== undefined && !functionFiles.some((f) => f.id === notify.eventsFunction)) {
+    problems.push({ code: 'FW_ERR_CONFIG_INVALID_VALUE', path: `${at}.eventsFunction`, message: `no function file ${functionsDir}/${notify.eventsFunction}.ts: create it exporting sesEventHandler(...), or leave eventsFunction out` });
+  }
+  return problems;
+}
+
 /** `infrastructure.notify`: SES identity, configuration set and events topic, and the dispatcher's permissions. */
 export const notifyKind: IntentKindModule<NotifyIntent, NotifyDefinition | undefined, never, 'notify'> = {
   configKey: 'notify',
   codec: notifyCodec,
+  check: checkNotify,
   outputs: [],
   build: (intent, { project, stage }) =>
     intent === undefined
@@ -71,7 +92,7 @@ export const notifyKind: IntentKindModule<NotifyIntent, NotifyDefinition | undef
           queue: intent.queue,
           ...(intent.sweeper !== undefined ? { sweeper: intent.sweeper } : {}),
           ...(intent.eventsFunction !== undefined ? { eventsFunction: intent.eventsFunction } : {}),
-          // defineApp checked that exactly one is set.
+          // checkNotify (run by defineApp) made sure exactly one is set.
           email: intent.emailDomain !== undefined ? { domain: intent.emailDomain } : { address: intent.emailAddress! },
           smsOriginationArns: intent.smsOriginationArns ?? [],
           whatsappPhoneNumberArns: intent.whatsappPhoneNumberArns ?? [],

@@ -1,6 +1,7 @@
 import type { Codec } from '../config/codec.js';
+import type { ConfigProblem } from '../errors.js';
 import type { FunctionUnit } from './function-unit.js';
-import type { CodecKit, IntentKindModule, KindStage } from './intent-kind.js';
+import type { CodecKit, IntentKindModule, KindCheckContext, KindStage } from './intent-kind.js';
 import { authKind } from './auth.js';
 import { cachesKind } from './caches.js';
 import { cronsKind } from './crons.js';
@@ -127,6 +128,14 @@ function kindsInConfigOrder(): Array<IntentKindModule<unknown, unknown, string, 
 /** The codec of every kind's intents under its `configKey`, in `CONFIG_ORDER`: what `infrastructureCodec` checks. */
 export function kindCodecs(kit: CodecKit): Record<string, Codec<unknown>> {
   return Object.fromEntries(kindsInConfigOrder().flatMap((m) => (m.codec ? [[m.configKey, m.codec(kit)]] : [])));
+}
+
+/** Every kind's own checks (`check`) of its decoded intents under `infrastructure`, in `CONFIG_ORDER`. */
+export function checkKinds(infrastructure: Readonly<Record<string, unknown>>, context: KindCheckContext): ConfigProblem[] {
+  return kindsInConfigOrder().flatMap((m) => {
+    const intent = infrastructure[m.configKey];
+    return m.check && intent !== undefined ? m.check(intent, context) : [];
+  });
 }
 
 /** A kind whose intents are a list with ids, as `defineApp`'s cross-checks see it. */
