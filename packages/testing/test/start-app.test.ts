@@ -21,12 +21,22 @@ function listening(port: number): Promise<boolean> {
 let key = 0;
 const idempotent = () => ({ headers: { 'idempotency-key': `test-${process.pid}-${++key}` } });
 
+const FAILING_CRON = `import { taskHandler } from '@framework/runtime';
+
+export const main = taskHandler(async () => {
+  throw new Error('the payment provider is down');
+});
+`;
+
 describe('startApp (the example app, PGlite)', function () {
   let example: ReturnType<typeof copyExample>;
   let app: TestApp<HttpClient>;
 
   before(async () => {
     example = copyExample();
+    // The nightly billing cron (02:00 UTC) replaced by one that fails every run: the clock's tests below see its
+    // attempts in the trace, and no advance may hang on it.
+    fs.writeFileSync(path.join(example.dir, 'src', 'crons', 'billing-close.ts'), FAILING_CRON);
     app = await startApp({ root: example.dir, engines: { databases: 'embedded' } });
   });
   after(async () => {
@@ -80,6 +90,20 @@ describe('startApp (the example app, PGlite)', function () {
       expect(runs[0]!.time).to.match(/T07:00:00\.000Z$/);
       // The cron asks the task-summary function for the counts: that ran too, inside the window.
       expect(trace.some((t) => t.kind === 'function' && t.id === 'task-summary' && t.ok)).to.equal(true);
+    });
+
+    it('a cron that fails every run: advance(1d) returns, each attempt (1 s, then 2 s later) failed in the trace; drain() ends', async () => {
+      const trace = await app.clock.advance('1d');
+      const billing = trace.filter((t) => t.kind === 'cron' && t.id === 'billing-close');
+      expect(billing.map((t) => [t.time.slice(11), t.ok, t.error])).to.deep.equal([
+        ['02:00:00.000Z', false, 'Error: the payment provider is down'],
+        ['02:00:01.000Z', false, 'Error: the payment provider is down'],
+        ['02:00:03.000Z', false, 'Error: the payment provider is down'],
+      ]);
+      // The other crons of the window ran on.
+      expect(trace.filter((t) => t.id === 'daily-summary' && t.ok)).to.have.length(1);
+      // The run gave up after its retries: nothing of it is left for drain().
+      expect((await app.drain()).filter((t) => t.id === 'billing-close')).to.deep.equal([]);
     });
 
     it('time does not move on its own: a cron never fires between advances', async () => {

@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import Fastify from 'fastify';
 import { EmbeddedQueueEngine, EmbeddedScheduler, LocalQueue, selectEngines, parseEnginePreferences, type EngineFactory, type InvokeOutcome } from '../../src/dev/engines/index.js';
 import { DevServerError } from '../../src/errors.js';
+import { DevClock } from '../../src/dev/clock/index.js';
 import { eventually } from './helpers.js';
 
 /** A minimal app with one queue and one cron, built by core from real files in a temporary folder. */
@@ -222,6 +223,37 @@ describe('embedded scheduler', () => {
       expect(calls[0]!.event.source).to.equal('aws.scheduler');
       expect(calls[0]!.event.resources).to.deep.equal(['arn:aws:scheduler:eu-west-1:000000000000:schedule/default/engines-dev-cron-tick']);
       expect((calls[0]!.event as unknown as { detail: unknown }).detail).to.equal('{}');
+    } finally {
+      await scheduler.stop();
+      cleanup();
+    }
+  });
+});
+
+describe('embedded scheduler on a manual clock (tests)', () => {
+  it('a cron failing every run: advance(1d) returns with each attempt in the trace, at its backoff; nothing stays held', async () => {
+    const { app, cleanup } = appWith({}, 2);
+    const clock = new DevClock('manual', Date.UTC(2026, 0, 1));
+    const scheduler = new EmbeddedScheduler({ retryBaseMs: 1000 });
+    try {
+      await scheduler.start(app, {
+        rootDir: app.rootDir, dataDir: path.join(app.rootDir, '.fw'), baseUrl: '', host: '127.0.0.1', log: quiet, currentApp: () => app, freePort: async () => 0, clock,
+        invoke: async (unit) => {
+          clock.record({ kind: 'cron', id: unit.id, ok: false, error: 'Error: down' });
+          return { ok: false, reason: 'error', errorType: 'Error', errorMessage: 'down' };
+        },
+      });
+      // rate(1 day) from the start: one run in the first day and a half, three attempts 1 s then 2 s apart.
+      const trace = await clock.advance(36 * 3_600_000);
+      expect(trace.map((t) => `${t.time} ${t.id} ${t.ok}`)).to.deep.equal([
+        '2026-01-02T00:00:00.000Z tick false',
+        '2026-01-02T00:00:01.000Z tick false',
+        '2026-01-02T00:00:03.000Z tick false',
+      ]);
+      expect(clock.pending).to.equal(0);
+      // The run gave up: the next day's run is a new one, and drain() has nothing left (crons wait for advance).
+      expect(await clock.drain()).to.deep.equal([]);
+      expect(await clock.advance(86_400_000)).to.have.length(3);
     } finally {
       await scheduler.stop();
       cleanup();

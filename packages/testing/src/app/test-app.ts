@@ -13,7 +13,9 @@ export interface TestClock {
   now(): Date;
   /**
    * Moves time forward: fires every cron due in the window (each at its own time), delivers the queue messages that
-   * become due, runs redeliveries and retries that fall in it; resolves once that work is done, with what ran.
+   * become due, runs redeliveries and retries that fall in it; resolves once that work is done, with what ran
+   * (failed attempts included). A retry due after the window stays pending; work that never ends throws
+   * FW_ERR_DEV_CLOCK_RUNAWAY naming the unit, after 10,000 retries, redeliveries and delayed messages.
    */
   advance(duration: Duration): Promise<TraceEntry[]>;
 }

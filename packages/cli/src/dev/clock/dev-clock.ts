@@ -1,3 +1,5 @@
+import { DevServerError } from '../../errors.js';
+
 /** setTimeout holds at most 2^31-1 ms; a later timer is re-armed in steps. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -136,17 +138,21 @@ export class DevClock {
 
   /**
    * Manual clock: moves time forward by `ms`, firing every timer due in that window at its own time, and resolves
-   * once the work they started is done. Returns what ran.
+   * once the work they started is done. Returns what ran. Work due after the window (a retry whose backoff ends
+   * later) stays pending for the next `advance` or `drain`. Bounded: after `maxSteps` one-off timers (retries,
+   * redeliveries, delayed messages) in one call it throws FW_ERR_DEV_CLOCK_RUNAWAY naming the unit that ran most.
    */
-  async advance(ms: number): Promise<DevClockTraceEntry[]> {
+  async advance(ms: number, maxSteps = 10_000): Promise<DevClockTraceEntry[]> {
     this.requireManual('advance');
     if (!Number.isFinite(ms) || ms < 0) throw new RangeError(`the clock moves forward only: ${ms} ms`);
     const from = this.entries.length;
     const to = this.current + ms;
     await this.idle();
-    for (;;) {
+    for (let steps = 0; ; ) {
       const next = this.nextTimer((t) => t.at <= to);
       if (!next) break;
+      // Crons are bounded by the window; one-off timers can chain for ever (a message that re-sends itself at once).
+      if (!next.periodic && ++steps > maxSteps) throw this.runaway('advance', maxSteps, from);
       this.fire(next);
       await this.idle();
     }
@@ -157,7 +163,8 @@ export class DevClock {
 
   /**
    * Manual clock: runs until nothing is pending but periodic timers (crons): delayed messages, redeliveries after a
-   * visibility timeout, retries; time jumps to each one's due time. Returns what ran.
+   * visibility timeout, retries; time jumps to each one's due time. Returns what ran. Bounded: after `maxSteps`
+   * timers it throws FW_ERR_DEV_CLOCK_RUNAWAY naming the unit that ran most.
    */
   async drain(maxSteps = 10_000): Promise<DevClockTraceEntry[]> {
     this.requireManual('drain');
@@ -166,11 +173,32 @@ export class DevClock {
     for (let step = 0; ; step++) {
       const next = this.nextTimer((t) => !t.periodic);
       if (!next) break;
-      if (step >= maxSteps) throw new Error(`drain: still pending after ${maxSteps} steps (a message or retry that never ends?)`);
+      if (step >= maxSteps) throw this.runaway('drain', maxSteps, from);
       this.fire(next);
       await this.idle();
     }
     return this.entries.slice(from);
+  }
+
+  /** The error of a call that hit its cap, naming the unit with the most runs since the call began. */
+  private runaway(what: 'advance' | 'drain', maxSteps: number, from: number): DevServerError {
+    const counts = new Map<string, { runs: number; failed: number; error?: string }>();
+    for (const entry of this.entries.slice(from)) {
+      const key = `${entry.kind} ${entry.id}`;
+      const count = counts.get(key) ?? { runs: 0, failed: 0 };
+      count.runs++;
+      if (!entry.ok) {
+        count.failed++;
+        count.error = entry.error;
+      }
+      counts.set(key, count);
+    }
+    const top = [...counts.entries()].sort((a, b) => b[1].runs - a[1].runs)[0];
+    const unit = top ? `${top[0]} ran most (${top[1].runs} runs, ${top[1].failed} failed${top[1].error ? `, last: ${top[1].error}` : ''})` : 'no unit finished a run';
+    return new DevServerError(
+      'FW_ERR_DEV_CLOCK_RUNAWAY',
+      `${what}: still pending after ${maxSteps} retries, redeliveries and delayed messages; ${unit}. Work that never ends: a message re-sent or redelivered for ever (give its queue a dead-letter queue, maxReceiveCount), or a unit scheduling itself again at once; or ${what === 'advance' ? 'advance a shorter window' : 'advance the clock in steps instead of drain()'}.`,
+    );
   }
 
   /** Whether a non-periodic timer is waiting (a delayed message, a redelivery, a retry). */

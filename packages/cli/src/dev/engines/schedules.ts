@@ -70,13 +70,16 @@ export class EmbeddedScheduler implements DevEngine {
 
   /** Runs a cron now with the scheduler's retries; resolves after the last attempt (or when `fw dev` stops). */
   async fire(cron: CronDefinition, time = new Date(this.clock.now())): Promise<boolean> {
-    // Held from the first step: a test's `advance` must not move on while the run is being written down.
+    // Held from the first step: a test's `advance` must not move on while the run is being written down. The same
+    // hold carries the attempts and is given back while a retry waits: a second hold kept across that wait would
+    // keep a manual clock busy for ever, so `advance` would never reach the retry's time (a cron failing every run
+    // hung `advance('1d')`).
     const hold = this.clock.hold();
     try {
       const key = `${cron.id}@${time.toISOString()}`;
       const run: PendingRun = { op: 'pending', key, cron: cron.id, time: time.toISOString(), attempt: 0, dueAt: this.clock.now() };
       if (!(await this.record(run))) return false;
-      return await this.attempts(cron, run);
+      return await this.attemptsHeld(cron, run, hold.sleepUntil);
     } finally {
       hold.release();
     }

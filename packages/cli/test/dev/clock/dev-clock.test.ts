@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { DevClock } from '../../../src/dev/clock/index.js';
+import { DevServerError } from '../../../src/errors.js';
 
 describe('DevClock', () => {
   describe('manual', () => {
@@ -72,6 +73,47 @@ describe('DevClock', () => {
       const clock = new DevClock('manual', 0);
       clock.setTimer(10, () => clock.record({ kind: 'cron', id: 'nightly', ok: true }));
       expect(await clock.advance(100)).to.deep.equal([{ time: new Date(10).toISOString(), kind: 'cron', id: 'nightly', ok: true }]);
+    });
+  });
+
+  describe('bounded', () => {
+    it('a message re-sent at once for ever: advance and drain stop with FW_ERR_DEV_CLOCK_RUNAWAY naming the unit', async () => {
+      const clock = new DevClock('manual', 0);
+      const resend = (): void => {
+        clock.setTimer(clock.now(), () => {
+          clock.record({ kind: 'queue', id: 'echo', ok: false, error: 'Error: again' });
+          resend();
+        });
+      };
+      resend();
+      for (const call of [() => clock.advance(1000, 50), () => clock.drain(50)]) {
+        const error = await call().then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+        expect(error).to.be.instanceOf(DevServerError).with.property('code', 'FW_ERR_DEV_CLOCK_RUNAWAY');
+        expect((error as Error).message).to.match(/still pending after 50 .*queue echo ran most \(50 runs, 50 failed, last: Error: again\)/);
+      }
+    });
+
+    it('a retry due after the window stays pending for the next advance or drain', async () => {
+      const clock = new DevClock('manual', 0);
+      const runs: number[] = [];
+      clock.setTimer(1000, () => {
+        const hold = clock.hold();
+        void (async () => {
+          runs.push(clock.now());
+          await hold.sleepUntil(clock.now() + 60_000);
+          runs.push(clock.now());
+          hold.release();
+        })();
+      });
+      await clock.advance(5000);
+      expect(runs).to.deep.equal([1000]);
+      expect(clock.now()).to.equal(5000);
+      expect(clock.pending).to.equal(1);
+      await clock.drain();
+      expect(runs).to.deep.equal([1000, 61_000]);
     });
   });
 
