@@ -64,12 +64,14 @@ export function registerApiKeyVerifier(verifier: ApiKeyVerifier | undefined): vo
   registeredVerifier = verifier;
 }
 
-/** The key a request presents: `X-API-Key: <key>`, or `Authorization: Bearer <key>` when it has the key's `sk_` form. */
+/**
+ * The key a request presents: `Authorization: Bearer <key>` when it has the key's `sk_` form, else `X-API-Key: <key>`.
+ * Authorization first: the deployed authorizer caches on it, so a request carrying keys in both is the one it names.
+ */
 export function apiKeyOf(headers: Readonly<Record<string, string | undefined>>): string | undefined {
-  const header = headers['x-api-key']?.trim();
-  if (header) return header;
   const bearer = /^Bearer\s+(sk_\S+)\s*$/i.exec(headers['authorization'] ?? '');
-  return bearer?.[1];
+  if (bearer) return bearer[1];
+  return headers['x-api-key']?.trim() || undefined;
 }
 
 /** A key's rate limit, as its record holds it. */

@@ -39,6 +39,11 @@ describe("handler: auth: ['jwt', 'apiKey']", () => {
     expect(verified).to.deep.equal([KEY, KEY]);
   });
 
+  it('reads the key in Authorization before one in X-API-Key (what the cached authorizer is keyed on)', async () => {
+    expect(await call(httpEvent({ headers: { authorization: `Bearer ${KEY}`, 'x-api-key': 'sk_test_other' } }))).to.have.property('status', 200);
+    expect(verified).to.deep.equal([KEY]);
+  });
+
   it("answers the verifier's 401 for a bad key, and 403 when the key lacks a scope", async () => {
     expect(await call(httpEvent({ headers: { 'x-api-key': 'sk_test_nope' } }))).to.have.nested.property('body.error.code', 'INVALID_API_KEY');
     const writer = handler({ scopes: ['tasks:write'], auth: ['apiKey'], fn: () => 1 });
