@@ -123,18 +123,8 @@ export function defineApp(options: AppOptions): AppDefinition {
     problems.push(...matchIntents('schedules', intentIds.schedules, cronFiles.units, 'src/crons', true));
   }
   problems.push(...checkFunctionNameClashes(fnFiles.units));
-  for (const [kind, list] of Object.entries({ storage: infrastructure.storage ?? [] })) {
-    list.forEach((bucket, i) =>
-      (bucket.notifications ?? []).forEach((n, j) => {
-        const at = `infrastructure.${kind}[${i}].notifications[${j}]`;
-        if ((n.queue === undefined) === (n.function === undefined)) problems.push({ code: 'FW_ERR_CONFIG_INVALID_VALUE', path: at, message: 'expected exactly one of "queue" or "function"' });
-        if (n.queue !== undefined && !(infrastructure.queues ?? []).some((q) => q.id === n.queue)) problems.push({ code: 'FW_ERR_CONFIG_INVALID_VALUE', path: `${at}.queue`, message: `no queue intent has id ${JSON.stringify(n.queue)}` });
-        if (n.function !== undefined && !fnFiles.units.some((f) => f.id === n.function)) problems.push({ code: 'FW_ERR_CONFIG_INVALID_VALUE', path: `${at}.function`, message: `no function file ${functionsDir}/${n.function}.ts` });
-      }),
-    );
-  }
-
-  // Each kind's own checks (a kind naming other units: notify's queue, cron and function).
+  // Each kind's own checks (a kind naming other units: storage's upload notification targets, notify's queue, cron
+  // and function).
   const byConfigKey = infrastructure as Readonly<Record<string, unknown>>;
   problems.push(...checkKinds(byConfigKey, { intentIds: (configKey) => intentIdsOf(byConfigKey[configKey]), functionFiles: fnFiles.units, functionsDir }));
 

@@ -1,6 +1,7 @@
 import type { Codec } from '../config/codec.js';
 import { envToken } from '../environment/env-token.js';
-import { fixedValue, outputRef, type CodecKit, type IntentKindModule, type KindValue } from './intent-kind.js';
+import type { ConfigProblem } from '../errors.js';
+import { fixedValue, outputRef, type CodecKit, type IntentKindModule, type KindCheckContext, type KindValue } from './intent-kind.js';
 
 /** One lifecycle rule of a bucket. */
 export interface LifecycleRule {
@@ -116,11 +117,26 @@ export interface BucketDefinition {
   readonly variables: ReturnType<typeof bucketEnv>;
 }
 
+/** Each upload notification targets exactly one of a queue or a function, and one the app declares. */
+function checkStorage(buckets: readonly StorageIntent[], { intentIds, functionFiles, functionsDir }: KindCheckContext): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  buckets.forEach((bucket, i) =>
+    (bucket.notifications ?? []).forEach((n, j) => {
+      const at = `infrastructure.storage[${i}].notifications[${j}]`;
+      if ((n.queue === undefined) === (n.function === undefined)) problems.push({ code: 'FW_ERR_CONFIG_INVALID_VALUE', path: at, message: 'expected exactly one of "queue" or "function"' });
+      if (n.queue !== undefined && !intentIds('queues').includes(n.queue)) problems.push({ code: 'FW_ERR_CONFIG_INVALID_VALUE', path: `${at}.queue`, message: `no queue intent has id ${JSON.stringify(n.queue)}` });
+      if (n.function !== undefined && !functionFiles.some((f) => f.id === n.function)) problems.push({ code: 'FW_ERR_CONFIG_INVALID_VALUE', path: `${at}.function`, message: `no function file ${functionsDir}/${n.function}.ts` });
+    }),
+  );
+  return problems;
+}
+
 /** `infrastructure.storage`: object-storage buckets. */
 export const storageKind: IntentKindModule<readonly StorageIntent[], readonly BucketDefinition[], (typeof BUCKET_OUTPUTS)[number], 'storage'> = {
   configKey: 'storage',
   ids: 'flat',
   codec: storageCodec,
+  check: checkStorage,
   outputs: BUCKET_OUTPUTS,
   build: (intents) =>
     (intents ?? []).map((b) => ({
