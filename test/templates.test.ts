@@ -84,14 +84,22 @@ describe('templates', function () {
         expect(fs.existsSync(path.join(project.dir, AppTypes.FILE))).to.equal(true);
       });
 
-      it('passes its own tests (mocha)', async () => {
-        const result = await run(bin('mocha'), [], { cwd: project.dir, env: { ...process.env, PROJEN_DISABLE_POST: undefined } }).catch((error: { stdout?: string; stderr?: string }) => {
+      it('passes its own tests (npm test)', async () => {
+        // `npm test` as a user runs it: the project's test task (mocha over tests/), nothing from a registry.
+        const result = await run('npm', ['test'], { cwd: project.dir, env: { ...process.env, PROJEN_DISABLE_POST: undefined, npm_config_offline: 'true' } }).catch((error: { stdout?: string; stderr?: string }) => {
           throw new Error(`the ${template} project's tests failed:\n${error.stdout ?? ''}\n${error.stderr ?? String(error)}`);
         });
         expect(result.stdout).to.match(/\d+ passing/);
-        expect(result.stdout).not.to.match(/failing/);
-        // The tests written with @framework/testing ran: the app started in the test process, users signed in by role.
-        expect(result.stdout).to.contain('/tasks (the running app)');
+        expect(result.stdout).not.to.match(/failing|pending/);
+        // Every suite written with @framework/testing ran (the app started in the test process, users signed in by
+        // role): each describe of tests/app/ is in the output.
+        const appTests = listFiles(path.join(project.dir, 'tests', 'app')).filter((f) => f.endsWith('.test.ts'));
+        expect(appTests).to.not.be.empty;
+        for (const file of appTests) {
+          const source = fs.readFileSync(path.join(project.dir, 'tests', 'app', file), 'utf8');
+          expect(source, file).to.contain("from '../support/app.js'");
+          for (const [, title] of source.matchAll(/^describe\('([^']+)'/gm)) expect(result.stdout, `${file}: ${title}`).to.contain(title!);
+        }
       });
     });
   }
