@@ -209,7 +209,8 @@ const packages: WorkspacePackage[] = [
     workspaceDeps: ['core', 'cli'],
     // PGlite: the data folder fresh from initdb that each test app's embedded database starts from (same version as cli's).
     deps: { 'pg': '^8.16.0', '@electric-sql/pglite': '0.5.14' },
-    devDeps: { '@types/pg': '^8.15.0' },
+    // oauth2-mock-server: the deployed stage's token endpoint (client credentials) in the startApp({ url }) test.
+    devDeps: { '@types/pg': '^8.15.0', 'oauth2-mock-server': '~8.2.3' },
     sideEffectFree: false,
     testTimeout: 120000,
   }),
