@@ -6,7 +6,10 @@ import { expect } from 'chai';
 import { signStripeStyle } from '@framework/integrations';
 import { announceLocalStripe, billingMigrationSql, LocalStripe } from '@framework-pro/billing';
 import { startApp, type HttpClient, type TestApp } from '@framework/testing';
-import { LOCAL_METER_PRICES, LOCAL_PRICES, WEBHOOK_PATH } from '../src/lib/billing.js';
+import config from '../fw.config.js';
+
+/** The route the provider's webhooks arrive at (src/routes/billing/webhook/post.ts). */
+const WEBHOOK_PATH = '/billing/webhook';
 
 const APP_DIR = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 
@@ -41,7 +44,8 @@ describe('tasks-api billing (local provider fake, signed webhooks)', function ()
     // Functions run with the project folder as working directory, where the app's code looks for the fake.
     process.chdir(dir);
     app = await startApp({ root: dir, engines: { databases: 'embedded' } });
-    fake = await LocalStripe.start({ prices: LOCAL_PRICES, meterPrices: LOCAL_METER_PRICES, webhookUrl: `${app.url}${WEBHOOK_PATH}`, now: () => app.clock.now() });
+    // The plans of fw.config.ts, as the app model carries them: the fake charges exactly those.
+    fake = await LocalStripe.start({ plans: config.billing!, webhookUrl: `${app.url}${WEBHOOK_PATH}`, now: () => app.clock.now() });
     announceLocalStripe(dir, { apiUrl: fake.url, apiKey: fake.apiKey, webhookSecret: fake.webhookSecret });
   });
   after(async () => {

@@ -69,6 +69,14 @@ describe('the example app (examples/tasks-api), stage prod', () => {
     expect(permissionsOf(prod, routeOf('GET /health')).actions.filter((a) => a.startsWith('secretsmanager:'))).to.deep.equal([]);
   });
 
+  it("gives every function the plans of fw.config.ts's billing as data (FW_BILLING_PLANS), as fw dev does", () => {
+    expect(app.billing?.defaultPlan).to.equal('free');
+    for (const unit of app.units) {
+      const variables = (functionNamed(prod, unit.functionName).properties.Environment as { Variables: Record<string, unknown> }).Variables;
+      expect(JSON.parse(String(variables['FW_BILLING_PLANS'])), unit.functionName).to.deep.equal(app.billing);
+    }
+  });
+
   it('gives the integrations vault key (one) to the functions that register and deliver webhooks, not to GET /health', () => {
     expect(resourcesOf(prod, 'AWS::KMS::Key').filter((k) => /IntegrationsVault/.test(k.logicalId))).to.have.length(1);
     const routeOf = (key: string) => app.routes.find((r) => r.routeKey === key)!.functionName;

@@ -2,15 +2,19 @@ import { getDatabase, type Queryable } from '@framework/data';
 import { currentTenant, type HandlerContext, type Middleware } from '@framework/runtime';
 import { BillingError } from './errors.js';
 import { allows, limitOf, PlanCache, requireFeatureMiddleware, upgradeFor, type EntitlementDecision, type RequestedAmount, type TenantPlan } from './entitlements/index.js';
-import { closePeriod, grantCredit, readInvoice } from './invoicing/index.js';
+import { closePeriod, grantCredit, readInvoice, reconcileInvoice, type InvoiceReconciliation } from './invoicing/index.js';
+import type { BillingProvider } from './provider/billing-provider.js';
 import { checkUsage, insertUsage, usageIn, type TrackInput, type Tracked } from './metering/index.js';
 import type { BillingPeriod, BillingPlans, Invoice, SubscriptionChange } from './model.js';
-import { declaredFeatures, declaredMeters, definePlans, isMetered } from './plans/index.js';
+import { appPlans, declaredFeatures, declaredMeters, definePlans, isMetered } from './plans/index.js';
 import { applySubscriptionChange, type AppliedSubscriptionChange } from './subscriptions/index.js';
 
 export interface BillingOptions<P extends BillingPlans> {
-  /** The app's plans: the object `defineApp`'s `billing` holds (keep it in one module both import). */
-  readonly plans: P;
+  /**
+   * The app's plans.
+   * @default - the app's: `billing` of fw.config.ts, which fw dev and the stack give every function (`appPlans()`)
+   */
+  readonly plans?: P;
   /**
    * The database with the billing tables: a `Database`, or a function giving one (called per use, so a handler's
    * `getDatabase()` pool is picked up lazily).
@@ -55,6 +59,11 @@ export interface Billing<P extends BillingPlans = BillingPlans> {
   closePeriod(tenant: string, period: BillingPeriod, options?: { readonly now?: Date }): Promise<Invoice>;
   /** The invoice of the tenant's period starting at `periodStart`, if closed. */
   invoice(tenant: string, periodStart: Date): Promise<Invoice | undefined>;
+  /**
+   * Compares the tenant's closed period (starting at `periodStart`) with the provider's invoice for it: `matched`
+   * (stored), `mismatch` (code FW_ERR_BILLING_INVOICE_MISMATCH, both totals and line lists), or not yet invoiced.
+   */
+  reconcile(tenant: string, periodStart: Date, provider: Pick<BillingProvider, 'findInvoice'>): Promise<InvoiceReconciliation>;
   /** Grants a credit (minor units) the next closes use. */
   grantCredit(tx: Queryable, tenant: string, amount: number, reason: string): Promise<void>;
   /** Forgets cached plans (one tenant's, or all). */
@@ -64,8 +73,8 @@ export interface Billing<P extends BillingPlans = BillingPlans> {
 const DEFAULT_CACHE_SECONDS = 5;
 
 /** Plans checked once, the database and the cache wired: the app's one billing object (`src/lib/billing.ts`). */
-export function createBilling<const P extends BillingPlans>(options: BillingOptions<P>): Billing<P> {
-  const plans = definePlans(options.plans);
+export function createBilling<const P extends BillingPlans = BillingPlans>(options: BillingOptions<P> = {}): Billing<P> {
+  const plans = (options.plans === undefined ? appPlans() : definePlans(options.plans)) as P;
   const cacheSeconds = options.cacheSeconds ?? DEFAULT_CACHE_SECONDS;
   if (!Number.isFinite(cacheSeconds) || cacheSeconds < 0) throw new BillingError('FW_ERR_BILLING_INVALID_PLANS', `cacheSeconds must be a number of seconds >= 0, got ${String(cacheSeconds)}.`);
   const source = options.db;
@@ -127,6 +136,7 @@ export function createBilling<const P extends BillingPlans>(options: BillingOpti
     },
     closePeriod: (tenant, period, closeOptions) => closePeriod(db(), plans, tenant, period, closeOptions?.now ?? clock()),
     invoice: (tenant, periodStart) => readInvoice(db(), tenant, periodStart),
+    reconcile: (tenant, periodStart, provider) => reconcileInvoice(db(), provider, tenant, periodStart),
     grantCredit: (tx, tenant, amount, reason) => grantCredit(tx, tenant, amount, reason),
     invalidate: (tenant) => cache.invalidate(tenant),
   };

@@ -23,6 +23,7 @@ export type BillingHttpErrorCode = keyof typeof BILLING_HTTP_ERROR_CODES;
 
 export const BILLING_ERROR_CODES = {
   FW_ERR_BILLING_INVALID_PLANS: 'The plans given to `createBilling` cannot work (no plan, an unknown default plan, a price or limit that is not a whole number of minor units).',
+  FW_ERR_BILLING_NO_PLANS: '`createBilling()` without `plans` found no plans in `FW_BILLING_PLANS`: declare `billing` in fw.config.ts (fw dev and the stack pass it to every function), or pass `plans` outside a function.',
   FW_ERR_BILLING_UNKNOWN_FEATURE: '`check`/`requireFeature` named a feature no plan declares (a typo): declare it on the plans, `false` where it is off.',
   FW_ERR_BILLING_INVALID_USAGE: '`track` got an event it cannot store (no tenant, a meter no plan prices or limits, a quantity that is not a whole number >= 0, no idempotency key, a bad date).',
   FW_ERR_BILLING_INVALID_CHANGE: '`applySubscriptionChange` got a change it cannot store (unknown plan, bad status, seats or dates, a version that is not a whole number).',
@@ -31,6 +32,7 @@ export const BILLING_ERROR_CODES = {
   FW_ERR_BILLING_PROVIDER_OPTIONS: 'The options given to a provider adapter or to the local provider fake cannot work (no API key or webhook secret, a plan without a price, a bad tolerance).',
   FW_ERR_BILLING_UNKNOWN_PLAN: "A provider call, or a webhook's subscription, names a plan (price) the adapter does not map: add it to the adapter's `prices`.",
   FW_ERR_BILLING_USAGE: 'A usage push the provider cannot take: a quantity or sequence that is not a whole number >= 0, no customer.',
+  FW_ERR_BILLING_INVOICE_MISMATCH: "A closed period's invoice total (or currency) differs from the provider's invoice for the same period: the report lists both invoices' lines (provider prices not the config's plans, usage pushed after the provider closed the period).",
   FW_ERR_BILLING_PROVIDER_FAILED: "The provider refused or failed a call (network, 4xx, 5xx); `cause` carries the provider's error.",
 } as const;
 

@@ -1,9 +1,8 @@
 import { sql } from '@framework/data';
 import { taskHandler } from '@framework/runtime';
 import { asAllTenants, runWithTenant } from '@framework-pro/tenancy';
-import { pushPendingUsage } from '@framework-pro/billing';
+import { DEFAULT_GRACE_SECONDS, pushPendingUsage } from '@framework-pro/billing';
 import { billing, billingProvider } from '../lib/billing.js';
-import { plans } from '../lib/plans.js';
 
 /**
  * Every day: closes each tenant's billing period that ended (plus the grace window for late usage) into an invoice,
@@ -13,7 +12,7 @@ import { plans } from '../lib/plans.js';
 export const main = taskHandler(
   async (event: { time?: string }, ctx, service) => {
     const now = event.time ? new Date(event.time) : new Date();
-    const graceMs = plans.graceSeconds * 1000;
+    const graceMs = (billing.plans.graceSeconds ?? DEFAULT_GRACE_SECONDS) * 1000;
     const due = await asAllTenants('billing period close', () =>
       service.db.many<{ tenant_id: string; period_start: Date; period_end: Date }>(sql`
         SELECT s.tenant_id, s.period_start, s.period_end FROM fw_billing_subscriptions s

@@ -1,22 +1,18 @@
-import { createBilling, localStripeConnection, stripeProvider, type BillingProvider, type LocalStripeOptions } from '@framework-pro/billing';
+import { createBilling, localStripeConnection, localStripePriceIds, stripeProvider, type BillingProvider } from '@framework-pro/billing';
 import { ServiceUnavailable } from '@framework/runtime';
-import { plans } from './plans.js';
 
-/** Entitlements (`requireFeature`), metering (`track`) and period close, on the app's database. */
-export const billing = createBilling({ plans });
+/**
+ * Entitlements (`requireFeature`), metering (`track`) and period close, on the app's database, with the plans of
+ * fw.config.ts's `billing` (they reach functions as data, so no function loads fw.config.ts).
+ */
+export const billing = createBilling();
 
-/** Stripe price ids of the app's plans: the live account's (deployed) and the local fake's (`fw dev`). */
-const STRIPE_PRICES = { free: process.env.STRIPE_PRICE_FREE ?? 'price_free', pro: process.env.STRIPE_PRICE_PRO ?? 'price_pro' };
-
-/** What the local fake charges (scripts/local-stripe.ts and the tests start it with these), in cents. */
-export const LOCAL_PRICES: LocalStripeOptions['prices'] = {
-  price_free: { unitAmountCents: 0, nickname: 'Free' },
-  price_pro: { unitAmountCents: 1200, nickname: 'Pro seat' },
-};
-export const LOCAL_METER_PRICES: LocalStripeOptions['meterPrices'] = { api_calls: { unitAmountDecimal: '0.1', includedUnits: 1000 } };
-
-/** The route the provider's webhooks arrive at (src/routes/billing/webhook/post.ts). */
-export const WEBHOOK_PATH = '/billing/webhook';
+/**
+ * Stripe price ids of the app's plans: the live account's (deployed: `STRIPE_PRICE_<PLAN>`) and the local fake's
+ * (`fw dev`: it prices each plan of the config as `price_<plan>`).
+ */
+const LOCAL_PRICE_IDS = localStripePriceIds(billing.plans);
+const STRIPE_PRICES = Object.fromEntries(Object.entries(LOCAL_PRICE_IDS).map(([plan, local]) => [plan, process.env[`STRIPE_PRICE_${plan.toUpperCase()}`] ?? local]));
 
 let provider: BillingProvider | undefined;
 

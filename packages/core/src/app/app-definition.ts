@@ -1,3 +1,4 @@
+import type { ResolvedBilling } from '../config/billing.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 import type { HttpMethod } from '../discovery/routes.js';
 import type { AuthDefinition } from '../intents/auth.js';
@@ -39,6 +40,11 @@ export interface AppDefinition extends KindDefinitions {
   readonly caches: readonly CacheDefinition[];
   /** Present when `infrastructure.auth` is set. */
   readonly auth?: AuthDefinition;
+  /**
+   * The app's plans when it declares `billing` (checked, `graceSeconds` filled in). Functions get them as data in
+   * `FW_BILLING_PLANS`; `fw dev` and the stack read them here.
+   */
+  readonly billing?: ResolvedBilling;
   /** The stage's idempotency and saga store (its table name). */
   readonly idempotency: IdempotencyDefinition;
   /** Every Lambda function of the app (routes, standalone functions, queue consumers, crons), in a stable order. */

@@ -1,3 +1,4 @@
+import { billingPlansVariable, type ResolvedBilling } from '../config/billing.js';
 import { ENV } from '../environment/variables.js';
 import { kindsEnvironment, type EnvValue, type KindDefinitions } from '../intents/registry.js';
 
@@ -14,7 +15,7 @@ export interface StageIdentity {
  * are final; outputs are filled in by the interpreter (local engine address by `fw dev`, resource attribute by the
  * CDK constructs) through `resolveEnvironment`, so both inject the same names.
  */
-export function buildEnvironment(identity: StageIdentity, kinds: KindDefinitions): Record<string, EnvValue> {
+export function buildEnvironment(identity: StageIdentity, kinds: KindDefinitions, billing?: ResolvedBilling): Record<string, EnvValue> {
   const fixedValue = (value: string): EnvValue => ({ kind: 'static', value });
   return {
     [ENV.project]: fixedValue(identity.project),
@@ -22,5 +23,7 @@ export function buildEnvironment(identity: StageIdentity, kinds: KindDefinitions
     [ENV.region]: fixedValue(identity.region),
     [ENV.logLevel]: fixedValue(identity.logLevel),
     ...kindsEnvironment(kinds),
+    // The plans as data: `@framework-pro/billing` reads them without loading the config codecs.
+    ...(billing ? { [ENV.billingPlans]: fixedValue(billingPlansVariable(billing)) } : {}),
   };
 }

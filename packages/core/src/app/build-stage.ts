@@ -1,6 +1,7 @@
 import type { DiscoveredRoute } from '../discovery/routes.js';
 import type { DiscoveredUnit } from '../discovery/units.js';
 import type { Infrastructure } from '../config/intents.js';
+import type { ResolvedBilling } from '../config/billing.js';
 import { layer } from '../config/resolve.js';
 import { ConfigError } from '../errors.js';
 import { buildKinds, kindsUnits } from '../intents/registry.js';
@@ -15,6 +16,8 @@ export interface CheckedApp {
   readonly rootDir: string;
   readonly stages: readonly string[];
   readonly infrastructure: Infrastructure;
+  /** `billing` checked, when declared. */
+  readonly billing?: ResolvedBilling;
   readonly directories: AppDefinition['directories'];
   readonly routes: readonly DiscoveredRoute[];
   readonly functionFiles: readonly DiscoveredUnit[];
@@ -65,8 +68,9 @@ export function buildStage(app: CheckedApp, stage: string): AppDefinition {
     config,
     routes,
     ...kinds,
+    ...(app.billing ? { billing: app.billing } : {}),
     units,
-    environment: buildEnvironment({ project, stage, region: config.region, logLevel: config.settings.logs.level }, kinds),
+    environment: buildEnvironment({ project, stage, region: config.region, logLevel: config.settings.logs.level }, kinds, app.billing),
     directories: app.directories,
     forStage: (other: string) => buildStage(app, other),
   };

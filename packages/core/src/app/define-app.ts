@@ -4,7 +4,7 @@ import type * as t from 'io-ts';
 import * as c from '../config/codec.js';
 import { STAGE_NAME } from '../config/base.js';
 import { INTENT_ID, infrastructureCodec, type Infrastructure } from '../config/intents.js';
-import { billingCodec, checkBilling } from '../config/billing.js';
+import { billingCodec, checkBilling, resolveBilling } from '../config/billing.js';
 import { checkKinds, intentListKinds } from '../intents/registry.js';
 import { joinPath, reportErrors } from '../config/report.js';
 import { checkSeededUsers } from '../config/environment.js';
@@ -135,6 +135,7 @@ export function defineApp(options: AppOptions): AppDefinition {
     rootDir,
     stages,
     infrastructure,
+    ...(billing ? { billing: resolveBilling(billing) } : {}),
     directories: { routes: routesDir, functions: functionsDir, queues: 'src/queues', crons: 'src/crons', lib: 'src/lib' },
     routes: discovered.routes,
     functionFiles: fnFiles.units,

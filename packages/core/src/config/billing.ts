@@ -86,6 +86,30 @@ export interface BillingConfig {
   readonly graceSeconds?: number;
 }
 
+/** `billing` as the app model carries it: checked, with `graceSeconds` filled in. */
+export interface ResolvedBilling extends BillingConfig {
+  readonly graceSeconds: number;
+}
+
+/** How long after a period's end late usage still counts in it, unless `graceSeconds` says otherwise. */
+export const DEFAULT_BILLING_GRACE_SECONDS = 3600;
+
+/**
+ * The most bytes the plans may take as JSON: functions get them in one variable (`FW_BILLING_PLANS`), and Lambda
+ * allows 4 KB of variables per function in all, shared with the app's other variables.
+ */
+export const MAX_BILLING_PLANS_BYTES = 2048;
+
+/** The checked config with its defaults, as functions receive it. */
+export function resolveBilling(billing: BillingConfig): ResolvedBilling {
+  return { ...billing, graceSeconds: billing.graceSeconds ?? DEFAULT_BILLING_GRACE_SECONDS };
+}
+
+/** The plans as the `FW_BILLING_PLANS` variable carries them (compact JSON). */
+export function billingPlansVariable(billing: ResolvedBilling): string {
+  return JSON.stringify(billing);
+}
+
 /** Plan ids, feature and meter names. */
 export const BILLING_NAME = /^[a-z][a-z0-9_-]{0,62}$/;
 const billingName = c.pattern('a name of 1 to 63 lowercase letters, digits, "_" or "-", starting with a letter', BILLING_NAME);
@@ -159,6 +183,10 @@ export function checkBilling(billing: BillingConfig, root = 'billing'): ConfigPr
   if (ids.length === 0) invalid(joinPath(root, 'plans'), "declare at least one plan (a free one is { currency: 'usd' })");
   if (!Object.hasOwn(billing.plans, billing.defaultPlan)) {
     invalid(joinPath(root, 'defaultPlan'), `${JSON.stringify(billing.defaultPlan)} is not a declared plan: expected one of ${ids.map((id) => JSON.stringify(id)).join(', ')}`);
+  }
+  const size = Buffer.byteLength(billingPlansVariable(resolveBilling(billing)));
+  if (size > MAX_BILLING_PLANS_BYTES) {
+    invalid(root, `the plans take ${size} bytes as JSON, above ${MAX_BILLING_PLANS_BYTES}: functions receive them in one variable and Lambda allows 4 KB of variables in all; shorten plan names and descriptions or drop unused features`);
   }
   const currencies = [...new Set(Object.values(billing.plans).map((p) => p.currency))];
   if (currencies.length > 1) invalid(joinPath(root, 'plans'), `every plan must bill in one currency (an invoice has one), found ${currencies.join(', ')}: pick one`);

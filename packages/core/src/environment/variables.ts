@@ -82,6 +82,11 @@ export const ENV = {
   /** Local development only: the port of the local inbox's SMTP server (on the dev server's host). */
   devSmtpPort: 'FW_DEV_SMTP_PORT',
   /**
+   * The app's plans (`billing` of `defineApp`, checked, `graceSeconds` filled in) as JSON, when the app declares
+   * billing: `@framework-pro/billing` reads them here, so a function never loads `fw.config.ts` or the config codecs.
+   */
+  billingPlans: 'FW_BILLING_PLANS',
+  /**
    * Not given to functions: the project folder `defineApp` discovers files in when its options name no `rootDir` (the
    * `fw` commands set it before they import `fw.config.ts`).
    */

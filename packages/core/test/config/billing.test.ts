@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ConfigError, defineApp, type BillingConfig, type ConfigProblem } from '../../src/index.js';
+import { ConfigError, defineApp, ENV, type BillingConfig, type ConfigProblem } from '../../src/index.js';
 import { TempProject, thrownBy, validOptions } from '../helpers/temp-project.js';
 
 const plans: BillingConfig = {
@@ -32,6 +32,26 @@ describe('billing in defineApp', () => {
 
   it('accepts flat, per-seat and graduated metered prices, trial days, limits and metered allowances', () => {
     expect(() => defineApp(validOptions(project.rootDir, { billing: plans }))).not.to.throw();
+  });
+
+  it('carries the checked plans on the app model (grace filled in) and gives them to every function as data', () => {
+    const app = defineApp(validOptions(project.rootDir, { billing: plans }));
+    expect(app.billing).to.deep.equal({ ...plans, graceSeconds: 3600 });
+    expect(app.forStage(app.stage).billing).to.deep.equal(app.billing);
+    const variable = app.environment[ENV.billingPlans];
+    expect(variable).to.deep.equal({ kind: 'static', value: JSON.stringify({ ...plans, graceSeconds: 3600 }) });
+    expect(JSON.parse((variable as { value: string }).value)).to.deep.equal(app.billing);
+    // An app without billing has neither.
+    const plain = defineApp(validOptions(project.rootDir));
+    expect(plain.billing).to.equal(undefined);
+    expect(Object.keys(plain.environment)).not.to.include(ENV.billingPlans);
+  });
+
+  it('refuses plans too large for the functions\' variables, naming the size and the fix', () => {
+    const features = Object.fromEntries(Array.from({ length: 120 }, (_, i) => [`feature_number_${i}`, i]));
+    const problems = lines({ plans: { free: { currency: 'usd', features } }, defaultPlan: 'free' });
+    expect(problems).to.have.length(1);
+    expect(problems[0]).to.match(/^FW_ERR_CONFIG_INVALID_VALUE billing: the plans take \d+ bytes as JSON, above 2048: functions receive them in one variable/);
   });
 
   it('refuses float money, naming the path and the integer or decimal-string fix', () => {

@@ -1,3 +1,5 @@
+import type { BillingPlans, PlanDefinition } from '../model.js';
+
 /** A price the fake knows: what `prices` of `stripeProvider` points at. */
 export interface LocalStripePrice {
   /** Per unit (per seat for per-seat plans), in cents, per month. */
@@ -9,6 +11,12 @@ export interface LocalStripePrice {
    * @default - the price id
    */
   readonly nickname?: string;
+  /**
+   * The plan of the app's config this price bills (`plans` fills it in): its flat and per-seat prices replace
+   * `unitAmountCents` on invoices and prorations, and its metered prices and overages charge the meter events.
+   * @default - none: `unitAmountCents` per unit
+   */
+  readonly plan?: PlanDefinition;
 }
 
 /** What one unit of a billing meter costs on the fake's invoices. */
@@ -23,8 +31,18 @@ export interface LocalStripeMeterPrice {
 }
 
 export interface LocalStripeOptions {
-  /** The price ids the app's adapter maps its plans to, with their amounts. */
-  readonly prices: Readonly<Record<string, LocalStripePrice>>;
+  /**
+   * The app's plans (`app.billing`): the fake charges exactly them, one price per plan with the id
+   * `localPriceId(plan)` (`price_pro`; `localStripePriceIds(plans)` is the adapter's `prices`). Give `plans` or
+   * `prices`.
+   * @default - none: `prices`
+   */
+  readonly plans?: BillingPlans;
+  /**
+   * The price ids the app's adapter maps its plans to, with their amounts, when not derived from `plans`.
+   * @default - from `plans`
+   */
+  readonly prices?: Readonly<Record<string, LocalStripePrice>>;
   /**
    * Meter event names with their unit price (usage lines on the fake's invoices).
    * @default - none (meter events are recorded, not charged)

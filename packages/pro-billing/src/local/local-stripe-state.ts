@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import type { LocalStripeMeterPrice, LocalStripePrice } from './local-stripe-options.js';
+import { chargedMeters, meterAmount, planPeriodAmount } from './plan-prices.js';
 
 /** Stripe's objects as the fake keeps them: JSON shaped as Stripe's API answers them (a subset of the fields). */
 export type StripeObject = Record<string, unknown> & { id: string; object: string };
@@ -226,9 +227,15 @@ export class LocalStripeState {
     const remaining = Math.max(0, Math.min(end - seconds(this.now()), end - start));
     const part = (amount: number) => Math.round((amount * remaining) / (end - start));
     return [
-      { description: `Unused time on ${oldQuantity} × ${oldPrice.nickname ?? oldPrice.id}`, amount: 0 - part(oldPrice.unit_amount * oldQuantity) },
-      { description: `Remaining time on ${newQuantity} × ${newPrice.nickname ?? newPrice.id}`, amount: part(newPrice.unit_amount * newQuantity) },
+      { description: `Unused time on ${oldQuantity} × ${oldPrice.nickname ?? oldPrice.id}`, amount: 0 - part(this.periodAmount(oldPrice, oldQuantity)) },
+      { description: `Remaining time on ${newQuantity} × ${newPrice.nickname ?? newPrice.id}`, amount: part(this.periodAmount(newPrice, newQuantity)) },
     ];
+  }
+
+  /** A price's amount for a whole period at `quantity`: its plan's flat and seat prices, else unit amount × quantity. */
+  private periodAmount(price: { id: string; unit_amount: number }, quantity: number): number {
+    const plan = Object.hasOwn(this.prices, price.id) ? this.prices[price.id]!.plan : undefined;
+    return plan ? planPeriodAmount(plan, quantity) : price.unit_amount * quantity;
   }
 
   cancelSubscription(id: string): StripeObject {
@@ -320,9 +327,14 @@ export class LocalStripeState {
     const planLines = items.map((item) => {
       const price = item['price'] as { unit_amount: number; id: string; nickname: string | null };
       const quantity = item['quantity'] as number;
-      return { description: `${quantity} × ${price.nickname ?? price.id}`, amount: price.unit_amount * quantity, quantity };
+      return { description: `${quantity} × ${price.nickname ?? price.id}`, amount: this.periodAmount(price, quantity), quantity };
     });
-    const usageLines = this.usageLines(subscription['customer'] as string, start, end);
+    const plans = items.flatMap((item) => {
+      const priceId = (item['price'] as { id: string }).id;
+      const plan = Object.hasOwn(this.prices, priceId) ? this.prices[priceId]!.plan : undefined;
+      return plan ? [plan] : [];
+    });
+    const usageLines = [...this.usageLines(subscription['customer'] as string, start, end), ...plans.flatMap((plan) => this.planUsageLines(plan, subscription['customer'] as string, start, end))];
     const invoice = this.invoice(subscription, [...(this.pendingProrations.get(id) ?? []), ...planLines], usageLines, { start, end });
     this.pendingProrations.delete(id);
     const previous = structuredClone(subscription);
@@ -340,6 +352,25 @@ export class LocalStripeState {
       this.event('customer.subscription.updated', subscription, previousAttributes(previous, subscription));
     }
     return invoice;
+  }
+
+  /** Units of a meter the customer reported for `[start, end)`. */
+  private meterUnits(eventName: string, customer: string, start: number, end: number): number {
+    let units = 0;
+    for (const meterEvent of this.meterEvents.values()) {
+      const payload = meterEvent['payload'] as { stripe_customer_id: string; value: string };
+      const at = meterEvent['timestamp'] as number;
+      if (meterEvent['event_name'] === eventName && payload.stripe_customer_id === customer && at >= start && at < end) units += Number(payload.value);
+    }
+    return units;
+  }
+
+  /** The usage lines of a plan's charged meters, on the plan's tiers (the package's exact graduated pricing). */
+  private planUsageLines(plan: NonNullable<LocalStripePrice['plan']>, customer: string, start: number, end: number): { description: string; amount: number; quantity: number }[] {
+    return chargedMeters(plan).map(([meter, tiers]) => {
+      const units = this.meterUnits(meter, customer, start, end);
+      return { description: `${units} × ${meter}`, amount: meterAmount(tiers, units), quantity: units };
+    });
   }
 
   private usageLines(customer: string, start: number, end: number): { description: string; amount: number; quantity: number }[] {

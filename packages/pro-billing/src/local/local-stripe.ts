@@ -4,8 +4,10 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
 import { BillingError } from '../errors.js';
+import { definePlans } from '../plans/index.js';
 import type { LocalStripeOptions } from './local-stripe-options.js';
 import { LocalStripeState, StripeApiError, publicView, type StripeObject } from './local-stripe-state.js';
+import { localStripePrices } from './plan-prices.js';
 import { formList, formRecord, formString, parseStripeForm, type FormValue } from './stripe-form.js';
 
 export const LOCAL_STRIPE_API_KEY = 'sk_test_fw_local';
@@ -44,14 +46,15 @@ export class LocalStripe {
   private baseUrl = '';
 
   private constructor(private readonly options: LocalStripeOptions) {
-    if (Object.keys(options.prices).length === 0) throw new BillingError('FW_ERR_BILLING_PROVIDER_OPTIONS', 'LocalStripe: prices is empty; list the price ids the adapter maps plans to');
-    for (const [id, price] of Object.entries(options.prices)) {
+    const prices = { ...localStripePrices(options.plans === undefined ? { plans: {}, defaultPlan: '' } : definePlans(options.plans)), ...options.prices };
+    if (Object.keys(prices).length === 0) throw new BillingError('FW_ERR_BILLING_PROVIDER_OPTIONS', "LocalStripe: no prices; give the app's plans (plans: app.billing), or list the price ids the adapter maps plans to (prices)");
+    for (const [id, price] of Object.entries(prices)) {
       if (!Number.isSafeInteger(price.unitAmountCents) || price.unitAmountCents < 0) throw new BillingError('FW_ERR_BILLING_PROVIDER_OPTIONS', `LocalStripe: price ${id}: unitAmountCents must be a whole number of cents >= 0`);
     }
     this.apiKey = options.apiKey ?? LOCAL_STRIPE_API_KEY;
     this.webhookSecret = options.webhookSecret ?? LOCAL_STRIPE_WEBHOOK_SECRET;
     this.webhookUrl = options.webhookUrl;
-    this.state = new LocalStripeState(options.prices, options.meterPrices ?? {}, options.now ?? (() => new Date()), (event) => this.announce(event));
+    this.state = new LocalStripeState(prices, options.meterPrices ?? {}, options.now ?? (() => new Date()), (event) => this.announce(event));
     if (options.stateFile) this.state.load(options.stateFile);
     this.server = createServer((request, response) => void this.serve(request, response));
   }
@@ -305,6 +308,16 @@ export class LocalStripe {
         value: payload['value'] ?? '',
         timestamp: timestamp ? Number(timestamp) : Math.floor(Date.now() / 1000),
       });
+    }
+    if (method === 'GET' && path === '/v1/invoices') {
+      // Stripe's list, newest first, filtered by customer and subscription as the adapter asks.
+      const customer = url.searchParams.get('customer');
+      const subscription = url.searchParams.get('subscription');
+      const data = [...this.state.invoices.values()]
+        .filter((invoice) => (customer === null || invoice['customer'] === customer) && (subscription === null || (invoice['parent'] as { subscription_details?: { subscription?: string } } | null)?.subscription_details?.subscription === subscription))
+        .reverse();
+      const limit = Math.min(100, Math.max(1, Number(url.searchParams.get('limit') ?? '10') || 10));
+      return { object: 'list', url: '/v1/invoices', has_more: data.length > limit, data: data.slice(0, limit) };
     }
     if (method === 'GET' && (id = match(/^\/v1\/invoices\/([\w-]+)$/))) {
       const invoice = this.state.invoices.get(id);

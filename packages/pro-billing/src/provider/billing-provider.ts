@@ -33,10 +33,21 @@ export interface BillingProvider {
    */
   pushUsage(usage: readonly UsagePush[]): Promise<PushUsageResult>;
   /**
+   * The provider's invoice of the customer's billing period starting at `periodStart`, once the provider has closed
+   * that period; undefined before. What `reconcileInvoice` compares a closed period's invoice with.
+   */
+  findInvoice(input: FindInvoiceInput): Promise<ProviderInvoice | undefined>;
+  /**
    * Verifies a webhook over its raw body (signature and timestamp tolerance) and translates it. Throws a
    * `BillingWebhookError` (400/401 with a code) for anything unsigned, forged or stale.
    */
   parseWebhook(rawBody: string | Buffer, headers: Readonly<Record<string, string | undefined>>): Promise<BillingEvent>;
+}
+
+export interface FindInvoiceInput {
+  readonly customerId: string;
+  /** The start of the billing period (the snapshot's `periodStart`, from the provider's subscription). */
+  readonly periodStart: Date;
 }
 
 export interface CreateCustomerInput {

@@ -8,16 +8,18 @@ import type {
   CheckoutSessionInput,
   CreateCustomerInput,
   CreateSubscriptionInput,
+  FindInvoiceInput,
   PortalSessionInput,
   ProrationMode,
   ProviderCustomer,
+  ProviderInvoice,
   ProviderSession,
   ProviderSubscription,
   PushUsageResult,
   UsagePush,
 } from '../billing-provider.js';
 import { usageIdempotencyKey } from '../usage-idempotency-key.js';
-import { TENANT_METADATA_KEY, toBillingEvent, toProviderSubscription } from './stripe-objects.js';
+import { TENANT_METADATA_KEY, toBillingEvent, toProviderInvoice, toProviderSubscription } from './stripe-objects.js';
 import type { StripeProviderOptions } from './stripe-options.js';
 import { verifyStripeSignature } from './verify-stripe-signature.js';
 
@@ -164,6 +166,18 @@ export function stripeProvider(options: StripeProviderOptions): BillingProvider 
       }
       return { pushed };
     },
+
+    findInvoice: (input: FindInvoiceInput): Promise<ProviderInvoice | undefined> =>
+      call('invoices.list', async () => {
+        const start = Math.floor(input.periodStart.getTime() / 1000);
+        // The customer's invoices, newest first; the period's is the finalized one whose usage period starts there
+        // (drafts can still change, a void one was replaced).
+        for await (const invoice of stripe.invoices.list({ customer: input.customerId, limit: 100 })) {
+          if (invoice.period_start === start && (invoice.status === 'paid' || invoice.status === 'open' || invoice.status === 'uncollectible')) return toProviderInvoice(invoice);
+          if (invoice.created < start) break;
+        }
+        return undefined;
+      }),
 
     async parseWebhook(rawBody, headers): Promise<BillingEvent> {
       const raw = typeof rawBody === 'string' ? rawBody : rawBody.toString('utf8');

@@ -1,0 +1,73 @@
+import { expect } from 'chai';
+import type { Database } from '@framework/data';
+import { addMonth, assertReconciled, BillingError, createBilling, LocalStripe, localStripePriceIds, pushPendingUsage, stripeProvider, type BillingProvider } from '../../src/index.js';
+import { PLANS } from '../support/plans.js';
+import { startBillingDatabase } from '../support/webhook-app.js';
+
+/**
+ * A closed period's invoice against the provider's invoice for the same period: the local fake charges the same
+ * plans (from the config), so the totals are equal when the usage reached the provider before it closed the period,
+ * and a coded mismatch when it did not.
+ */
+describe('reconcileInvoice: our closed period vs the provider\'s invoice', function () {
+  this.timeout(240_000);
+  const start = new Date('2026-11-01T00:00:00Z');
+  const end = addMonth(start);
+  const afterEnd = new Date(end.getTime() + 2 * 3600_000);
+  let now = start;
+  let database: Awaited<ReturnType<typeof startBillingDatabase>>;
+  let db: Database;
+  let fake: LocalStripe;
+  let provider: BillingProvider;
+  before(async () => {
+    database = await startBillingDatabase();
+    db = database.db;
+    fake = await LocalStripe.start({ plans: PLANS, now: () => now });
+    provider = stripeProvider({ apiKey: fake.apiKey, webhookSecret: fake.webhookSecret, apiUrl: fake.url, prices: localStripePriceIds(PLANS), maxNetworkRetries: 0 });
+  });
+  after(async () => {
+    await fake?.stop();
+    await database?.stop();
+  });
+
+  it('matches when both sides billed the same plan, seats and usage; reports a coded difference when not', async () => {
+    const billing = createBilling({ plans: PLANS, db, clock: () => afterEnd });
+    const subscriptions: Record<string, string> = {};
+    for (const tenant of ['acme', 'globex']) {
+      now = start;
+      const customer = await provider.createCustomer({ tenantId: tenant });
+      const subscription = await provider.createSubscription({ customerId: customer.id, tenantId: tenant, plan: 'pro', seats: 5 });
+      subscriptions[tenant] = subscription.id;
+      expect([subscription.currentPeriodStart, subscription.currentPeriodEnd]).to.deep.equal([start, end]);
+      await db.transaction((tx) =>
+        billing.applySubscriptionChange(tx, { tenantId: tenant, planId: 'pro', status: 'active', seats: 5, periodStart: start, periodEnd: end, trialEnd: null, providerCustomerId: customer.id, providerSubscriptionId: subscription.id, version: 1, effectiveAt: start }),
+      );
+      await billing.track(db, { tenant, meter: 'api_calls', quantity: 10_500, idempotencyKey: `${tenant}-1`, occurredAt: new Date('2026-11-15T00:00:00Z') });
+    }
+    expect(await billing.reconcile('acme', start, provider)).to.deep.equal({ status: 'not_closed', tenantId: 'acme', periodStart: start });
+
+    // pro: 2900 flat + 2 seats past the 3 included at 500 + 500 calls past 10000 at 0.1 = 3950.
+    const ours = await billing.closePeriod('acme', { start, end });
+    await billing.closePeriod('globex', { start, end });
+    expect(ours.total).to.equal(3950);
+    expect(await billing.reconcile('acme', start, provider)).to.deep.include({ status: 'no_provider_invoice', ours: 3950 });
+
+    // The provider closes globex's period before its usage was pushed: its invoice lacks the overage.
+    now = afterEnd;
+    fake.closePeriod(subscriptions['globex']!);
+    expect(await pushPendingUsage(db, provider)).to.deep.equal({ pushed: 2, skipped: 0 });
+    const theirs = fake.closePeriod(subscriptions['acme']!);
+
+    const matched = await billing.reconcile('acme', start, provider);
+    expect(matched).to.deep.include({ status: 'matched', ours: 3950, theirs: 3950, difference: 0, providerInvoiceId: theirs.id });
+    expect((await billing.invoice('acme', start))!.providerInvoiceId).to.equal(theirs.id);
+    expect(assertReconciled(matched)).to.equal(matched);
+
+    const mismatch = await billing.reconcile('globex', start, provider);
+    expect(mismatch).to.deep.include({ status: 'mismatch', code: 'FW_ERR_BILLING_INVOICE_MISMATCH', ours: 3950, theirs: 3900, difference: -50 });
+    expect(mismatch.message).to.contain('total 3950 here, 3900 at the provider (difference -50)');
+    expect(mismatch.lines!.theirs).to.deep.include({ description: '0 × api_calls', amount: 0 });
+    expect((await billing.invoice('globex', start))!.providerInvoiceId).to.equal(null);
+    expect(() => assertReconciled(mismatch)).to.throw(BillingError).with.property('code', 'FW_ERR_BILLING_INVOICE_MISMATCH');
+  });
+});
