@@ -128,6 +128,19 @@ describe('tasks-api billing (local provider fake, signed webhooks)', function ()
     const [customer] = (await app.db().query("SELECT customer_id FROM billing_customers WHERE tenant_id = 'initech'")) as [{ customer_id: string }];
     const pushed = fake.meterEvents.filter((event) => (event['payload'] as { stripe_customer_id: string }).stripe_customer_id === customer.customer_id);
     expect(pushed.map((event) => [event['event_name'], (event['payload'] as { value: string }).value])).to.deep.equal([['api_calls', '4']]);
+
+    // The provider closes its period (charging the plans of fw.config.ts); the next cron run reconciles: the closed
+    // period's invoice total equals the provider's invoice total, in cents, and the provider's invoice id is stored.
+    const [subscription] = (await app.db().query("SELECT provider_subscription_id FROM fw_billing_subscriptions WHERE tenant_id = 'initech'")) as [{ provider_subscription_id: string }];
+    const theirs = fake.closePeriod(subscription.provider_subscription_id);
+    await fake.idle();
+    await app.drain();
+    const next = await app.clock.advance('1d');
+    expect(next.filter((t) => t.id === 'billing-close' && !t.ok)).to.deep.equal([]);
+    const [reconciled] = (await app.db().query("SELECT total::int AS total, provider_invoice_id FROM fw_billing_invoices WHERE tenant_id = 'initech'")) as [{ total: number; provider_invoice_id: string | null }];
+    expect(reconciled).to.deep.equal({ total: theirs['total'], provider_invoice_id: theirs.id });
+    // pro at 3 seats, 4 calls within the 1000 included.
+    expect(reconciled.total).to.equal(3 * 1200);
   });
 
   it('refuses a forged webhook with 401 and an unsigned one with 400, coded', async () => {

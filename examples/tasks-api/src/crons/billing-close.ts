@@ -6,7 +6,8 @@ import { billing, billingProvider } from '../lib/billing.js';
 
 /**
  * Every day: closes each tenant's billing period that ended (plus the grace window for late usage) into an invoice,
- * then sends the closed usage to the payment provider as meter events. "Now" is the schedule's time, so the testing
+ * then sends the closed usage to the payment provider as meter events, and reconciles closed invoices with the
+ * provider's invoices for the same periods (totals in cents). "Now" is the schedule's time, so the testing
  * package's clock drives it (`app.clock.advance('31d')`). Closing is idempotent: a retried run finds the invoices.
  */
 export const main = taskHandler(
@@ -34,7 +35,23 @@ export const main = taskHandler(
       return { closed: due.length };
     }
     const pushed = await asAllTenants('billing usage push', () => pushPendingUsage(service.db, provider));
-    return { closed: due.length, ...pushed };
+    // Each closed invoice not matched yet against the provider's invoice for its period (the provider closes the
+    // period on its own schedule, so a run finds it invoiced or waits for the next): a difference is logged with its
+    // code and both line lists, and compared again next run.
+    const open = await asAllTenants('billing reconciliation', () =>
+      service.db.many<{ tenant_id: string; period_start: Date }>(sql`SELECT tenant_id, period_start FROM fw_billing_invoices WHERE provider_invoice_id IS NULL AND status <> 'void' ORDER BY period_start`),
+    );
+    let reconciled = 0;
+    let mismatched = 0;
+    for (const row of open) {
+      const result = await runWithTenant({ id: row.tenant_id }, () => billing.reconcile(row.tenant_id, row.period_start, provider));
+      if (result.status === 'matched') reconciled += 1;
+      if (result.status === 'mismatch') {
+        mismatched += 1;
+        ctx.logger.error('billing invoice does not reconcile with the provider', { code: result.code, tenant: row.tenant_id, ours: result.ours, theirs: result.theirs, difference: result.difference, reason: result.message, lines: result.lines });
+      }
+    }
+    return { closed: due.length, ...pushed, reconciled, mismatched };
   },
   { retries: 2 },
 );
