@@ -16,6 +16,6 @@ export class PostgresBudgetStore implements BudgetStore {
   public async add(subject: string, windowStart: Date, tokens: number): Promise<void> {
     await this.db.query(sql`
       INSERT INTO fw_ai_token_usage (subject, window_start, tokens) VALUES (${subject}, ${windowStart}, ${tokens})
-      ON CONFLICT (subject, window_start) DO UPDATE SET tokens = fw_ai_token_usage.tokens + EXCLUDED.tokens, updated_at = now()`);
+      ON CONFLICT ON CONSTRAINT fw_ai_token_usage_pkey DO UPDATE SET tokens = fw_ai_token_usage.tokens + EXCLUDED.tokens, updated_at = now()`);
   }
 }

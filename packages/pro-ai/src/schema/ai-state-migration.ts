@@ -34,3 +34,32 @@ DROP TABLE fw_ai_conversation_messages;
 export function aiStateMigrationSql(): string {
   return AI_STATE_MIGRATION_SQL;
 }
+
+/** `tenantTable` of `@framework-pro/tenancy` (passed in, so apps without tenancy never load that package). */
+export type AiStateTenantTableSql = (table: string, options: { readonly column?: string; readonly addColumn?: boolean; readonly backfillTenant?: string }) => { readonly up: string; readonly down: string };
+
+/**
+ * The second migration of the memory and budget tables, for apps with `@framework-pro/tenancy`: both become tenant
+ * tables under its row-level security, like the vector store's. `fw_ai_conversation_messages.tenant` becomes the
+ * policy's column (filled from the transaction's tenant); `fw_ai_token_usage` gets `tenant_id` (rows written before
+ * are `''`: no tenant sees them) and its primary key includes it, under the same constraint name, so a subject's
+ * counter is per tenant. Copy it into the app's migrations after `aiStateMigrationSql()`'s; never edit that one.
+ */
+export function aiStateTenancyMigrationSql(tenantTable: AiStateTenantTableSql): string {
+  const memory = tenantTable('fw_ai_conversation_messages', { column: 'tenant', addColumn: false });
+  const usage = tenantTable('fw_ai_token_usage', { backfillTenant: '' });
+  const key = 'ALTER TABLE fw_ai_token_usage DROP CONSTRAINT fw_ai_token_usage_pkey, ADD CONSTRAINT fw_ai_token_usage_pkey PRIMARY KEY';
+  return [
+    '-- @framework-pro/ai: the memory and budget tables under @framework-pro/tenancy\'s row-level security.',
+    memory.up.trim(),
+    usage.up.trim(),
+    `${key} (tenant_id, subject, window_start);`,
+    '',
+    '-- down',
+    '-- Fails while one subject has counters in several tenants of one window: delete or merge them first.',
+    `${key} (subject, window_start);`,
+    usage.down.trim(),
+    memory.down.trim(),
+    '',
+  ].join('\n');
+}
