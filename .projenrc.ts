@@ -101,7 +101,9 @@ const packages: WorkspacePackage[] = [
     },
     // `./client`: browser-safe (no Node built-ins, no AWS SDK): what a front end imports (WebSocket client, the
     // generated HTTP client's fetch wrapper).
-    subpathExports: { './client': 'client/index' },
+    // generated HTTP client's fetch wrapper). `./dev-server`: the few values fw dev's own process uses, without the
+    // rest of the runtime (its start-up loads it).
+    subpathExports: { './client': 'client/index', './dev-server': 'dev-server/index' },
     testTimeout: 30000,
   }),
   new WorkspacePackage(project, {
@@ -146,7 +148,8 @@ const packages: WorkspacePackage[] = [
     devDeps: { 'cognito-local': '^5.3.0', 'aws-sdk-client-mock': '^4.1.0' },
     // `./pre-token-generation`: the Cognito trigger's handler, bundled into its own Lambda by @framework/infra.
     // `./ws-connect-authorizer`: the WebSocket API's `$connect` Lambda authorizer, bundled the same way.
-    subpathExports: { './pre-token-generation': 'pre-token-generation/index', './ws-connect-authorizer': 'ws-connect-authorizer/index' },
+    // `./dev-server`: what fw dev's own process needs, without the token verifier (its start-up loads it).
+    subpathExports: { './pre-token-generation': 'pre-token-generation/index', './ws-connect-authorizer': 'ws-connect-authorizer/index', './dev-server': 'dev-server/index' },
     // Importing the package registers `service.auth` (a top-level call): bundlers must keep it.
     sideEffectFree: false,
     testTimeout: 20000,

@@ -256,7 +256,7 @@ export class DevServer {
         const started = performance.now();
         // Every run gets its request id here, so the console finds its event, outcome and log lines under it.
         const requestId = invokeOptions?.requestId ?? randomUUID();
-        requestRecords.event(requestId, event instanceof EventText ? event.json : event);
+        requestRecords.event(requestId, EventText.is(event) ? event.json : event);
         const outcome = await host.invoke(unit, event, { ...invokeOptions, requestId });
         requestRecords.response(requestId, { body: outcome.ok ? JSON.stringify(outcome.value ?? null) : `${outcome.errorType}: ${outcome.errorMessage}` });
         activity?.unitRun(unit, event, outcome, performance.now() - started, time);

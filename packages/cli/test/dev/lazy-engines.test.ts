@@ -20,7 +20,7 @@ describe('fw dev loads engine modules only for the intents the app declares', fu
     dir = hooks = undefined;
   });
 
-  it('serves a 2-route app without intents without importing pg, @framework/data or the storage engine', async () => {
+  it('serves a 2-route app without intents without importing pg, @framework/data, the storage engine, jose or ws', async () => {
     hooks = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-lazy-hooks-'));
     const record = path.join(hooks, 'resolved.txt');
     fs.writeFileSync(
@@ -50,7 +50,8 @@ describe('fw dev loads engine modules only for the intents the app declares', fu
     const resolved = fs.readFileSync(record, 'utf8');
     // The record works: the dev server's own modules are in it.
     expect(resolved).to.contain('dev-server.js');
-    for (const module of ['/node_modules/pg/', '/packages/data/', '/node_modules/@framework/data/', '/packages/storage/lib/local/', 'busboy']) {
+    // Nor the token verifier (jose, aws-jwt-verify: no route checks a token yet) nor the WebSocket engine (`ws`).
+    for (const module of ['/node_modules/pg/', '/packages/data/', '/node_modules/@framework/data/', '/packages/storage/lib/local/', 'busboy', '/node_modules/jose/', '/node_modules/aws-jwt-verify/', '/node_modules/ws/', '/engines/ws.js']) {
       expect(resolved, module).not.to.contain(module);
     }
   });

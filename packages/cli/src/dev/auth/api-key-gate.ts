@@ -1,5 +1,5 @@
 import { API_KEY_AUTHORIZER_CACHE_TTL_CONTEXT, API_KEY_AUTHORIZER_DEFAULT_CACHE_TTL_SECONDS, apiKeyAuthorizerCacheTtl, apiKeyAuthorizerGateRefusal } from '@framework/core';
-import { apiKeyOf } from '@framework/runtime';
+import { apiKeyOf } from '@framework/runtime/dev-server';
 import { readProjectContext } from '../../cloud/project-context.js';
 import type { DevLogger } from '../engines/engine.js';
 

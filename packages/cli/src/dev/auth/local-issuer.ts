@@ -1,7 +1,14 @@
-import { randomUUID } from 'node:crypto';
+import { randomUUID, webcrypto } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { SignJWT, decodeProtectedHeader, exportJWK, generateKeyPair, importJWK, jwtVerify, type JWK, type JWTPayload, type CryptoKey } from 'jose';
+import type { JWK, JWTPayload, CryptoKey } from 'jose';
+
+/**
+ * jose, loaded on the first token signed or checked (or key generated): an app without auth never needs it, and its
+ * 46 modules cost `fw dev` start-up time before the first request otherwise.
+ */
+let joseModule: Promise<typeof import('jose')> | undefined;
+const jose = (): Promise<typeof import('jose')> => (joseModule ??= import('jose'));
 
 /** Where the signing key lives: `<project>/.fw/dev/auth/signing-key.json` (private; never commit `.fw/`). */
 export function signingKeyPath(dataDir: string): string {
@@ -68,14 +75,19 @@ export class LocalIssuer {
     if (fs.existsSync(file)) {
       jwk = JSON.parse(fs.readFileSync(file, 'utf8')) as JWK;
     } else {
-      const pair = await generateKeyPair('RS256', { extractable: true });
-      jwk = { ...(await exportJWK(pair.privateKey)), kid: randomUUID(), alg: 'RS256', use: 'sig' };
+      // WebCrypto, as jose's `generateKeyPair('RS256')` and `exportJWK` do (2048 bits, e=65537; the JWK without the
+      // WebCrypto-only `ext` and `key_ops`), so the first start needs no jose either.
+      const pair = await webcrypto.subtle.generateKey({ name: 'RSASSA-PKCS1-v1_5', modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: 'SHA-256' }, true, ['sign', 'verify']);
+      const { ext: _ext, key_ops: _keyOps, alg: _alg, use: _use, ...exported } = await webcrypto.subtle.exportKey('jwk', pair.privateKey);
+      jwk = { ...(exported as JWK), kid: randomUUID(), alg: 'RS256', use: 'sig' };
       fs.mkdirSync(path.dirname(file), { recursive: true });
       fs.writeFileSync(file, `${JSON.stringify(jwk, null, 2)}\n`, { mode: 0o600 });
     }
     const { d: _d, p: _p, q: _q, dp: _dp, dq: _dq, qi: _qi, ...publicJwk } = jwk;
-    const privateKey = (await importJWK(jwk, 'RS256')) as CryptoKey;
-    const publicKey = (await importJWK(publicJwk, 'RS256')) as CryptoKey;
+    const algorithm = { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' };
+    // WebCrypto's own import (what jose's `importJWK` does on Node), so opening needs no jose.
+    const privateKey = (await webcrypto.subtle.importKey('jwk', jwk as webcrypto.JsonWebKey, algorithm, false, ['sign'])) as unknown as CryptoKey;
+    const publicKey = (await webcrypto.subtle.importKey('jwk', publicJwk as webcrypto.JsonWebKey, algorithm, true, ['verify'])) as unknown as CryptoKey;
     return new LocalIssuer(issuer, audiences, privateKey, publicKey, publicJwk);
   }
 
@@ -103,6 +115,7 @@ export class LocalIssuer {
           'username': options.username ?? options.sub,
           ...(options.tenant !== undefined ? { [TENANT_CLAIM]: options.tenant } : {}),
         };
+    const { SignJWT } = await jose();
     const token = await new SignJWT(claims)
       .setProtectedHeader({ alg: 'RS256', kid: this.publicJwk.kid! })
       .setIssuer(this.issuer)
@@ -116,6 +129,7 @@ export class LocalIssuer {
   /** Signs an ID token (the claims are the caller's: `aud`, `token_use: id`, ...) with this issuer's key. */
   async signIdToken(claims: JWTPayload, expiresIn: number): Promise<string> {
     const now = Math.floor(Date.now() / 1000);
+    const { SignJWT } = await jose();
     return new SignJWT(claims)
       .setProtectedHeader({ alg: 'RS256', kid: this.publicJwk.kid! })
       .setIssuer(this.issuer)
@@ -144,6 +158,7 @@ export class LocalIssuer {
 
   private async verifyOnce(token: string): Promise<VerifiedToken> {
     this.signatureChecks += 1;
+    const { decodeProtectedHeader, jwtVerify } = await jose();
     let kid: unknown;
     try {
       kid = decodeProtectedHeader(token).kid;

@@ -1,18 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import {
-  checkCreateUser,
-  checkListOptions,
-  checkRoles,
-  checkUsername,
-  InvalidUserInputError,
-  UserExistsError,
-  UserNotFoundError,
-  type AuthUser,
-  type CreateUserInput,
-  type ListUsersOptions,
-  type UserAdmin,
-  type UserPage,
-} from '@framework/auth';
+import type { AuthUser, CreateUserInput, ListUsersOptions, UserAdmin, UserPage } from '@framework/auth';
+import { checkCreateUser, checkListOptions, checkRoles, checkUsername, InvalidUserInputError, UserExistsError, UserNotFoundError } from '@framework/auth/dev-server';
 import { hashPassword, type StoredUser, type UserStore } from './user-store.js';
 
 export interface LocalUserAdminOptions {

@@ -1,4 +1,4 @@
-import { roleScopes, scopeRulesOf } from '@framework/auth';
+import { roleScopes, scopeRulesOf } from '@framework/auth/dev-server';
 import type { AppDefinition } from '@framework/core';
 import { isMachineClient } from './machine-client.js';
 

@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
-import { authUserToJson, AuthError, DEV_AUTH_TOKEN_HEADER, InvalidUserInputError, UnknownRoleError, UserExistsError, UserNotFoundError, type AuthUser, type UserAdmin } from '@framework/auth';
+import type { AuthUser, UserAdmin } from '@framework/auth';
+import { authUserToJson, AuthError, DEV_AUTH_TOKEN_HEADER, InvalidUserInputError, UnknownRoleError, UserExistsError, UserNotFoundError } from '@framework/auth/dev-server';
 import { DEV_PATHS } from '@framework/core';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 

@@ -35,7 +35,7 @@ export class EngineStartup {
   async start(app: AppDefinition, context: DevContext, host: FunctionHost, preferences: EnginePreferences | undefined): Promise<void> {
     const { log } = context;
     for (const factory of await selectEngines(app, preferences)) {
-      const engine = factory.create();
+      const engine = await factory.create();
       this.engines.push(engine);
       try {
         const started = await engine.start(app, context);

@@ -144,5 +144,6 @@ export interface EngineFactory {
   isAvailable(app: AppDefinition): Promise<boolean>;
   /** Whether the app uses this intent at all (no database intents: no database engine). */
   isNeeded(app: AppDefinition): boolean;
-  create(): DevEngine;
+  /** A promise for an engine whose module loads on first use (only an app using the intent pays for its imports). */
+  create(): DevEngine | Promise<DevEngine>;
 }

@@ -2,8 +2,8 @@ import * as path from 'node:path';
 import { DEV_IDEMPOTENCY_SERVICE, DEV_SAGA_SERVICE } from '@framework/core';
 import type { DevIdempotencyRequest, DevSagaRequest } from '@framework/runtime';
 import { DevClock } from '../clock/index.js';
-import { DevSagaStore } from '../idempotency/dev-saga-store.js';
-import { PersistentIdempotencyStore } from '../idempotency/persistent-idempotency-store.js';
+import type { DevSagaStore } from '../idempotency/dev-saga-store.js';
+import type { PersistentIdempotencyStore } from '../idempotency/persistent-idempotency-store.js';
 import type { DevContext, DevEngine, EngineFactory, EngineStart } from './engine.js';
 
 /**
@@ -20,9 +20,11 @@ export class PersistentIdempotencyEngine implements DevEngine {
 
   async start(_app: unknown, context: DevContext): Promise<EngineStart> {
     const file = path.join(context.dataDir, 'idempotency', 'records.jsonl');
+    // Loaded here, not at the top: the stores bring @framework/runtime, which `fw dev` otherwise needs only later.
+    const [{ PersistentIdempotencyStore }, { DevSagaStore }] = await Promise.all([import('../idempotency/persistent-idempotency-store.js'), import('../idempotency/dev-saga-store.js')]);
     const store = await PersistentIdempotencyStore.open(file, Date.now(), (problem) => context.log.warn(`idempotency: ${problem}`));
     this.store = store;
-    const sagas = new DevSagaStore(context.clock ?? new DevClock());
+    const sagas: DevSagaStore = new DevSagaStore(context.clock ?? new DevClock());
     return {
       outputs: {},
       summary: [`default: ${path.relative(context.rootDir, file)} (${store.size} records, shared by every function)`],

@@ -8,14 +8,15 @@ import { embeddedInbox } from './notifications.js';
 import { embeddedQueues } from './queues.js';
 import { embeddedSchedules } from './schedules.js';
 import { embeddedStorage } from './storage.js';
-import { embeddedWs } from './ws.js';
+import { embeddedWs } from './ws-factory.js';
 import type { applyPendingMigrations as ApplyPendingMigrations } from './database-migrations.js';
 
 export * from './engine.js';
 export { EmbeddedQueueEngine, LocalQueue, type DeadLetter, type LocalMessage } from './queues.js';
 export { EmbeddedScheduler } from './schedules.js';
 export { PostgresEngine } from './databases.js';
-export { EmbeddedWsEngine } from './ws.js';
+// Type only: the engine's module loads when an app declares `ws` (see ws-factory.ts).
+export type { EmbeddedWsEngine } from './ws.js';
 export { EmbeddedInboxEngine } from './notifications.js';
 export { findOnPath, freePort } from './ports.js';
 export { postgresUser, pgliteBackend, nativeBackend, type PostgresBackend, type RunningPostgres } from './postgres-backends.js';

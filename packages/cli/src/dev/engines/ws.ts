@@ -9,7 +9,7 @@ import { authorizerContextOf } from '@framework/auth/ws-connect-authorizer';
 import { localAudiences } from '../auth/issuer-plugin.js';
 import { LocalIssuer, TokenRejected } from '../auth/local-issuer.js';
 import { ConnectRefused, LocalWebSocketApi } from '../ws/local-websocket-api.js';
-import type { DevContext, DevEngine, EngineFactory, EngineStart } from './engine.js';
+import type { DevContext, DevEngine, EngineStart } from './engine.js';
 
 /** The management API's error, as API Gateway answers it (the SDK reads the type from `x-amzn-errortype`). */
 function managementError(reply: FastifyReply, statusCode: number, type: string, message: string): FastifyReply {
@@ -165,12 +165,3 @@ export class EmbeddedWsEngine implements DevEngine {
     await this.api?.stop();
   }
 }
-
-export const embeddedWs: EngineFactory = {
-  intent: 'ws',
-  kind: 'embedded',
-  label: 'WebSocket API on the dev server port',
-  isAvailable: async () => true,
-  isNeeded: (app) => app.ws !== undefined,
-  create: () => new EmbeddedWsEngine(),
-};

@@ -454,7 +454,7 @@ export class FunctionHost {
       const requestId = options.requestId ?? randomUUID();
       const deadline = Date.now() + timeoutMs;
       instance.handle.lastRequestId = requestId;
-      instance.handle.post(event instanceof EventText ? { type: 'invoke', id, eventJson: event.json, requestId, deadline } : { type: 'invoke', id, event, requestId, deadline });
+      instance.handle.post(EventText.is(event) ? { type: 'invoke', id, eventJson: event.json, requestId, deadline } : { type: 'invoke', id, event, requestId, deadline });
     });
   }
 

@@ -1,4 +1,5 @@
-import { InMemorySagaStore, type DevSagaRequest, type DevSagaReply, type SagaState } from '@framework/runtime';
+import type { DevSagaRequest, DevSagaReply, SagaState } from '@framework/runtime';
+import { InMemorySagaStore } from '@framework/runtime/dev-server';
 import type { DevClock } from '../clock/index.js';
 
 /**

@@ -1,4 +1,5 @@
-import { IdempotencyNotOwnerError, isLiveRecord, type AcquireResult, type DevIdempotencyReply, type DevIdempotencyRequest, type IdempotencyRecord, type IdempotencyStore, type PendingIdempotencyRecord } from '@framework/runtime';
+import type { AcquireResult, DevIdempotencyReply, DevIdempotencyRequest, IdempotencyRecord, IdempotencyStore, PendingIdempotencyRecord } from '@framework/runtime';
+import { IdempotencyNotOwnerError, isLiveRecord } from '@framework/runtime/dev-server';
 import { AppendOnlyLog } from '../durable-log/index.js';
 
 /** A journal line: a record as it now is, or the key of a deleted one. */

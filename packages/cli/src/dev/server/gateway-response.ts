@@ -1,4 +1,4 @@
-import { errorResponse as frameworkErrorResponse } from '@framework/runtime';
+import { errorResponse as frameworkErrorResponse } from '@framework/runtime/dev-server';
 import type { DevGatewayErrorCode } from './gateway-error-codes.js';
 
 /** An HTTP response as the dev server writes it. */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { roleScopes, scopeRulesOf } from '@framework/auth';
+import { roleScopes, scopeRulesOf } from '@framework/auth/dev-server';
 import type { AppDefinition } from '@framework/core';
 import { localClientId, tokenScope } from '../issuer-plugin.js';
 import { TENANT_CLAIM, type LocalIssuer } from '../local-issuer.js';
