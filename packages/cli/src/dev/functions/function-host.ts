@@ -19,6 +19,8 @@ function debug(message: string): void {
 const SPARES = 2;
 /** Lambda's limit on a function's init phase; a handler whose import takes longer is ended (never waited on forever). */
 export const INIT_TIMEOUT_MS = 10_000;
+/** How long a thread may take to boot (start Node's worker, preload at most PRELOAD_LIMIT_MS) before its load fails. */
+const BOOT_LIMIT_MS = 60_000;
 
 /** Options of `FunctionHost`. */
 export interface FunctionHostOptions {
@@ -188,13 +190,24 @@ class Instance {
     let settle!: (outcome: LoadOutcome) => void;
     this.ready = new Promise((resolve) => (settle = resolve));
     // Every load ends: loaded, failed, exited, or past Lambda's init limit (a hung import must not hang requests).
-    const initTimer = setTimeout(() => {
-      log.error(`${unit.id}: ${unit.file} did not load within ${initTimeoutMs / 1000} s (a top-level await or import that never settles?); instance replaced`);
-      done({ ok: false, errorType: 'Runtime.InitTimeout', errorMessage: `the handler did not load within ${initTimeoutMs / 1000} s`, timedOut: true });
+    // The limit counts from the moment the handler's load is sent, as Lambda's counts the function's own init: the
+    // thread's boot and its package preload are fw dev's head start (a thread per instance is not Lambda's sandbox),
+    // and on a loaded machine they alone can take seconds. A thread that never boots is ended by BOOT_LIMIT_MS.
+    let initTimer: NodeJS.Timeout | undefined;
+    const timeOut = (message: string) => {
+      log.error(`${unit.id}: ${unit.file} ${message}; instance replaced`);
+      done({ ok: false, errorType: 'Runtime.InitTimeout', errorMessage: `the handler ${message.replace(/ \(.*\)$/, '')}`, timedOut: true });
       this.dead = true;
       void handle.worker.terminate();
-    }, initTimeoutMs);
+    };
+    const bootTimer = setTimeout(() => timeOut(`did not start: its thread did not boot within ${BOOT_LIMIT_MS / 1000} s`), BOOT_LIMIT_MS);
+    const startInitTimer = () => {
+      clearTimeout(bootTimer);
+      if (this.loadOutcome) return;
+      initTimer = setTimeout(() => timeOut(`did not load within ${initTimeoutMs / 1000} s (a top-level await or import that never settles?)`), initTimeoutMs);
+    };
     const done = (outcome: LoadOutcome) => {
+      clearTimeout(bootTimer);
       clearTimeout(initTimer);
       if (!this.loadOutcome) {
         this.loadOutcome = outcome;
@@ -255,7 +268,11 @@ class Instance {
       this.onDeath(this);
     });
     void handle.booted.then(
-      () => handle.post({ type: 'load', bundle, env, functionName: unit.functionName, memorySize: unit.memorySize, timeout: unit.timeout }),
+      () => {
+        if (this.dead) return;
+        startInitTimer();
+        handle.post({ type: 'load', bundle, env, functionName: unit.functionName, memorySize: unit.memorySize, timeout: unit.timeout });
+      },
       () => undefined,
     );
     handle.worker.ref();
