@@ -55,7 +55,8 @@ describe('fw auth on the example app', function () {
     expect(row(text, 'POST /tasks')).to.deep.equal(['POST /tasks', 'tasks:write', 'admin', '-']);
     expect(row(text, 'DELETE /tasks/{id}')).to.deep.equal(['DELETE /tasks/{id}', 'tasks:admin', 'admin', '-']);
     expect(row(text, 'GET /health')).to.deep.equal(['GET /health', 'PUBLIC (no token needed)', 'anyone', 'anyone']);
-    expect(text).to.contain('1 public route (no scopes: check each is meant to be open): GET /health (src/routes/health/get.ts)');
+    // The billing webhook is open to the provider: its signature, not a token, authenticates it.
+    expect(text).to.contain('2 public routes (no scopes: check each is meant to be open): POST /billing/webhook (src/routes/billing/webhook/post.ts), GET /health (src/routes/health/get.ts)');
   });
 
   it('fw auth users: the seeded users, then create, set-roles, disable, sign-out and delete on the dev store', async () => {
