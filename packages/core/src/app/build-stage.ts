@@ -20,9 +20,8 @@ export interface CheckedApp {
   readonly billing?: ResolvedBilling;
   readonly directories: AppDefinition['directories'];
   readonly routes: readonly DiscoveredRoute[];
-  readonly functionFiles: readonly DiscoveredUnit[];
-  readonly queueFiles: readonly DiscoveredUnit[];
-  readonly cronFiles: readonly DiscoveredUnit[];
+  /** The handler files of `functions` and of each kind with a handler folder, by key under `infrastructure`. */
+  readonly handlerFiles: Readonly<Record<string, readonly DiscoveredUnit[]>>;
 }
 
 /** The gateway gives up on an integration after 30 seconds, so a route function never needs longer. */
@@ -57,7 +56,7 @@ export function buildStage(app: CheckedApp, stage: string): AppDefinition {
     environment: {},
   }));
 
-  const kinds = buildKinds(app.infrastructure, { project, stage, rootDir: app.rootDir, config, files: { functions: app.functionFiles, queues: app.queueFiles, crons: app.cronFiles } });
+  const kinds = buildKinds(app.infrastructure, { project, stage, rootDir: app.rootDir, config, files: app.handlerFiles });
   const units: FunctionUnit[] = [...routes, ...kindsUnits(kinds)];
   const definition: AppDefinition = {
     project,

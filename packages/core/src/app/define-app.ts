@@ -3,9 +3,9 @@ import * as path from 'node:path';
 import type * as t from 'io-ts';
 import * as c from '../config/codec.js';
 import { STAGE_NAME } from '../config/base.js';
-import { INTENT_ID, infrastructureCodec, type Infrastructure } from '../config/intents.js';
+import { INTENT_ID, infrastructureCodec } from '../config/intents.js';
 import { billingCodec, checkBilling, resolveBilling } from '../config/billing.js';
-import { checkKinds, intentListKinds } from '../intents/registry.js';
+import { checkKinds, handlerFolderKinds, intentListKinds } from '../intents/registry.js';
 import { joinPath, reportErrors } from '../config/report.js';
 import { checkSeededUsers } from '../config/environment.js';
 import { checkLayers } from '../config/resolve.js';
@@ -96,8 +96,7 @@ export function defineApp(options: AppOptions): AppDefinition {
     });
   }
 
-  problems.push(...checkIntentIds(intentIds), ...checkDeadLetterQueueNames(intentIds.queues));
-  problems.push(...checkVisibilityTimeouts(infrastructure, input.envs));
+  problems.push(...checkIntentIds(intentIds));
 
   // Files on disk, checked against the intents. A directory option that names a file is reported, not thrown.
   // Without a project folder the files are not looked at: every intent would only be reported as missing its file.
@@ -114,19 +113,19 @@ export function defineApp(options: AppOptions): AppDefinition {
   const empty = { routes: [], units: [], problems: [] };
   const discovered = readable(routesDir, 'routesDir') ? discoverRoutes(rootDir, routesDir) : empty;
   const fnFiles = readable(functionsDir, 'functionsDir') ? discoverFunctions(rootDir, functionsDir) : empty;
-  const queueFiles = readable('src/queues', 'src/queues') ? discoverFlat(rootDir, 'src/queues', 'queue consumer') : empty;
-  const cronFiles = readable('src/crons', 'src/crons') ? discoverFlat(rootDir, 'src/crons', 'cron') : empty;
-  problems.push(...discovered.problems, ...fnFiles.problems, ...queueFiles.problems, ...cronFiles.problems);
+  // Each kind with a handler folder (queues, schedules): its files, by the kind's key.
+  const folderFiles = HANDLER_FOLDER_KINDS.map((kind) => ({ kind, found: readable(kind.dir, kind.dir) ? discoverFlat(rootDir, kind.dir, kind.what) : empty }));
+  problems.push(...discovered.problems, ...fnFiles.problems, ...folderFiles.flatMap(({ found }) => found.problems));
   if (!skipFiles) {
-    problems.push(...matchIntents('functions', intentIds.functions, fnFiles.units, functionsDir, false));
-    problems.push(...matchIntents('queues', intentIds.queues, queueFiles.units, 'src/queues', true));
-    problems.push(...matchIntents('schedules', intentIds.schedules, cronFiles.units, 'src/crons', true));
+    problems.push(...matchIntents('functions', intentIds.functions, fnFiles.units, functionsDir));
+    for (const { kind, found } of folderFiles) problems.push(...matchIntents(kind.key, intentIds[kind.key] ?? [], found.units, kind.dir, kind.example));
   }
   problems.push(...checkFunctionNameClashes(fnFiles.units));
   // Each kind's own checks (a kind naming other units: storage's upload notification targets, notify's queue, cron
   // and function).
   const byConfigKey = infrastructure as Readonly<Record<string, unknown>>;
-  problems.push(...checkKinds(byConfigKey, { intentIds: (configKey) => intentIdsOf(byConfigKey[configKey]), functionFiles: fnFiles.units, functionsDir }));
+  const stageFunctionTimeouts = c.isPlainObject(input.envs) ? Object.entries(input.envs).map(([name, env]) => ({ stage: name, timeout: stageFunctionTimeout(env) })) : [];
+  problems.push(...checkKinds(byConfigKey, { intentIds: (configKey) => intentIdsOf(byConfigKey[configKey]), functionFiles: fnFiles.units, functionsDir, stageFunctionTimeouts }));
 
   if (problems.length) throw new ConfigError(problems);
 
@@ -138,9 +137,7 @@ export function defineApp(options: AppOptions): AppDefinition {
     ...(billing ? { billing: resolveBilling(billing) } : {}),
     directories: { routes: routesDir, functions: functionsDir, queues: 'src/queues', crons: 'src/crons', lib: 'src/lib' },
     routes: discovered.routes,
-    functionFiles: fnFiles.units,
-    queueFiles: queueFiles.units,
-    cronFiles: cronFiles.units,
+    handlerFiles: { functions: fnFiles.units, ...Object.fromEntries(folderFiles.map(({ kind, found }) => [kind.key, found.units])) },
   };
   return buildStage(checked, stage!);
 }
@@ -156,20 +153,20 @@ function normalizeDir(dir: string): string {
 
 /** The kinds whose intents are a list with ids (from the registry): functions, queues, schedules, databases, ... */
 const INTENT_KINDS = intentListKinds();
+/** The kinds whose intents each have a handler file in one folder (from the registry): queues, schedules. */
+const HANDLER_FOLDER_KINDS = handlerFolderKinds();
 
 /** An intent's id and position, all the cross-checks need. */
 interface IntentRef {
   readonly id: string;
   readonly index: number;
-  /** Queues only: whether the queue gets a dead-letter queue. */
-  readonly deadLetterQueue?: boolean;
 }
-/** By key under `infrastructure`; the kinds the checks below name are always there. */
-type IntentIds = Readonly<Record<string, readonly IntentRef[]>> & Readonly<Record<'functions' | 'queues' | 'schedules', readonly IntentRef[]>>;
+/** By key under `infrastructure`; `functions` is always there. */
+type IntentIds = Readonly<Record<string, readonly IntentRef[]>> & { readonly functions: readonly IntentRef[] };
 
 /** Ids of the intents of each kind, read from the raw input: only ids that are valid take part. */
 function idsOf(infrastructure: unknown): IntentIds {
-  const out: Record<string, IntentRef[]> & Record<'functions' | 'queues' | 'schedules', IntentRef[]> = { functions: [], queues: [], schedules: [] };
+  const out: Record<string, IntentRef[]> & { functions: IntentRef[] } = { functions: [] };
   for (const { key, ids } of INTENT_KINDS) {
     const list = c.isPlainObject(infrastructure) ? infrastructure[key] : undefined;
     const refs: IntentRef[] = (out[key] = []);
@@ -177,7 +174,7 @@ function idsOf(infrastructure: unknown): IntentIds {
     list.forEach((item: unknown, index) => {
       const valid = (id: unknown): id is string => typeof id === 'string' && (ids === 'path' ? id.split('/').every((part) => INTENT_ID.test(part)) : INTENT_ID.test(id));
       if (c.isPlainObject(item) && valid(item.id)) {
-        refs.push({ id: item.id, index, deadLetterQueue: item.deadLetterQueue !== false });
+        refs.push({ id: item.id, index });
       }
     });
   }
@@ -209,53 +206,12 @@ function checkDirectory(rootDir: string, dir: string, option: string): ConfigPro
   }
 }
 
-/**
- * The queue service refuses a Lambda event source whose queue hides a message for less time than the function may
- * run, so an explicit `visibilityTimeout` must cover the consumer's timeout in every stage (an intent timeout, else
- * the stage's preset or override).
- */
-function checkVisibilityTimeouts(infrastructure: Infrastructure, envs: unknown): ConfigProblem[] {
-  const problems: ConfigProblem[] = [];
-  if (!c.isPlainObject(envs)) return problems;
-  (infrastructure.queues ?? []).forEach((queue, index) => {
-    if (queue.visibilityTimeout === undefined) return;
-    for (const [stage, env] of Object.entries(envs)) {
-      const timeout = queue.timeout ?? stageFunctionTimeout(env);
-      if (timeout !== undefined && queue.visibilityTimeout < timeout) {
-        problems.push({
-          code: 'FW_ERR_CONFIG_INVALID_VALUE',
-          path: `infrastructure.queues[${index}].visibilityTimeout`,
-          message: `expected at least the consumer timeout (${timeout} s in stage ${stage}), got ${queue.visibilityTimeout}; raise it or lower the queue's timeout`,
-        });
-        return;
-      }
-    }
-  });
-  return problems;
-}
-
 /** The function timeout of a (possibly invalid) environment config, when it can be known. */
 function stageFunctionTimeout(env: unknown): number | undefined {
   if (!c.isPlainObject(env) || typeof env.preset !== 'string' || !Object.hasOwn(PRESETS, env.preset)) return undefined;
   const overrides = c.isPlainObject(env.overrides) && c.isPlainObject(env.overrides.functions) ? env.overrides.functions : {};
   const timeout = overrides.timeout ?? PRESETS[env.preset as PresetName].functions.timeout;
   return typeof timeout === 'number' ? timeout : undefined;
-}
-
-/** Queue `x-dlq` would get the name of queue `x`'s dead-letter queue. */
-function checkDeadLetterQueueNames(queues: readonly IntentRef[]): ConfigProblem[] {
-  const problems: ConfigProblem[] = [];
-  for (const queue of queues) {
-    const owner = queues.find((other) => other.deadLetterQueue && `${other.id}-dlq` === queue.id);
-    if (owner) {
-      problems.push({
-        code: 'FW_ERR_CONFIG_NAME_CLASH',
-        path: `infrastructure.queues[${queue.index}].id`,
-        message: `queue "${queue.id}" gets the same name as the dead-letter queue of queue "${owner.id}" (infrastructure.queues[${owner.index}]); rename it or set deadLetterQueue: false on "${owner.id}"`,
-      });
-    }
-  }
-  return problems;
 }
 
 function checkIntentIds(infrastructure: IntentIds): ConfigProblem[] {
@@ -282,7 +238,11 @@ function checkIntentIds(infrastructure: IntentIds): ConfigProblem[] {
   return problems;
 }
 
-function matchIntents(kind: 'functions' | 'queues' | 'schedules', intents: readonly IntentRef[], files: readonly { id: string; file: string }[], dir: string, fileNeedsIntent: boolean): ConfigProblem[] {
+/**
+ * Every intent of a kind has its handler file; with `example` (a kind with a handler folder), every file also has its
+ * intent (a function file alone is a function).
+ */
+function matchIntents(kind: string, intents: readonly IntentRef[], files: readonly { id: string; file: string }[], dir: string, example?: (id: string) => string): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
   const fileIds = new Set(files.map((f) => f.id));
   intents.forEach((intent) => {
@@ -290,12 +250,11 @@ function matchIntents(kind: 'functions' | 'queues' | 'schedules', intents: reado
       problems.push({ code: 'FW_ERR_INTENT_WITHOUT_FILE', path: `infrastructure.${kind}[${intent.index}]`, message: `${kind.replace(/s$/, '')} "${intent.id}" has no handler file: create ${dir}/${intent.id}.ts exporting main` });
     }
   });
-  if (fileNeedsIntent) {
+  if (example) {
     const intentIds = new Set(intents.map((i) => i.id));
     for (const file of files) {
       if (!intentIds.has(file.id)) {
-        const example = kind === 'queues' ? `{ id: '${file.id}' }` : `{ id: '${file.id}', schedule: { rate: '1 hour' } }`;
-        problems.push({ code: 'FW_ERR_FILE_WITHOUT_INTENT', path: file.file, message: `no ${kind.replace(/s$/, '')} intent declares it: add ${example} to infrastructure.${kind}, or remove the file` });
+        problems.push({ code: 'FW_ERR_FILE_WITHOUT_INTENT', path: file.file, message: `no ${kind.replace(/s$/, '')} intent declares it: add ${example(file.id)} to infrastructure.${kind}, or remove the file` });
       }
     }
   }

@@ -25,7 +25,7 @@ export function discoverFunctions(rootDir: string, functionsDir: string): { unit
 }
 
 /** `src/queues/<id>.ts` or `src/crons/<id>.ts`: flat folders, one file per unit. */
-export function discoverFlat(rootDir: string, dir: string, kind: 'queue consumer' | 'cron'): { units: DiscoveredUnit[]; problems: ConfigProblem[] } {
+export function discoverFlat(rootDir: string, dir: string, kind: string): { units: DiscoveredUnit[]; problems: ConfigProblem[] } {
   const units: DiscoveredUnit[] = [];
   const problems: ConfigProblem[] = [];
   for (const relative of listHandlerFiles(`${rootDir}/${dir}`)) {

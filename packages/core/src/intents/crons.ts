@@ -70,12 +70,13 @@ export interface CronDefinition extends FunctionUnit {
 export const cronsKind: IntentKindModule<readonly ScheduleIntent[], readonly CronDefinition[], never, 'schedules'> = {
   configKey: 'schedules',
   ids: 'flat',
+  handlerFolder: { dir: 'src/crons', what: 'cron', example: (id) => `{ id: '${id}', schedule: { rate: '1 hour' } }` },
   codec: schedulesCodec,
   outputs: [],
   build: (intents, { project, stage, config, files }) => {
     const defaults = config.settings.functions;
     return (intents ?? []).map((s) => {
-      const file = files.crons.find((f) => f.id === s.id)!;
+      const file = (files.schedules ?? []).find((f) => f.id === s.id)!;
       const parsed = parseSchedule(s.schedule);
       return {
         kind: 'cron',

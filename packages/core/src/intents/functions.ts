@@ -50,7 +50,7 @@ export const functionsKind: IntentKindModule<readonly FunctionIntent[], readonly
   outputs: [],
   build: (intents, { project, stage, config, files }) => {
     const defaults = config.settings.functions;
-    return files.functions.map((f) => {
+    return (files.functions ?? []).map((f) => {
       const intent = intents?.find((i) => i.id === f.id);
       return {
         kind: 'function',

@@ -18,8 +18,24 @@ export interface KindStage {
   readonly rootDir: string;
   /** Base + security + the stage's environment, resolved. */
   readonly config: ResolvedConfig;
-  /** The handler files discovered in each folder (`src/functions`, `src/queues`, `src/crons`). */
-  readonly files: { readonly functions: readonly HandlerFile[]; readonly queues: readonly HandlerFile[]; readonly crons: readonly HandlerFile[] };
+  /**
+   * The handler files discovered for each kind, by its `configKey`: `functions` (the functions folder) and every kind
+   * with a `handlerFolder` (`queues`: `src/queues`, `schedules`: `src/crons`).
+   */
+  readonly files: Readonly<Record<string, readonly HandlerFile[]>>;
+}
+
+/**
+ * The folder holding one handler file per intent of a kind (`src/queues/<id>.ts`): `defineApp` discovers it and
+ * reports an intent without its file and a file without its intent.
+ */
+export interface KindHandlerFolder {
+  /** Project-relative, e.g. `src/queues`. */
+  readonly dir: string;
+  /** What one file is, for messages: `queue consumer`. */
+  readonly what: string;
+  /** The intent to add for a file that has none, as code: `{ id: 'emails' }`. */
+  example(id: string): string;
 }
 
 /**
@@ -33,6 +49,11 @@ export interface KindCheckContext {
   readonly functionFiles: readonly HandlerFile[];
   /** The project-relative functions folder, for messages. */
   readonly functionsDir: string;
+  /**
+   * Each declared stage with its functions' default timeout (seconds: its override, else its preset's), unknown
+   * when the stage's environment is too broken to tell: for a kind whose limits must cover a function's timeout.
+   */
+  readonly stageFunctionTimeouts: readonly { readonly stage: string; readonly timeout: number | undefined }[];
 }
 
 /**
@@ -73,6 +94,8 @@ export interface IntentKindModule<Intent, Definitions, Output extends string = n
    * kind has outputs.
    */
   readonly ids?: 'flat' | 'path';
+  /** For a list kind whose every intent has its handler file in one folder (`src/queues/<id>.ts`). */
+  readonly handlerFolder?: KindHandlerFolder;
   /** The codec of its value under `infrastructure` (with `configKey`). */
   readonly codec?: (kit: CodecKit) => codec.Codec<Intent>;
   /**

@@ -1,8 +1,9 @@
 import type { Codec } from '../config/codec.js';
 import { envToken } from '../environment/env-token.js';
 import { deadLetterQueueName, queueFunctionName, queueName } from '../naming/unit-names.js';
+import type { ConfigProblem } from '../errors.js';
 import type { FunctionUnit } from './function-unit.js';
-import { outputRef, type CodecKit, type IntentKindModule, type KindValue } from './intent-kind.js';
+import { outputRef, type CodecKit, type IntentKindModule, type KindCheckContext, type KindValue } from './intent-kind.js';
 
 /** A queue with its consumer (`src/queues/<id>.ts`). */
 export interface QueueIntent {
@@ -62,16 +63,63 @@ export interface QueueDefinition extends FunctionUnit {
   readonly variables: ReturnType<typeof queueEnv>;
 }
 
+/** The checks the codec cannot make: names that clash with a dead-letter queue, visibility timeouts per stage. */
+function checkQueues(queues: readonly QueueIntent[], context: KindCheckContext): ConfigProblem[] {
+  return [...checkDeadLetterQueueNames(queues), ...checkVisibilityTimeouts(queues, context)];
+}
+
+/** Queue `x-dlq` would get the name of queue `x`'s dead-letter queue. */
+function checkDeadLetterQueueNames(queues: readonly QueueIntent[]): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  queues.forEach((queue, index) => {
+    const ownerIndex = queues.findIndex((other) => other.deadLetterQueue !== false && `${other.id}-dlq` === queue.id);
+    if (ownerIndex < 0) return;
+    const owner = queues[ownerIndex]!.id;
+    problems.push({
+      code: 'FW_ERR_CONFIG_NAME_CLASH',
+      path: `infrastructure.queues[${index}].id`,
+      message: `queue "${queue.id}" gets the same name as the dead-letter queue of queue "${owner}" (infrastructure.queues[${ownerIndex}]); rename it or set deadLetterQueue: false on "${owner}"`,
+    });
+  });
+  return problems;
+}
+
+/**
+ * The queue service refuses a Lambda event source whose queue hides a message for less time than the function may
+ * run, so an explicit `visibilityTimeout` must cover the consumer's timeout in every stage (an intent timeout, else
+ * the stage's preset or override).
+ */
+function checkVisibilityTimeouts(queues: readonly QueueIntent[], { stageFunctionTimeouts }: KindCheckContext): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  queues.forEach((queue, index) => {
+    if (queue.visibilityTimeout === undefined) return;
+    for (const { stage, timeout: stageTimeout } of stageFunctionTimeouts) {
+      const timeout = queue.timeout ?? stageTimeout;
+      if (timeout !== undefined && queue.visibilityTimeout < timeout) {
+        problems.push({
+          code: 'FW_ERR_CONFIG_INVALID_VALUE',
+          path: `infrastructure.queues[${index}].visibilityTimeout`,
+          message: `expected at least the consumer timeout (${timeout} s in stage ${stage}), got ${queue.visibilityTimeout}; raise it or lower the queue's timeout`,
+        });
+        return;
+      }
+    }
+  });
+  return problems;
+}
+
 /** `infrastructure.queues` with `src/queues/<id>.ts`: a queue, its consumer function and its dead-letter queue. */
 export const queuesKind: IntentKindModule<readonly QueueIntent[], readonly QueueDefinition[], (typeof QUEUE_OUTPUTS)[number], 'queues'> = {
   configKey: 'queues',
   ids: 'flat',
+  handlerFolder: { dir: 'src/queues', what: 'queue consumer', example: (id) => `{ id: '${id}' }` },
   codec: queuesCodec,
+  check: checkQueues,
   outputs: QUEUE_OUTPUTS,
   build: (intents, { project, stage, config, files }) => {
     const defaults = config.settings.functions;
     return (intents ?? []).map((q) => {
-      const file = files.queues.find((f) => f.id === q.id)!;
+      const file = (files.queues ?? []).find((f) => f.id === q.id)!;
       const timeout = q.timeout ?? defaults.timeout;
       const deadLetterQueue = q.deadLetterQueue ?? true;
       return {

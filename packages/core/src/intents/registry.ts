@@ -1,7 +1,7 @@
 import type { Codec } from '../config/codec.js';
 import type { ConfigProblem } from '../errors.js';
 import type { FunctionUnit } from './function-unit.js';
-import type { CodecKit, IntentKindModule, KindCheckContext, KindStage } from './intent-kind.js';
+import type { CodecKit, IntentKindModule, KindCheckContext, KindHandlerFolder, KindStage } from './intent-kind.js';
 import { authKind } from './auth.js';
 import { cachesKind } from './caches.js';
 import { cronsKind } from './crons.js';
@@ -150,6 +150,17 @@ export interface IntentListKind {
 /** The kinds whose intents are a list with ids, in `CONFIG_ORDER`. */
 export function intentListKinds(): IntentListKind[] {
   return kindsInConfigOrder().flatMap((m) => (m.ids ? [{ key: m.configKey, ids: m.ids, tokens: m.outputs.length > 0 }] : []));
+}
+
+/** A kind whose intents each have a handler file in one folder, as `defineApp` discovers and matches them. */
+export interface HandlerFolderKind extends KindHandlerFolder {
+  /** Its key under `infrastructure` (and in `KindStage.files`). */
+  readonly key: string;
+}
+
+/** The kinds with a handler folder (`src/queues`, `src/crons`), in `CONFIG_ORDER`. */
+export function handlerFolderKinds(): HandlerFolderKind[] {
+  return kindsInConfigOrder().flatMap((m) => (m.handlerFolder ? [{ key: m.configKey, dir: m.handlerFolder.dir, what: m.handlerFolder.what, example: m.handlerFolder.example }] : []));
 }
 
 /** The variables of every kind, in registry order, each output reference naming its kind. */
