@@ -112,6 +112,9 @@ const packages: WorkspacePackage[] = [
     // auth: the Cognito pre token generation trigger is bundled from @framework/auth.
     workspaceDeps: ['core', 'runtime', 'auth'],
     deps: { 'aws-cdk-lib': '^2.232.0', 'constructs': '^10.4.0', 'esbuild': '^0.28.2', 'cdk-nag': '^3.0.2' },
+    // `./bundling`: bundleApp and readHandlerInfo without aws-cdk-lib, so `fw synth` bundles in a worker thread
+    // while the main thread loads the CDK.
+    subpathExports: { './bundling': 'bundling/index' },
     sideEffectFree: false,
     testTimeout: 120000,
   }),

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { expect } from 'chai';
 import { defineApp } from '@framework/core';
-import { bundleAssetHash } from '../src/index.js';
+import { bundleAssetHash, preloadSdkClients } from '../src/index.js';
 import { functionNamed, synthesize } from './helpers/synth-once.js';
 import { SMALL_APP, routeSource, tempProject } from './helpers/temp-project.js';
 
@@ -37,7 +37,17 @@ describe('bundleAssetHash: a function asset is hashed from the bytes bundleApp w
         const code = functionNamed(synthesized, name).properties['Code'] as { S3Key: unknown };
         expect(JSON.stringify(code.S3Key), name).to.include(expected);
         // The staged copy is the bundle itself.
-        expect(fs.readFileSync(path.join(synthesized.outdir, `asset.${expected}`, 'index.mjs'), 'utf8')).to.equal(fs.readFileSync(path.join(directory, 'index.mjs'), 'utf8'));
+        const staged = path.join(synthesized.outdir, `asset.${expected}`);
+        expect(fs.readFileSync(path.join(staged, 'index.mjs'), 'utf8')).to.equal(fs.readFileSync(path.join(directory, 'index.mjs'), 'utf8'));
+        expect(fs.readdirSync(staged).sort()).to.deep.equal(fs.readdirSync(directory).sort());
+        // Staged by the framework (hard links on one file system), not copied by CDK's walk.
+        const [stagedStat, bundleStat] = [fs.statSync(path.join(staged, 'index.mjs')), fs.statSync(path.join(directory, 'index.mjs'))];
+        if (stagedStat.dev === bundleStat.dev) expect(stagedStat.ino, 'a hard link to the bundle').to.equal(bundleStat.ino);
+        // Rewriting the bundle afterwards (the SDK preload) replaces the file: the assembly keeps the bytes it hashed.
+        const before = fs.readFileSync(path.join(staged, 'index.mjs'), 'utf8');
+        preloadSdkClients({ entryFile: path.join(directory, 'index.mjs') }, ['@aws-sdk/client-sqs']);
+        expect(fs.readFileSync(path.join(directory, 'index.mjs'), 'utf8')).to.include('@aws-sdk/client-sqs');
+        expect(fs.readFileSync(path.join(staged, 'index.mjs'), 'utf8')).to.equal(before);
       }
     } finally {
       synthesized.cleanup();

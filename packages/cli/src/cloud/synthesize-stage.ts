@@ -4,6 +4,7 @@ import { CloudCommandError } from '../errors.js';
 import type { CloudOptions } from './cloud-options.js';
 import { readProjectContext } from './project-context.js';
 import { licenseKeyContext } from '../license/project-license.js';
+import { startSynthInputs } from './synth-inputs.js';
 import { TOOLKIT_SYNTH_CONTEXT } from './synth-context.js';
 
 /**
@@ -15,9 +16,12 @@ export async function synthesizeStage(app: AppDefinition, options: Pick<CloudOpt
   const outdir = path.resolve(app.rootDir, options.out ?? 'cdk.out');
   // The license key rides in the context so `fw synth` and `fw deploy` build the same functions.
   const projectContext = { ...readProjectContext(app.rootDir), ...licenseKeyContext(app.rootDir) };
+  // Bundling and the handlers' scopes in a worker thread while this one loads aws-cdk-lib (synth-inputs.ts).
+  const inputs = startSynthInputs(app);
   const { buildCdkApp } = await import('@framework/infra');
+  const prepared = await inputs;
   try {
-    const { cdkApp } = buildCdkApp(app, { outdir, context: { ...projectContext, ...TOOLKIT_SYNTH_CONTEXT }, checks: options.checks, validation: options.validation });
+    const { cdkApp } = buildCdkApp(app, { outdir, context: { ...projectContext, ...TOOLKIT_SYNTH_CONTEXT }, checks: options.checks, validation: options.validation, ...prepared });
     return cdkApp.synth().directory;
   } catch (error) {
     if (isFrameworkError(error)) throw error;

@@ -36,5 +36,10 @@ export function preloadSdkClients(bundle: Pick<FunctionBundle, 'entryFile'>, mod
   const banner = first.includes(MARKER) ? first.slice(0, first.indexOf(MARKER)) : first;
   const preload = modules.length ? `${MARKER}if(process.env.AWS_LAMBDA_FUNCTION_NAME)await Promise.all([${modules.map((m) => `import(${JSON.stringify(m)})`).join(',')}]);` : '';
   const next = `${banner}${preload}${newline === -1 ? '' : code.slice(newline)}`;
-  if (next !== code) fs.writeFileSync(bundle.entryFile, next);
+  if (next === code) return;
+  // A new file renamed into place, never a write into the old one: a synthesized assembly may hold a hard link to it
+  // (functions/bundle-code.ts).
+  const temporary = `${bundle.entryFile}.${process.pid}.tmp`;
+  fs.writeFileSync(temporary, next);
+  fs.renameSync(temporary, bundle.entryFile);
 }

@@ -1,13 +1,13 @@
-import { AssetHashType, Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { LAMBDA_NODE_OPTIONS, functionLogGroupName, type EnvironmentSettings, type FunctionUnit } from '@framework/core';
 import { Construct } from 'constructs';
-import { bundleAssetHash } from '../bundling/asset-hash.js';
 import type { FunctionBundle } from '../bundling/bundle-app.js';
 import { acknowledgeNagFindings } from '../checks/nag-suppressions.js';
 import type { AppNetwork } from '../network/app-network.js';
+import { bundleCode } from './bundle-code.js';
 
 /** Props of `AppFunction`. */
 export interface AppFunctionProps {
@@ -64,8 +64,8 @@ export class AppFunction extends Construct {
       memorySize: unit.memorySize,
       timeout: Duration.seconds(unit.timeout),
       handler: props.bundle.handler,
-      // Our own hash of the folder bundleApp wrote: CDK's source fingerprint walks it with ignore rules (see asset-hash.ts).
-      code: lambda.Code.fromAsset(props.bundle.directory, { assetHashType: AssetHashType.CUSTOM, assetHash: bundleAssetHash(props.bundle.directory) }),
+      // Our own hash of the folder bundleApp wrote, staged in the assembly before CDK would copy it (see bundle-code.ts).
+      code: bundleCode(this, props.bundle.directory),
       environment: { ...props.environment, ...DEPLOYED_ONLY_ENV },
       tracing: settings.functions.tracing ? lambda.Tracing.ACTIVE : lambda.Tracing.DISABLED,
       logGroup: this.logGroup,

@@ -1,0 +1,20 @@
+/**
+ * Worker thread of `fw synth` (see synth-inputs.ts): loads the app model, bundles every function and reads the
+ * handlers' declared scopes, with `@framework/infra/bundling` only (no aws-cdk-lib), and posts both back. Any failure
+ * is posted as `ok: false`: the main thread then does the same work in process, where the error keeps its class.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { bundleApp, readHandlerInfo } from '@framework/infra/bundling';
+import { loadApp } from '../app-loader/index.js';
+import type { SynthInputsRequest, SynthInputsResult } from './synth-inputs.js';
+
+const { rootDir, stage } = workerData as SynthInputsRequest;
+let result: SynthInputsResult;
+try {
+  const app = await loadApp(rootDir, stage);
+  const bundle = bundleApp(app);
+  result = { ok: true, bundle, handlerInfo: readHandlerInfo(app, bundle) };
+} catch (error) {
+  result = { ok: false, message: String((error as Error)?.message ?? error) };
+}
+parentPort!.postMessage(result);
