@@ -1,9 +1,11 @@
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError, ENV, type AppDefinition, type ConfigProblem } from '@framework/core';
 import * as esbuild from 'esbuild';
 import { DevServerError } from '../errors.js';
+import { FileStamps } from '../dev/freshness/file-stamps.js';
 
 const CONFIG_FILES = ['fw.config.ts', 'fw.config.mts', 'fw.config.js', 'fw.config.mjs'];
 
@@ -13,6 +15,32 @@ export function findConfigFile(rootDir: string): string | undefined {
 }
 
 let loads = 0;
+
+/** esbuild's options for the config, but its entry and output (part of what makes a kept compile reusable). */
+const CONFIG_BUILD_OPTIONS = {
+  bundle: true,
+  packages: 'external',
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  logLevel: 'silent',
+  sourcemap: 'inline',
+  metafile: true,
+} as const satisfies esbuild.BuildOptions;
+
+/** The last compile of the config, kept under `.fw/dev/config/` with what it was compiled from. */
+const KEPT_CONFIG = 'last-config.mjs';
+const KEPT_CONFIG_INPUTS = 'last-config.json';
+
+/** What the kept compile was built from: its inputs' stamps and the compiler (a compile by another is not reused). */
+interface KeptConfig {
+  readonly key: string;
+  readonly inputs: Record<string, string>;
+  /** The kept compile's hash: a copy written by another load at the same time is not taken for this one. */
+  readonly sha256: string;
+}
+
+const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
 
 /** An app model and the files it was compiled from. */
 export interface LoadedApp {
@@ -40,23 +68,11 @@ export async function loadAppWithInputs(rootDir: string, stage: string): Promise
   if (!configFile) {
     throw new DevServerError('FW_ERR_DEV_NO_CONFIG', `no fw.config.ts in ${rootDir}: run fw dev in the project folder (where fw.config.ts is), or create one with fw init`);
   }
-  const outfile = path.join(rootDir, '.fw', 'dev', 'config', `config-${process.pid}-${++loads}.mjs`);
+  const configDir = path.join(rootDir, '.fw', 'dev', 'config');
+  const outfile = path.join(configDir, `config-${process.pid}-${++loads}.mjs`);
   let inputs: string[];
   try {
-    const built = await esbuild.build({
-      absWorkingDir: rootDir,
-      entryPoints: [configFile],
-      outfile,
-      bundle: true,
-      packages: 'external',
-      platform: 'node',
-      format: 'esm',
-      target: 'node20',
-      logLevel: 'silent',
-      sourcemap: 'inline',
-      metafile: true,
-    });
-    inputs = Object.keys(built.metafile.inputs).filter((f) => !f.includes('node_modules')).map((f) => path.resolve(rootDir, f));
+    inputs = reuseKeptConfig(rootDir, configDir, outfile) ?? (await compileConfig(rootDir, configFile, configDir, outfile));
   } catch (error) {
     const errors = (error as { errors?: esbuild.Message[] }).errors ?? [];
     const text = errors.map((e) => `${e.location ? `${e.location.file}:${e.location.line}:${e.location.column}: ` : ''}${e.text}`).join('\n') || String(error);
@@ -81,6 +97,59 @@ export async function loadAppWithInputs(rootDir: string, stage: string): Promise
     throw new DevServerError('FW_ERR_DEV_CONFIG_LOAD', `${path.basename(configFile)} built stage "${app.stage}", not "${stage}": do not pass a fixed stage to defineApp (it reads FW_STAGE)`);
   }
   return { app: app as AppDefinition, inputs };
+}
+
+function keptConfigKey(rootDir: string): string {
+  return JSON.stringify({ esbuild: esbuild.version, options: CONFIG_BUILD_OPTIONS, rootDir });
+}
+
+/**
+ * Copies the kept compile of the config to `outfile` when none of the files it was compiled from changed since:
+ * `fw dev` then starts without esbuild when only handlers (or nothing) changed. Returns its inputs, or undefined.
+ */
+function reuseKeptConfig(rootDir: string, configDir: string, outfile: string): string[] | undefined {
+  try {
+    const kept = JSON.parse(fs.readFileSync(path.join(configDir, KEPT_CONFIG_INPUTS), 'utf8')) as KeptConfig;
+    if (kept.key !== keptConfigKey(rootDir) || FileStamps.restore(kept.inputs).changed() !== undefined) return undefined;
+    const compiled = fs.readFileSync(path.join(configDir, KEPT_CONFIG));
+    if (sha256(compiled) !== kept.sha256) return undefined;
+    fs.writeFileSync(outfile, compiled);
+    return Object.keys(kept.inputs).filter((file) => !PROJECT_SETTINGS.includes(path.relative(rootDir, file)));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The project files besides the config's imports that change how it compiles (esbuild reads `tsconfig.json`). */
+const PROJECT_SETTINGS = ['tsconfig.json', 'package.json'];
+
+/**
+ * Compiles the config to `outfile` with esbuild and keeps a copy with what it was compiled from (unless one of those
+ * files was saved during the compile or within the last clock tick: the next load then compiles again).
+ */
+async function compileConfig(rootDir: string, configFile: string, configDir: string, outfile: string): Promise<string[]> {
+  const started = Date.now();
+  const built = await esbuild.build({ ...CONFIG_BUILD_OPTIONS, absWorkingDir: rootDir, entryPoints: [configFile], outfile });
+  const inputs = Object.keys(built.metafile.inputs).filter((f) => !f.includes('node_modules')).map((f) => path.resolve(rootDir, f));
+  const stamps = new FileStamps([...inputs, ...PROJECT_SETTINGS.map((name) => path.join(rootDir, name))]);
+  const saved = stamps.saved();
+  // Stamped after the compile read them: only files not written since it started describe what it compiled.
+  const unchangedSince = saved && Object.keys(saved).every((file) => (fs.statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? 0) < started);
+  try {
+    if (saved && unchangedSince) {
+      const compiled = fs.readFileSync(outfile);
+      // Written aside then renamed: a load reading them meanwhile sees a whole file (and checks the hash).
+      fs.writeFileSync(`${outfile}.kept`, compiled);
+      fs.renameSync(`${outfile}.kept`, path.join(configDir, KEPT_CONFIG));
+      fs.writeFileSync(`${outfile}.json`, JSON.stringify({ key: keptConfigKey(rootDir), inputs: saved, sha256: sha256(compiled) } satisfies KeptConfig));
+      fs.renameSync(`${outfile}.json`, path.join(configDir, KEPT_CONFIG_INPUTS));
+    } else {
+      fs.rmSync(path.join(configDir, KEPT_CONFIG_INPUTS), { force: true });
+    }
+  } catch {
+    // Only an accelerator: the next load compiles.
+  }
+  return inputs;
 }
 
 /**

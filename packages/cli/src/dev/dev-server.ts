@@ -30,6 +30,7 @@ import { lambdaEnvironment } from './functions/lambda-environment.js';
 import { OUT_OF_MEMORY_ERROR_TYPE, SYNC_REQUEST_LIMIT_BYTES, describeBytes, eventBytesOver } from './limits/index.js';
 import { HandlerBundler } from './functions/handler-bundler.js';
 import { isDevPath } from './server/dev-endpoint-guard.js';
+import { FirstAnswer } from './server/first-answer.js';
 import { gatewayAnswer } from './server/gateway-answer.js';
 import { buildHttpEvent, type JwtAuthorizerContext } from './server/gateway-event.js';
 import { errorResponse, mapFunctionResult } from './server/gateway-response.js';
@@ -48,6 +49,12 @@ export { BODY_LIMIT_BYTES } from './server/http-server.js';
  * naming the engine until it is ready.
  */
 export const ENGINE_READY_TIMEOUT_MS = 120_000;
+
+/**
+ * How long after listening the start-up's own work (loading every route once) waits for a first request: when one
+ * comes, that work waits for its answer instead.
+ */
+const FIRST_REQUEST_GRACE_MS = 200;
 
 const DEBUG = process.env.FW_DEV_DEBUG === '1';
 function debug(message: string): void {
@@ -280,6 +287,7 @@ export class DevServer {
 
     let fastify: FastifyInstance | undefined;
     const startup = new EngineStartup();
+    const firstAnswer = new FirstAnswer();
     try {
       await startup.start(app, context, host, options.engines);
       // The resource server is named as the deployed stack names it by default (the project), so a prefixed scope
@@ -293,7 +301,8 @@ export class DevServer {
       functionEnvironment = environment;
       // Compile in the background (spare threads start with the environment filled in): before the issuer's key and
       // the seeded users (scrypt) are read, so the threads boot meanwhile.
-      const compiled = host.rebuild(app.units);
+      // The previous run's bundles of unchanged files are taken as they are: esbuild starts only for what changed.
+      const compiled = host.rebuild(app.units, { reuseLastRun: true });
       const issuer = await LocalIssuer.open(dataDir, url, localAudiences(app));
       const users = UserStore.open(dataDir);
       // Hashing the seeded passwords (scrypt, on libuv's threads) overlaps Fastify's load and the engines' start.
@@ -318,7 +327,7 @@ export class DevServer {
         notReady: startup.notReady,
         currentApp: () => server?.currentApp() ?? app,
         freshness: () => server?.freshness,
-        serveRoute: (request, reply) => server!.serveRoute(request, reply, issuer),
+        serveRoute: (request, reply) => firstAnswer.track(server!.serveRoute(request, reply, issuer)),
         openApi: new DevOpenApi({ currentApp: () => server?.currentApp() ?? app, freshness: () => server?.freshness, bundler, baseUrl: url, log }),
       });
       // Listen while the handlers compile: a request waits for the build it needs, not for the server to start.
@@ -338,7 +347,9 @@ export class DevServer {
     const { [ENV.devStorageToken]: _storageToken, [ENV.devAuthToken]: _authToken, [ENV.devInboxToken]: _inboxToken, ...stateEnv } = environment;
     writeStateFile(dataDir, { pid: process.pid, url, stage, env: { ...stateEnv, [ENV.devEndpoint]: url } });
     server = new DevServer(url, rootDir, app, fastify, host, bundler, configInputs, startup.engines, environment, log, async (s) => {
-      // Load each route once, one after another, for the scopes in the table (and warm instances).
+      // Load each route once, one after another, for the scopes in the table (and warm instances): after the first
+      // request is answered, which these loads would otherwise slow down.
+      if (options.warmRoutes !== false) await firstAnswer.settled(FIRST_REQUEST_GRACE_MS);
       const scopes = new Map<string, readonly string[] | undefined>();
       for (const route of options.warmRoutes === false ? [] : s.currentApp().routes) {
         const loaded = await host.load(route);

@@ -53,6 +53,30 @@ export class FileStamps {
     for (const file of files) this.stamps.set(file, stampOf(file));
   }
 
+  /**
+   * The stamps restored from `saved` (see `saved()`): what a build of an earlier run read, so this run can check
+   * whether that build is still the files' current form.
+   */
+  static restore(saved: Readonly<Record<string, string>>): FileStamps {
+    const stamps = new FileStamps();
+    for (const [file, stat] of Object.entries(saved)) stamps.stamps.set(file, { stat, mtimeMs: 0 });
+    return stamps;
+  }
+
+  /**
+   * The stamps as text to keep for a later run, or undefined when one of them cannot say a change on its own: a file
+   * saved within the last clock tick (its stamp keeps its text) or a failed build's folders.
+   */
+  saved(): Record<string, string> | undefined {
+    if (this.folders.size) return undefined;
+    const saved: Record<string, string> = {};
+    for (const [file, stamp] of this.stamps) {
+      if (stamp.content) return undefined;
+      saved[file] = stamp.stat;
+    }
+    return saved;
+  }
+
   /** The files stamped (not the folders `addFolders` added). */
   get files(): string[] {
     return [...this.stamps.keys()];

@@ -62,6 +62,11 @@ export interface RebuildOptions {
    * bundles; without it every file is compiled and files no longer listed are dropped. @default false
    */
   readonly changedOnly?: boolean;
+  /**
+   * Take the previous run's compiled handlers whose files did not change since (`HandlerBundler.reuseLastRun`), and
+   * compile only the others: `fw dev`'s start. @default false
+   */
+  readonly reuseLastRun?: boolean;
 }
 
 /** How often a load is retried when its instance was replaced (a rebuild) before it finished loading. */
@@ -316,6 +321,8 @@ export class FunctionHost {
 
   private preloadFile?: string;
   private preloadText = '';
+  /** Whether the first spare thread was started (see `startSpares`). */
+  private startedSpares = false;
   /** The memorySize spares are started for: the one most functions have (a worker's heap limit is fixed at start). */
   private spareMemorySize = 1024;
   /** Services of the dev server that handlers call from their thread, by name. */
@@ -368,9 +375,12 @@ export class FunctionHost {
    * replaces them.
    */
   private startSpares(): void {
-    if (this.spares.length || this.stopped) return;
+    if (this.spares.length || this.stopped || this.startedSpares) return;
+    this.startedSpares = true;
     if (this.preloadFile === undefined && readText(this.preloadPath()) !== undefined) this.preloadFile = this.preloadPath();
-    this.fillSpares();
+    // One bare thread at first: the first request imports only what its handler needs, and no preload of every
+    // package competes with it for the CPU. The preloading spares start once a handler is loaded (`instance`).
+    this.spares.push(new WorkerHandle(undefined, this.baseEnvironment(), this.spareMemorySize, this.services, this.options.output, this.options.onLogLine));
   }
 
   private fillSpares(): void {
@@ -386,6 +396,10 @@ export class FunctionHost {
    * instance (the next request loads the new code).
    */
   rebuild(units: readonly FunctionUnit[], options: RebuildOptions = {}): Promise<void> {
+    if (options.reuseLastRun) {
+      this.bundler.reuseLastRun([...new Set(units.map((u) => u.file))]);
+      return this.rebuild(units, { changedOnly: true });
+    }
     this.buildsQueued++;
     if (!options.changedOnly) this.fullBuildQueued = true;
     const files = [...new Set(units.map((u) => u.file))];
@@ -497,6 +511,8 @@ export class FunctionHost {
       if (this.instances.get(unit.functionName) === dead) this.instances.delete(unit.functionName);
     }, this.log, this.options.initTimeoutMs ?? INIT_TIMEOUT_MS);
     this.instances.set(unit.functionName, instance);
+    // Spares are replaced once this load is done: booting them meanwhile would slow the load they stand in for.
+    void instance.ready.then(() => this.fillSpares());
     const t0 = performance.now();
     if (DEBUG) void instance.ready.then((o) => debug(`${unit.id}: instance of generation ${this.generation} ${o.ok ? 'ready' : 'failed'} in ${(performance.now() - t0).toFixed(1)} ms`));
     return instance;
@@ -504,8 +520,8 @@ export class FunctionHost {
 
   private takeSpare(memorySize: number): WorkerHandle {
     const index = this.spares.findIndex((spare) => spare.memorySize === memorySize);
-    const handle = index === -1 ? new WorkerHandle(this.sparePreload(), this.baseEnvironment(), memorySize, this.services, this.options.output, this.options.onLogLine) : this.spares.splice(index, 1)[0]!;
-    this.fillSpares();
+    // A thread started for a load at once boots bare: the handler imports what it needs, without waiting for a preload.
+    const handle = index === -1 ? new WorkerHandle(undefined, this.baseEnvironment(), memorySize, this.services, this.options.output, this.options.onLogLine) : this.spares.splice(index, 1)[0]!;
     return handle;
   }
 

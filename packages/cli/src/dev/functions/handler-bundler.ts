@@ -1,7 +1,43 @@
+import * as fs from 'node:fs';
 import { isBuiltin } from 'node:module';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
 import { FileStamps } from '../freshness/file-stamps.js';
+
+/** esbuild's options for a handler, but its entry and output (part of what makes an earlier run's build reusable). */
+const BUILD_OPTIONS = {
+  bundle: true,
+  packages: 'external',
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  sourcemap: 'linked',
+  logLevel: 'silent',
+  write: true,
+  metafile: true,
+} as const satisfies esbuild.BuildOptions;
+
+/** The file, in the output folder, that lists what each compiled handler was built from (see `reuseLastRun`). */
+export const BUILD_MANIFEST = '_builds.json';
+
+/**
+ * The project files besides a handler's imports that change how it compiles (esbuild reads `tsconfig.json`; the
+ * package's `type`): stamped with its inputs, so editing them is a change too.
+ */
+const PROJECT_SETTINGS = ['tsconfig.json', 'package.json'];
+
+/** What the manifest keeps of one compiled handler. */
+interface ManifestEntry {
+  /** The stamps of the files it was built from, taken before the build read them. */
+  readonly inputs: Record<string, string>;
+  readonly externals: readonly string[];
+}
+
+interface Manifest {
+  /** esbuild's version and the options: a build by another esbuild or with other options is not reused. */
+  readonly key: string;
+  readonly files: Record<string, ManifestEntry>;
+}
 
 /** The compiled form of one handler file, or why it did not compile. */
 export type BundleResult = { readonly ok: true; readonly bundle: string } | { readonly ok: false; readonly message: string };
@@ -43,39 +79,96 @@ export class HandlerBundler {
       }
     }
     await Promise.all(files.map((file) => this.buildOne(file)));
+    this.saveManifest();
+  }
+
+  /**
+   * Takes, for each file given, the previous run's compiled handler when none of the files it was built from changed
+   * since (the manifest's stamps, taken before that build read them, still match): a restart then starts esbuild
+   * only for what changed, and the first request finds its handler built. Returns the files still to compile.
+   */
+  reuseLastRun(files: readonly string[]): string[] {
+    const manifest = this.readManifest();
+    if (!manifest) return [...files];
+    const left: string[] = [];
+    const seen = new Map<string, string>();
+    for (const file of files) {
+      const entry = manifest.files[file];
+      const bundle = this.bundlePath(file);
+      const inputs = entry && FileStamps.restore(entry.inputs);
+      if (!entry || !inputs || this.results.has(file) || !fs.existsSync(bundle) || inputs.changed(seen) !== undefined) {
+        left.push(file);
+        continue;
+      }
+      this.inputsByFile.set(file, inputs);
+      this.externalsByFile.set(file, entry.externals);
+      this.results.set(file, { ok: true, bundle });
+    }
+    return left;
+  }
+
+  private bundlePath(file: string): string {
+    return path.join(this.outDir, file.replace(/\.[cm]?[jt]sx?$/, '.mjs'));
+  }
+
+  private settingsFiles(): string[] {
+    return PROJECT_SETTINGS.map((name) => path.join(this.rootDir, name));
+  }
+
+  private manifestKey(): string {
+    return JSON.stringify({ esbuild: esbuild.version, options: BUILD_OPTIONS });
+  }
+
+  private readManifest(): Manifest | undefined {
+    try {
+      const manifest = JSON.parse(fs.readFileSync(path.join(this.outDir, BUILD_MANIFEST), 'utf8')) as Manifest;
+      return manifest.key === this.manifestKey() && typeof manifest.files === 'object' ? manifest : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * Writes what each compiled handler was built from, for the next run (`reuseLastRun`). A handler whose stamps
+   * cannot be trusted alone (a file saved within the last clock tick) or that did not compile is left out: the next
+   * run compiles it.
+   */
+  private saveManifest(): void {
+    const files: Record<string, ManifestEntry> = {};
+    for (const [file, result] of this.results) {
+      const inputs = result.ok ? this.inputsByFile.get(file)?.saved() : undefined;
+      if (inputs) files[file] = { inputs, externals: this.externalsByFile.get(file) ?? [] };
+    }
+    const manifest: Manifest = { key: this.manifestKey(), files };
+    const target = path.join(this.outDir, BUILD_MANIFEST);
+    try {
+      fs.mkdirSync(this.outDir, { recursive: true });
+      // Written aside then renamed: a run that stops mid-write never leaves a manifest the next one cannot read.
+      fs.writeFileSync(`${target}.${process.pid}`, JSON.stringify(manifest));
+      fs.renameSync(`${target}.${process.pid}`, target);
+    } catch {
+      // Only an accelerator: without it the next run compiles every handler.
+    }
   }
 
   private async buildOne(file: string): Promise<void> {
     let context = this.contexts.get(file);
     if (!context) {
-      const outfile = path.join(this.outDir, file.replace(/\.[cm]?[jt]sx?$/, '.mjs'));
-      context = esbuild.context({
-        absWorkingDir: this.rootDir,
-        entryPoints: [path.join(this.rootDir, file)],
-        outfile,
-        bundle: true,
-        packages: 'external',
-        platform: 'node',
-        format: 'esm',
-        target: 'node20',
-        sourcemap: 'linked',
-        logLevel: 'silent',
-        write: true,
-        metafile: true,
-      });
+      const outfile = this.bundlePath(file);
+      context = esbuild.context({ ...BUILD_OPTIONS, absWorkingDir: this.rootDir, entryPoints: [path.join(this.rootDir, file)], outfile });
       this.contexts.set(file, context);
       context.catch(() => this.contexts.delete(file));
     }
     // Stamped before esbuild reads them: a save during the build shows as a change afterwards.
-    const inputs = new FileStamps(this.inputsByFile.get(file)?.files ?? [path.join(this.rootDir, file)]);
+    const inputs = new FileStamps(this.inputsByFile.get(file)?.files ?? [path.join(this.rootDir, file), ...this.settingsFiles()]);
     this.inputsByFile.set(file, inputs);
     try {
       const built = await (await context).rebuild();
       // Project files only: packages are external, and what esbuild bundles from node_modules is not edited.
-      inputs.update(Object.keys(built.metafile?.inputs ?? {}).filter((f) => !f.includes('node_modules')).map((f) => path.resolve(this.rootDir, f)));
+      inputs.update([...Object.keys(built.metafile?.inputs ?? {}).filter((f) => !f.includes('node_modules')).map((f) => path.resolve(this.rootDir, f)), ...this.settingsFiles()]);
       const externals = Object.values(built.metafile?.outputs ?? {}).flatMap((o) => o.imports.filter((i) => i.external).map((i) => i.path));
       this.externalsByFile.set(file, externals);
-      this.results.set(file, { ok: true, bundle: path.join(this.outDir, file.replace(/\.[cm]?[jt]sx?$/, '.mjs')) });
+      this.results.set(file, { ok: true, bundle: this.bundlePath(file) });
     } catch (error) {
       const failure = error as { errors?: esbuild.Message[]; message?: string };
       const message = failure.errors?.length
