@@ -293,6 +293,9 @@ const packages: WorkspacePackage[] = [
     // stripe 23.x runs on Node 20 (its engines field); the provider fake signs webhooks with the same scheme.
     deps: { 'stripe': '^23.1.0' },
     devDeps: { '@electric-sql/pglite': '0.5.14', '@electric-sql/pglite-socket': '0.2.17', 'pg': '^8.16.0', '@types/pg': '^8.15.0', 'fast-check': '^4.10.2' },
+    // `./dev-engine`: the local Stripe fake as an fw dev engine, loaded by the CLI from the app's dependencies (the
+    // free CLI never depends on this package); no license check, no runtime parts.
+    subpathExports: { './dev-engine': 'dev-engine/index' },
     license: 'SEE LICENSE IN README.md',
     sideEffectFree: false,
     testTimeout: 60000,

@@ -4,9 +4,9 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { signStripeStyle } from '@framework/integrations';
-import { announceLocalStripe, billingMigrationSql, LocalStripe } from '@framework-pro/billing';
+import { billingMigrationSql, localStripeConnection, type LocalStripe } from '@framework-pro/billing';
+import { runningLocalStripe } from '@framework-pro/billing/dev-engine';
 import { startApp, type HttpClient, type TestApp } from '@framework/testing';
-import config from '../fw.config.js';
 
 /** The route the provider's webhooks arrive at (src/routes/billing/webhook/post.ts). */
 const WEBHOOK_PATH = '/billing/webhook';
@@ -14,8 +14,8 @@ const WEBHOOK_PATH = '/billing/webhook';
 const APP_DIR = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 
 /**
- * A copy of the app in a temporary folder (node_modules linked): the local fake announces itself under the copy's
- * `.fw/`, never under the developer's.
+ * A copy of the app in a temporary folder (node_modules linked): fw dev's local fake announces itself under the
+ * copy's `.fw/`, never under the developer's.
  */
 function copyApp(): string {
   let modules = APP_DIR;
@@ -29,7 +29,9 @@ function copyApp(): string {
 
 /**
  * The acceptance of billing, offline: the app on the testing package's in-process fw dev (manual clock), the payment
- * provider played by the package's local Stripe fake over HTTP, its signed webhooks delivered to the app's route.
+ * provider played by the package's local Stripe fake, which fw dev started as its billing engine (the app declares
+ * `billing` and no STRIPE_SECRET_KEY): over HTTP, charging the plans of fw.config.ts, on fw dev's clock, its signed
+ * webhooks delivered to the app's route. The test drives the provider's side (closing its periods) through it.
  */
 describe('tasks-api billing (local provider fake, signed webhooks)', function () {
   this.timeout(300_000);
@@ -44,13 +46,15 @@ describe('tasks-api billing (local provider fake, signed webhooks)', function ()
     // Functions run with the project folder as working directory, where the app's code looks for the fake.
     process.chdir(dir);
     app = await startApp({ root: dir, engines: { databases: 'embedded' } });
-    // The plans of fw.config.ts, as the app model carries them: the fake charges exactly those.
-    fake = await LocalStripe.start({ plans: config.billing!, webhookUrl: `${app.url}${WEBHOOK_PATH}`, now: () => app.clock.now() });
-    announceLocalStripe(dir, { apiUrl: fake.url, apiKey: fake.apiKey, webhookSecret: fake.webhookSecret });
+    // fw dev's billing engine: started with the app, announced where src/lib/billing.ts looks.
+    fake = runningLocalStripe(dir)!;
+    expect(fake, 'fw dev started no local payment provider (is STRIPE_SECRET_KEY set?)').not.to.equal(undefined);
+    expect(localStripeConnection(dir)).to.deep.equal({ apiUrl: fake.url, apiKey: fake.apiKey, webhookSecret: fake.webhookSecret });
   });
   after(async () => {
-    await fake?.stop();
     await app?.stop();
+    // Stopped with fw dev: its announcement is withdrawn.
+    if (dir) expect(localStripeConnection(dir)).to.equal(undefined);
     process.chdir(cwd);
     fs.rmSync(dir, { recursive: true, force: true });
   });

@@ -29,6 +29,7 @@ export class DevServerError extends FrameworkError {
     FW_ERR_DEV_PORT_IN_USE: 'The port fw dev would serve on is taken by another process.',
     FW_ERR_DEV_NO_ENGINE: 'No local engine is available for an intent the app uses (or the one named is not).',
     FW_ERR_DEV_ENGINE_START: 'A local engine failed to start (port taken, data folder unreadable, binary failing).',
+    FW_ERR_DEV_BILLING_NOT_INSTALLED: 'The app declares billing (and no STRIPE_SECRET_KEY), but @framework-pro/billing, whose local payment provider fw dev runs, is not among its dependencies.',
     FW_ERR_DEV_CLOCK_RUNAWAY: 'A manual clock (tests) fired its cap of one-off timers in one advance or drain: work that never ends.',
   } as const;
 

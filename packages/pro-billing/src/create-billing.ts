@@ -2,7 +2,7 @@ import { getDatabase, type Queryable } from '@framework/data';
 import { currentTenant, type HandlerContext, type Middleware } from '@framework/runtime';
 import { BillingError } from './errors.js';
 import { allows, limitOf, PlanCache, requireFeatureMiddleware, upgradeFor, type EntitlementDecision, type RequestedAmount, type TenantPlan } from './entitlements/index.js';
-import { closePeriod, grantCredit, readInvoice, reconcileInvoice, type InvoiceReconciliation } from './invoicing/index.js';
+import { closePeriod, grantCredit, readInvoice, reconcileInvoice, type GrantedCredit, type InvoiceReconciliation } from './invoicing/index.js';
 import type { BillingProvider } from './provider/billing-provider.js';
 import { checkUsage, insertUsage, usageIn, type TrackInput, type Tracked } from './metering/index.js';
 import type { BillingPeriod, BillingPlans, Invoice, SubscriptionChange } from './model.js';
@@ -64,8 +64,11 @@ export interface Billing<P extends BillingPlans = BillingPlans> {
    * (stored), `mismatch` (code FW_ERR_BILLING_INVOICE_MISMATCH, both totals and line lists), or not yet invoiced.
    */
   reconcile(tenant: string, periodStart: Date, provider: Pick<BillingProvider, 'findInvoice'>): Promise<InvoiceReconciliation>;
-  /** Grants a credit (minor units) the next closes use. */
-  grantCredit(tx: Queryable, tenant: string, amount: number, reason: string): Promise<void>;
+  /**
+   * Grants a credit (minor units) the next closes use; with `{ provider }` also recorded at the provider (its next
+   * invoice uses it too, so a credited period reconciles).
+   */
+  grantCredit(tx: Queryable, tenant: string, amount: number, reason: string, options?: { readonly provider?: Pick<BillingProvider, 'creditCustomer'> }): Promise<GrantedCredit>;
   /** Forgets cached plans (one tenant's, or all). */
   invalidate(tenant?: string): void;
 }
@@ -137,7 +140,8 @@ export function createBilling<const P extends BillingPlans = BillingPlans>(optio
     closePeriod: (tenant, period, closeOptions) => closePeriod(db(), plans, tenant, period, closeOptions?.now ?? clock()),
     invoice: (tenant, periodStart) => readInvoice(db(), tenant, periodStart),
     reconcile: (tenant, periodStart, provider) => reconcileInvoice(db(), provider, tenant, periodStart),
-    grantCredit: (tx, tenant, amount, reason) => grantCredit(tx, tenant, amount, reason),
+    // All plans bill in one currency: the credit is in it.
+    grantCredit: (tx, tenant, amount, reason, grantOptions) => grantCredit(tx, tenant, amount, reason, { ...grantOptions, currency: Object.values(plans.plans)[0]?.currency ?? 'usd' }),
     invalidate: (tenant) => cache.invalidate(tenant),
   };
 }

@@ -33,6 +33,7 @@ export const BILLING_ERROR_CODES = {
   FW_ERR_BILLING_UNKNOWN_PLAN: "A provider call, or a webhook's subscription, names a plan (price) the adapter does not map: add it to the adapter's `prices`.",
   FW_ERR_BILLING_USAGE: 'A usage push the provider cannot take: a quantity or sequence that is not a whole number >= 0, no customer.',
   FW_ERR_BILLING_INVOICE_MISMATCH: "A closed period's invoice total (or currency) differs from the provider's invoice for the same period: the report lists both invoices' lines (provider prices not the config's plans, usage pushed after the provider closed the period).",
+  FW_ERR_BILLING_NO_CUSTOMER: 'A credit was granted with a provider for a tenant that has no customer there yet (no provider customer on its subscription snapshot).',
   FW_ERR_BILLING_PROVIDER_FAILED: "The provider refused or failed a call (network, 4xx, 5xx); `cause` carries the provider's error.",
 } as const;
 

@@ -18,7 +18,7 @@ let provider: BillingProvider | undefined;
 
 /**
  * The payment provider: Stripe with `STRIPE_SECRET_KEY` and `STRIPE_WEBHOOK_SECRET` when they are set (deployed),
- * else the local fake that `npx tsx scripts/local-stripe.ts` (or a test) started and announced under `.fw/`.
+ * else the local fake that `fw dev` starts as its billing engine when no key is set, announced under `.fw/`.
  */
 export function billingProvider(): BillingProvider {
   if (provider) return provider;
@@ -28,6 +28,6 @@ export function billingProvider(): BillingProvider {
   }
   const local = localStripeConnection();
   // Not cached: the fake may start after the first request.
-  if (!local) throw new ServiceUnavailable('No payment provider: set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET, or start the local fake with `npx tsx scripts/local-stripe.ts`', { code: 'BILLING_PROVIDER_UNAVAILABLE' });
+  if (!local) throw new ServiceUnavailable('No payment provider: set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET, or run fw dev without STRIPE_SECRET_KEY (it starts the local fake)', { code: 'BILLING_PROVIDER_UNAVAILABLE' });
   return stripeProvider({ ...local, prices: STRIPE_PRICES, maxNetworkRetries: 0 });
 }

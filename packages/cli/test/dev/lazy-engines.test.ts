@@ -50,8 +50,9 @@ describe('fw dev loads engine modules only for the intents the app declares', fu
     const resolved = fs.readFileSync(record, 'utf8');
     // The record works: the dev server's own modules are in it.
     expect(resolved).to.contain('dev-server.js');
-    // Nor the token verifier (jose, aws-jwt-verify: no route checks a token yet) nor the WebSocket engine (`ws`).
-    for (const module of ['/node_modules/pg/', '/packages/data/', '/node_modules/@framework/data/', '/packages/storage/lib/local/', 'busboy', '/node_modules/jose/', '/node_modules/aws-jwt-verify/', '/node_modules/ws/', '/engines/ws.js']) {
+    // Nor the token verifier (jose, aws-jwt-verify: no route checks a token yet) nor the WebSocket engine (`ws`), nor
+    // the billing engine's package (an app without `billing`).
+    for (const module of ['/node_modules/pg/', '/packages/data/', '/node_modules/@framework/data/', '/packages/storage/lib/local/', 'busboy', '/node_modules/jose/', '/node_modules/aws-jwt-verify/', '/node_modules/ws/', '/engines/ws.js', '/packages/pro-billing/', '/node_modules/@framework-pro/billing/', '/node_modules/stripe/']) {
       expect(resolved, module).not.to.contain(module);
     }
   });

@@ -1,5 +1,5 @@
 export { closePeriod, type TransactionRunner } from './close-period.js';
-export { grantCredit } from './credits.js';
+export { grantCredit, type GrantCreditOptions, type GrantedCredit } from './credits.js';
 export { periodSpans, subscriptionLines, usageLines, type CountedUsage, type DraftLine, type PlanSpan } from './invoice-lines.js';
 export { readInvoice } from './invoice-store.js';
 export { escapeHtml, formatMoney, renderInvoiceHtml, type RenderInvoiceOptions } from './render-invoice-html.js';

@@ -34,14 +34,16 @@ export interface InvoiceReconciliation {
 
 /** Compares our closed invoice with the provider's (pure): equal currency and total, or a coded mismatch. */
 export function compareInvoices(invoice: Invoice, theirs: ProviderInvoice): InvoiceReconciliation {
-  const base = { tenantId: invoice.tenantId, periodStart: invoice.periodStart, ours: invoice.total, theirs: theirs.totalCents, difference: theirs.totalCents - invoice.total, invoiceId: invoice.id, providerInvoiceId: theirs.id };
-  if (theirs.currency === invoice.currency && theirs.totalCents === invoice.total) return { status: 'matched', ...base };
-  const what = theirs.currency !== invoice.currency ? `currency ${invoice.currency} here, ${theirs.currency} at the provider` : `total ${invoice.total} here, ${theirs.totalCents} at the provider (difference ${theirs.totalCents - invoice.total})`;
+  // Ours subtracts credits in the total (credit lines); the provider may apply them as a customer balance instead.
+  const due = theirs.totalCents + (theirs.balanceAppliedCents ?? 0);
+  const base = { tenantId: invoice.tenantId, periodStart: invoice.periodStart, ours: invoice.total, theirs: due, difference: due - invoice.total, invoiceId: invoice.id, providerInvoiceId: theirs.id };
+  if (theirs.currency === invoice.currency && due === invoice.total) return { status: 'matched', ...base };
+  const what = theirs.currency !== invoice.currency ? `currency ${invoice.currency} here, ${theirs.currency} at the provider` : `total ${invoice.total} here, ${due} at the provider (difference ${due - invoice.total})`;
   return {
     status: 'mismatch',
     ...base,
     code: 'FW_ERR_BILLING_INVOICE_MISMATCH',
-    message: `Invoice ${invoice.number} of tenant ${invoice.tenantId} (period from ${invoice.periodStart.toISOString()}) does not reconcile with the provider's ${theirs.number ?? theirs.id}: ${what}. Compare the lines: the provider's prices must be the config's plans (the local fake takes them; on Stripe, the prices the adapter maps), and the period's usage must have been pushed before the provider closed the period.`,
+    message: `Invoice ${invoice.number} of tenant ${invoice.tenantId} (period from ${invoice.periodStart.toISOString()}) does not reconcile with the provider's ${theirs.number ?? theirs.id}: ${what}. Compare the lines: the provider's prices must be the config's plans (the local fake takes them; on Stripe, syncStripePlans), the period's usage must have been pushed before the provider closed the period, and credits granted with the provider (grantCredit's provider option).`,
     lines: { ours: invoice.lines.map((l) => ({ description: l.description, amount: l.amount })), theirs: theirs.lines.map((l) => ({ description: l.description, amount: l.amountCents })) },
   };
 }

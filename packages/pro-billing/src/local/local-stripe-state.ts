@@ -31,6 +31,11 @@ interface Persisted {
   events: StripeObject[];
   meterEvents: StripeObject[];
   pendingProrations: [string, ProrationLine[]][];
+  /** Added later: absent from older state files. */
+  balanceTransactions?: StripeObject[];
+  products?: StripeObject[];
+  prices?: StripeObject[];
+  meters?: StripeObject[];
 }
 
 export const API_VERSION = '2026-10-28.endive';
@@ -62,6 +67,12 @@ export class LocalStripeState {
   readonly events: StripeObject[] = [];
   /** By `identifier`: Stripe counts a meter event's identifier once. */
   readonly meterEvents = new Map<string, StripeObject>();
+  /** Customer balance transactions (credits: negative amounts), by id. */
+  readonly balanceTransactions = new Map<string, StripeObject>();
+  /** The catalog created through the API (`syncStripePlans`): products, prices, billing meters, by id. */
+  readonly products = new Map<string, StripeObject>();
+  readonly createdPrices = new Map<string, StripeObject>();
+  readonly meters = new Map<string, StripeObject>();
   private readonly pendingProrations = new Map<string, ProrationLine[]>();
   private invoiceCount = 0;
 
@@ -83,6 +94,10 @@ export class LocalStripeState {
       events: this.events,
       meterEvents: [...this.meterEvents.values()],
       pendingProrations: [...this.pendingProrations.entries()],
+      balanceTransactions: [...this.balanceTransactions.values()],
+      products: [...this.products.values()],
+      prices: [...this.createdPrices.values()],
+      meters: [...this.meters.values()],
     };
   }
 
@@ -96,12 +111,18 @@ export class LocalStripeState {
     for (const m of data.meterEvents) this.meterEvents.set(String(m['identifier']), m);
     this.events.push(...data.events);
     for (const [id, lines] of data.pendingProrations) this.pendingProrations.set(id, lines);
+    for (const t of data.balanceTransactions ?? []) this.balanceTransactions.set(t.id, t);
+    for (const p of data.products ?? []) this.products.set(p.id, p);
+    for (const p of data.prices ?? []) this.createdPrices.set(p.id, p);
+    for (const m of data.meters ?? []) this.meters.set(m.id, m);
     this.invoiceCount = this.invoices.size;
   }
 
   // ---- objects
 
   price(id: string, param: string): StripeObject {
+    const created = this.createdPrices.get(id);
+    if (created) return created;
     const price = Object.hasOwn(this.prices, id) ? this.prices[id] : undefined;
     if (!price) throw new StripeApiError(400, 'invalid_request_error', `No such price: '${id}'`, param);
     return {
@@ -137,6 +158,8 @@ export class LocalStripeState {
       created: seconds(this.now()),
       email: params.email ?? null,
       name: params.name ?? null,
+      // Stripe's customer balance: negative is credit, applied to the next invoice.
+      balance: 0,
       metadata: params.metadata,
       livemode: false,
     };
@@ -234,8 +257,19 @@ export class LocalStripeState {
 
   /** A price's amount for a whole period at `quantity`: its plan's flat and seat prices, else unit amount × quantity. */
   private periodAmount(price: { id: string; unit_amount: number }, quantity: number): number {
-    const plan = Object.hasOwn(this.prices, price.id) ? this.prices[price.id]!.plan : undefined;
+    const plan = this.planOfPrice(price.id);
     return plan ? planPeriodAmount(plan, quantity) : price.unit_amount * quantity;
+  }
+
+  /**
+   * The config's plan a price bills: a configured price (`price_<plan>`), or a price created through the API for a
+   * plan (`syncStripePlans` puts the plan id in `metadata.fw_plan`), which then charges as that plan's own price.
+   */
+  planOfPrice(priceId: string): LocalStripePrice['plan'] {
+    if (Object.hasOwn(this.prices, priceId)) return this.prices[priceId]!.plan;
+    const plan = (this.createdPrices.get(priceId)?.['metadata'] as Record<string, string> | undefined)?.['fw_plan'];
+    const local = plan === undefined ? undefined : `price_${plan}`;
+    return local !== undefined && Object.hasOwn(this.prices, local) ? this.prices[local]!.plan : undefined;
   }
 
   cancelSubscription(id: string): StripeObject {
@@ -294,6 +328,114 @@ export class LocalStripeState {
     return session;
   }
 
+  /** A customer balance transaction: a negative amount is a credit the next invoice uses (Stripe's `balance`). */
+  createBalanceTransaction(customerId: string, params: { amount: number; currency: string; description?: string; metadata: Record<string, string> }): StripeObject {
+    const customer = this.customer(customerId, 'customer');
+    if (!Number.isSafeInteger(params.amount) || params.amount === 0) throw new StripeApiError(400, 'invalid_request_error', `amount must be a non-zero whole number of cents, got '${String(params.amount)}'`, 'amount');
+    const ending = ((customer['balance'] as number | undefined) ?? 0) + params.amount;
+    customer['balance'] = ending;
+    const transaction: StripeObject = {
+      id: stripeId('cbtxn'),
+      object: 'customer_balance_transaction',
+      amount: params.amount,
+      currency: params.currency,
+      customer: customerId,
+      description: params.description ?? null,
+      ending_balance: ending,
+      type: 'adjustment',
+      created: seconds(this.now()),
+      metadata: params.metadata,
+      livemode: false,
+    };
+    this.balanceTransactions.set(transaction.id, transaction);
+    this.event('customer.updated', customer);
+    return transaction;
+  }
+
+  balanceTransactionsOf(customerId: string): StripeObject[] {
+    this.customer(customerId, 'customer');
+    return [...this.balanceTransactions.values()].filter((t) => t['customer'] === customerId).reverse();
+  }
+
+  /** A product with the caller's id (Stripe allows one), or a generated one. */
+  createProduct(params: { id?: string; name: string; active?: boolean; metadata: Record<string, string> }): StripeObject {
+    if (params.id && this.products.has(params.id)) throw new StripeApiError(400, 'invalid_request_error', `Product already exists: '${params.id}'`, 'id');
+    const product: StripeObject = { id: params.id ?? stripeId('prod'), object: 'product', name: params.name, active: params.active ?? true, metadata: params.metadata, created: seconds(this.now()), updated: seconds(this.now()), livemode: false };
+    this.products.set(product.id, product);
+    return product;
+  }
+
+  product(id: string): StripeObject {
+    const product = this.products.get(id);
+    if (!product) throw new StripeApiError(404, 'invalid_request_error', `No such product: '${id}'`, 'id');
+    return product;
+  }
+
+  updateProduct(id: string, params: { name?: string; active?: boolean; metadata?: Record<string, string> }): StripeObject {
+    const product = this.product(id);
+    if (params.name !== undefined) product['name'] = params.name;
+    if (params.active !== undefined) product['active'] = params.active;
+    if (params.metadata) product['metadata'] = { ...(product['metadata'] as object), ...params.metadata };
+    product['updated'] = seconds(this.now());
+    return product;
+  }
+
+  /**
+   * A price (immutable once created, as Stripe's: amounts never change). `lookup_key` is unique among prices: taken
+   * by another price it is refused unless `transfer_lookup_key` moves it here.
+   */
+  createPrice(params: { product: string; currency: string; unitAmountDecimal?: string; tiers?: readonly Record<string, unknown>[]; tiersMode?: string; billingScheme: string; recurring: Record<string, unknown>; lookupKey?: string; transferLookupKey: boolean; nickname?: string; metadata: Record<string, string> }): StripeObject {
+    this.product(params.product);
+    if (params.lookupKey) {
+      const holder = [...this.createdPrices.values()].find((p) => p['lookup_key'] === params.lookupKey);
+      if (holder && !params.transferLookupKey) throw new StripeApiError(400, 'invalid_request_error', `A price (${holder.id}) already uses the lookup key '${params.lookupKey}'; pass transfer_lookup_key=true to move it.`, 'lookup_key');
+      if (holder) holder['lookup_key'] = null;
+    }
+    const unit = params.unitAmountDecimal;
+    const price: StripeObject = {
+      id: stripeId('price'),
+      object: 'price',
+      active: true,
+      product: params.product,
+      currency: params.currency,
+      billing_scheme: params.billingScheme,
+      tiers_mode: params.tiersMode ?? null,
+      tiers: params.tiers ?? null,
+      unit_amount: unit !== undefined && /^\d+$/.test(unit) ? Number(unit) : null,
+      unit_amount_decimal: unit ?? null,
+      recurring: params.recurring,
+      lookup_key: params.lookupKey ?? null,
+      nickname: params.nickname ?? null,
+      metadata: params.metadata,
+      type: 'recurring',
+      created: seconds(this.now()),
+      livemode: false,
+    };
+    this.createdPrices.set(price.id, price);
+    return price;
+  }
+
+  updatePrice(id: string, params: { active?: boolean; metadata?: Record<string, string> }): StripeObject {
+    const price = this.createdPrices.get(id);
+    if (!price) throw new StripeApiError(404, 'invalid_request_error', `No such price: '${id}'`, 'id');
+    if (params.active !== undefined) price['active'] = params.active;
+    if (params.metadata) price['metadata'] = { ...(price['metadata'] as object), ...params.metadata };
+    return price;
+  }
+
+  /** Prices by lookup key (`GET /v1/prices?lookup_keys[]=...`), or all created ones. */
+  listPrices(lookupKeys: readonly string[] | undefined, active: boolean | undefined): StripeObject[] {
+    return [...this.createdPrices.values()].filter((p) => (lookupKeys === undefined || lookupKeys.includes(p['lookup_key'] as string)) && (active === undefined || p['active'] === active)).reverse();
+  }
+
+  /** A billing meter (what meter events name by `event_name`), unique by event name. */
+  createMeter(params: { displayName: string; eventName: string; formula: string }): StripeObject {
+    if ([...this.meters.values()].some((m) => m['event_name'] === params.eventName)) throw new StripeApiError(400, 'invalid_request_error', `A meter with event_name '${params.eventName}' already exists.`, 'event_name');
+    const meter: StripeObject = { id: stripeId('mtr'), object: 'billing.meter', display_name: params.displayName, event_name: params.eventName, default_aggregation: { formula: params.formula }, status: 'active', created: seconds(this.now()), livemode: false };
+    this.meters.set(meter.id, meter);
+    return meter;
+  }
+
   recordMeterEvent(params: { eventName: string; identifier: string; customer: string; value: string; timestamp: number }): StripeObject {
     const existing = this.meterEvents.get(params.identifier);
     if (existing) return existing;
@@ -324,14 +466,14 @@ export class LocalStripeState {
     const items = (subscription['items'] as { data: Record<string, unknown>[] }).data;
     const start = items[0]!['current_period_start'] as number;
     const end = items[0]!['current_period_end'] as number;
-    const planLines = items.map((item) => {
+    // Metered items are charged from the meter events (the plan's usage lines), not as a quantity.
+    const planLines = items.filter((item) => (item['price'] as { recurring?: { usage_type?: string } | null }).recurring?.usage_type !== 'metered').map((item) => {
       const price = item['price'] as { unit_amount: number; id: string; nickname: string | null };
       const quantity = item['quantity'] as number;
       return { description: `${quantity} × ${price.nickname ?? price.id}`, amount: this.periodAmount(price, quantity), quantity };
     });
     const plans = items.flatMap((item) => {
-      const priceId = (item['price'] as { id: string }).id;
-      const plan = Object.hasOwn(this.prices, priceId) ? this.prices[priceId]!.plan : undefined;
+      const plan = this.planOfPrice((item['price'] as { id: string }).id);
       return plan ? [plan] : [];
     });
     const usageLines = [...this.usageLines(subscription['customer'] as string, start, end), ...plans.flatMap((plan) => this.planUsageLines(plan, subscription['customer'] as string, start, end))];
@@ -392,6 +534,13 @@ export class LocalStripeState {
     const all = [...lines, ...usage];
     const total = all.reduce((sum, line) => sum + line.amount, 0);
     const now = seconds(this.now());
+    // Stripe applies the customer's credit balance to the amount due (not to the total), up to it.
+    const customer = this.customers.get(subscription['customer'] as string);
+    const startingBalance = (customer?.['balance'] as number | undefined) ?? 0;
+    const applied = startingBalance < 0 && total > 0 ? Math.min(-startingBalance, total) : 0;
+    const endingBalance = startingBalance + applied;
+    if (customer) customer['balance'] = endingBalance;
+    const due = Math.max(0, total - applied);
     this.invoiceCount += 1;
     const id = stripeId('in');
     const invoice: StripeObject = {
@@ -403,8 +552,10 @@ export class LocalStripeState {
       status: 'paid',
       subtotal: total,
       total,
-      amount_due: Math.max(0, total),
-      amount_paid: Math.max(0, total),
+      starting_balance: startingBalance,
+      ending_balance: endingBalance,
+      amount_due: due,
+      amount_paid: due,
       amount_remaining: 0,
       period_start: period?.start ?? now,
       period_end: period?.end ?? now,

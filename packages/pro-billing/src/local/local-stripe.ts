@@ -255,6 +255,13 @@ export class LocalStripe {
       return this.state.createCustomer({ ...(email ? { email } : {}), ...(name ? { name } : {}), metadata: formRecord(form['metadata']) });
     }
     if (method === 'GET' && (id = match(/^\/v1\/customers\/([\w-]+)$/))) return this.state.customer(id, 'id');
+    if (method === 'POST' && (id = match(/^\/v1\/customers\/([\w-]+)\/balance_transactions$/))) {
+      const description = formString(form['description']);
+      return this.state.createBalanceTransaction(id, { amount: Number(required('amount')), currency: required('currency'), ...(description ? { description } : {}), metadata: formRecord(form['metadata']) });
+    }
+    if (method === 'GET' && (id = match(/^\/v1\/customers\/([\w-]+)\/balance_transactions$/))) return { object: 'list', url: url.pathname, has_more: false, data: this.state.balanceTransactionsOf(id) };
+    const catalog = this.catalogRoute(method, path, url, form, required);
+    if (catalog !== undefined) return catalog;
     if (method === 'POST' && path === '/v1/subscriptions') {
       const trial = formString(form['trial_period_days']);
       return publicView(this.state.createSubscription({ customer: required('customer'), items: items('items'), metadata: formRecord(form['metadata']), ...(trial ? { trialDays: Number(trial) } : {}) }));
@@ -329,6 +336,67 @@ export class LocalStripe {
     if (method === 'POST' && (id = match(/^\/_fake\/subscriptions\/([\w-]+)\/close_period$/))) return publicView(this.state.closePeriod(id));
     if (method === 'GET' && path === '/_fake/events') return { object: 'list', data: this.state.events, deliveries: this.deliveryLog };
     throw new StripeApiError(404, 'invalid_request_error', `Unrecognized request URL (${method}: ${path}). The local fake covers customers, subscriptions, checkout and portal sessions, meter events and invoices (see the billing README).`);
+  }
+
+  /** Products, prices (with lookup keys) and billing meters: what `syncStripePlans` creates. */
+  private catalogRoute(method: string, path: string, url: URL, form: Record<string, FormValue>, required: (name: string) => string): unknown {
+    const id = /^\/v1\/(?:products|prices)\/([\w-]+)$/.exec(path)?.[1];
+    const flag = (name: string) => (formString(form[name]) === undefined ? undefined : formString(form[name]) === 'true');
+    if (method === 'POST' && path === '/v1/products') {
+      const productId = formString(form['id']);
+      const active = flag('active');
+      return this.state.createProduct({ ...(productId ? { id: productId } : {}), name: required('name'), ...(active !== undefined ? { active } : {}), metadata: formRecord(form['metadata']) });
+    }
+    if (method === 'GET' && id && path.startsWith('/v1/products/')) return this.state.product(id);
+    if (method === 'POST' && id && path.startsWith('/v1/products/')) {
+      const name = formString(form['name']);
+      const active = flag('active');
+      return this.state.updateProduct(id, { ...(name ? { name } : {}), ...(active !== undefined ? { active } : {}), ...(form['metadata'] ? { metadata: formRecord(form['metadata']) } : {}) });
+    }
+    if (method === 'POST' && path === '/v1/prices') {
+      const recurring = (form['recurring'] ?? {}) as Record<string, FormValue>;
+      const tiers = formList(form['tiers']).map((raw) => {
+        const tier = raw as Record<string, FormValue>;
+        const upTo = formString(tier['up_to']);
+        return { up_to: upTo === 'inf' || upTo === undefined ? null : Number(upTo), flat_amount: Number(formString(tier['flat_amount']) ?? '0'), unit_amount_decimal: formString(tier['unit_amount_decimal']) ?? formString(tier['unit_amount']) ?? '0' };
+      });
+      const unit = formString(form['unit_amount_decimal']) ?? formString(form['unit_amount']);
+      const lookupKey = formString(form['lookup_key']);
+      const nickname = formString(form['nickname']);
+      const tiersMode = formString(form['tiers_mode']);
+      const meter = formString(recurring['meter']);
+      return this.state.createPrice({
+        product: required('product'),
+        currency: required('currency'),
+        billingScheme: formString(form['billing_scheme']) ?? 'per_unit',
+        ...(unit !== undefined ? { unitAmountDecimal: unit } : {}),
+        ...(tiers.length ? { tiers } : {}),
+        ...(tiersMode ? { tiersMode } : {}),
+        recurring: { interval: formString(recurring['interval']) ?? 'month', interval_count: 1, usage_type: formString(recurring['usage_type']) ?? 'licensed', meter: meter ?? null },
+        ...(lookupKey ? { lookupKey } : {}),
+        transferLookupKey: flag('transfer_lookup_key') === true,
+        ...(nickname ? { nickname } : {}),
+        metadata: formRecord(form['metadata']),
+      });
+    }
+    if (method === 'GET' && path === '/v1/prices') {
+      // The SDK sends arrays as lookup_keys[0]=...; lookup_keys[]=... as well.
+      const keys = [...url.searchParams].filter(([name]) => /^lookup_keys\[\d*\]$/.test(name)).map(([, value]) => value);
+      const active = url.searchParams.get('active');
+      const data = this.state.listPrices(keys.length ? keys : undefined, active === null ? undefined : active === 'true');
+      return { object: 'list', url: '/v1/prices', has_more: false, data };
+    }
+    if (method === 'GET' && id && path.startsWith('/v1/prices/')) return this.state.price(id, 'id');
+    if (method === 'POST' && id && path.startsWith('/v1/prices/')) {
+      const active = flag('active');
+      return this.state.updatePrice(id, { ...(active !== undefined ? { active } : {}), ...(form['metadata'] ? { metadata: formRecord(form['metadata']) } : {}) });
+    }
+    if (method === 'POST' && path === '/v1/billing/meters') {
+      const aggregation = (form['default_aggregation'] ?? {}) as Record<string, FormValue>;
+      return this.state.createMeter({ displayName: required('display_name'), eventName: required('event_name'), formula: formString(aggregation['formula']) ?? 'sum' });
+    }
+    if (method === 'GET' && path === '/v1/billing/meters') return { object: 'list', url: '/v1/billing/meters', has_more: false, data: [...this.state.meters.values()] };
+    return undefined;
   }
 
   /** The hosted checkout page, reduced to one button: what a developer clicks under fw dev. */

@@ -38,10 +38,34 @@ export interface BillingProvider {
    */
   findInvoice(input: FindInvoiceInput): Promise<ProviderInvoice | undefined>;
   /**
+   * Records a credit granted to the tenant (`grantCredit` with a provider) so the provider's next invoice uses it as
+   * ours does (Stripe: a customer balance transaction, negative). Count each `creditId` once however often it is
+   * called. Optional: a provider without it keeps credits local (and a credited invoice then reconciles as a
+   * mismatch).
+   */
+  creditCustomer?(input: CreditCustomerInput): Promise<ProviderCredit>;
+  /**
    * Verifies a webhook over its raw body (signature and timestamp tolerance) and translates it. Throws a
    * `BillingWebhookError` (400/401 with a code) for anything unsigned, forged or stale.
    */
   parseWebhook(rawBody: string | Buffer, headers: Readonly<Record<string, string | undefined>>): Promise<BillingEvent>;
+}
+
+export interface CreditCustomerInput {
+  readonly customerId: string;
+  readonly tenantId: string;
+  /** Our credit's id (`fw_billing_credits.id`): the idempotency key. */
+  readonly creditId: string;
+  /** The credit, in minor units (> 0). */
+  readonly amountCents: number;
+  readonly currency: string;
+  /** Shown on the provider's side. */
+  readonly reason: string;
+}
+
+export interface ProviderCredit {
+  /** The provider's id of the credit (Stripe: the balance transaction). */
+  readonly id: string;
 }
 
 export interface FindInvoiceInput {
@@ -176,6 +200,12 @@ export interface ProviderInvoice {
   readonly currency: string;
   readonly totalCents: number;
   readonly amountPaidCents: number;
+  /**
+   * The customer balance the invoice used, in minor units: negative when a credit paid part of it (Stripe:
+   * `ending_balance - starting_balance`, negated). What the customer owes is `totalCents + balanceAppliedCents`.
+   * @default 0
+   */
+  readonly balanceAppliedCents?: number;
   readonly periodStart: Date;
   readonly periodEnd: Date;
   readonly lines: readonly { readonly description: string; readonly amountCents: number; readonly quantity: number }[];

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { Database } from '@framework/data';
+import { sql, type Database } from '@framework/data';
 import { addMonth, assertReconciled, BillingError, createBilling, LocalStripe, localStripePriceIds, pushPendingUsage, stripeProvider, type BillingProvider } from '../../src/index.js';
 import { PLANS } from '../support/plans.js';
 import { startBillingDatabase } from '../support/webhook-app.js';
@@ -69,5 +69,46 @@ describe('reconcileInvoice: our closed period vs the provider\'s invoice', funct
     expect(mismatch.lines!.theirs).to.deep.include({ description: '0 × api_calls', amount: 0 });
     expect((await billing.invoice('globex', start))!.providerInvoiceId).to.equal(null);
     expect(() => assertReconciled(mismatch)).to.throw(BillingError).with.property('code', 'FW_ERR_BILLING_INVOICE_MISMATCH');
+  });
+
+  it('a credit granted with the provider is on both invoices: the credited period reconciles with no mismatch', async () => {
+    const billing = createBilling({ plans: PLANS, db, clock: () => afterEnd });
+    now = start;
+    const customer = await provider.createCustomer({ tenantId: 'initech' });
+    const subscription = await provider.createSubscription({ customerId: customer.id, tenantId: 'initech', plan: 'pro', seats: 5 });
+    await db.transaction((tx) =>
+      billing.applySubscriptionChange(tx, { tenantId: 'initech', planId: 'pro', status: 'active', seats: 5, periodStart: start, periodEnd: end, trialEnd: null, providerCustomerId: customer.id, providerSubscriptionId: subscription.id, version: 1, effectiveAt: start }),
+    );
+    // A refund of 12.50, recorded here and at the provider in one transaction; a retried provider call counts once.
+    const granted = await db.transaction((tx) => billing.grantCredit(tx, 'initech', 1250, 'Outage on Nov 3', { provider }));
+    expect(granted.providerCreditId).to.match(/^cbtxn_/);
+    const again = await provider.creditCustomer!({ customerId: customer.id, tenantId: 'initech', creditId: granted.id, amountCents: 1250, currency: 'usd', reason: 'Outage on Nov 3' });
+    expect(again.id).to.equal(granted.providerCreditId);
+
+    // pro: 2900 + 2 × 500 = 3900, less the credit: 2650 due on both sides.
+    const ours = await billing.closePeriod('initech', { start, end });
+    expect(ours.lines.filter((l) => l.kind === 'credit').map((l) => l.amount)).to.deep.equal([-1250]);
+    expect(ours.total).to.equal(2650);
+    now = afterEnd;
+    const theirs = fake.closePeriod(subscription.id);
+    expect([theirs['total'], theirs['amount_due'], theirs['starting_balance'], theirs['ending_balance']]).to.deep.equal([3900, 2650, -1250, 0]);
+    const result = await billing.reconcile('initech', start, provider);
+    expect(result).to.deep.include({ status: 'matched', ours: 2650, theirs: 2650, difference: 0, providerInvoiceId: theirs.id });
+
+    // Without the provider the credit is ours only: the provider's next invoice does not use it, a coded mismatch.
+    const next = addMonth(end);
+    await db.transaction((tx) => billing.grantCredit(tx, 'initech', 100, 'Goodwill'));
+    const closer = createBilling({ plans: PLANS, db, clock: () => new Date(next.getTime() + 2 * 3600_000) });
+    expect((await closer.closePeriod('initech', { start: end, end: next })).total).to.equal(3800);
+    now = new Date(next.getTime() + 2 * 3600_000);
+    fake.closePeriod(subscription.id);
+    expect(await closer.reconcile('initech', end, provider)).to.deep.include({ status: 'mismatch', ours: 3800, theirs: 3900, difference: 100 });
+  });
+
+  it('refuses to grant a credit with a provider for a tenant without a customer there (FW_ERR_BILLING_NO_CUSTOMER), and grants nothing', async () => {
+    const billing = createBilling({ plans: PLANS, db, clock: () => afterEnd });
+    const refused = await db.transaction((tx) => billing.grantCredit(tx, 'nobody', 500, 'Refund', { provider })).then(() => undefined, (error: unknown) => error);
+    expect(refused).to.be.instanceOf(BillingError).with.property('code', 'FW_ERR_BILLING_NO_CUSTOMER');
+    expect(await db.many(sql`SELECT id FROM fw_billing_credits WHERE tenant_id = 'nobody'`)).to.deep.equal([]);
   });
 });

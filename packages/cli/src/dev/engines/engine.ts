@@ -15,8 +15,11 @@ import type { DevClock } from '../clock/index.js';
 /** Where an engine runs: a server binary on PATH, or inside `fw dev`. */
 export type EngineKind = 'native' | 'embedded';
 
-/** The intents that have a local engine (core's output intents plus the ones without outputs; `notifications`: the local inbox of apps using `@framework/notify`). */
-export type EngineIntent = OutputIntent | 'schedules' | 'notifications';
+/**
+ * The intents that have a local engine (core's output intents plus the ones without outputs; `notifications`: the
+ * local inbox of apps using `@framework/notify`; `billing`: the local payment provider of apps declaring `billing`).
+ */
+export type EngineIntent = OutputIntent | 'schedules' | 'notifications' | 'billing';
 
 /** What a function invocation came to (the same for every kind of unit). */
 export type InvokeOutcome =

@@ -1,5 +1,6 @@
 import type { AppDefinition } from '@framework/core';
 import { DevServerError } from '../../errors.js';
+import { embeddedBilling } from './billing.js';
 import { embeddedCaches } from './caches.js';
 import { embeddedDatabases, nativeDatabases } from './databases.js';
 import type { EngineFactory, EngineIntent, EngineKind } from './engine.js';
@@ -44,6 +45,7 @@ export const ENGINES_BY_INTENT: { readonly [I in Exclude<EngineIntent, 'auth'>]:
   storage: [embeddedStorage],
   ws: [embeddedWs],
   notifications: [embeddedInbox],
+  billing: [embeddedBilling],
 };
 
 /** Every engine `fw dev` knows, any order (selection sorts them). */

@@ -37,6 +37,8 @@ export function toProviderInvoice(invoice: Stripe.Invoice): ProviderInvoice {
     currency: invoice.currency,
     totalCents: invoice.total,
     amountPaidCents: invoice.amount_paid,
+    // A credit balance (negative) the invoice used lowers what is due, not Stripe's `total`.
+    balanceAppliedCents: (invoice.starting_balance ?? 0) - (invoice.ending_balance ?? invoice.starting_balance ?? 0),
     periodStart: date(invoice.period_start),
     periodEnd: date(invoice.period_end),
     lines: invoice.lines.data.map((line) => ({ description: line.description ?? '', amountCents: line.amount, quantity: line.quantity ?? 1 })),

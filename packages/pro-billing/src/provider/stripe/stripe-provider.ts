@@ -7,10 +7,12 @@ import type {
   ChangePlanInput,
   CheckoutSessionInput,
   CreateCustomerInput,
+  CreditCustomerInput,
   CreateSubscriptionInput,
   FindInvoiceInput,
   PortalSessionInput,
   ProrationMode,
+  ProviderCredit,
   ProviderCustomer,
   ProviderInvoice,
   ProviderSession,
@@ -20,6 +22,7 @@ import type {
 } from '../billing-provider.js';
 import { usageIdempotencyKey } from '../usage-idempotency-key.js';
 import { TENANT_METADATA_KEY, toBillingEvent, toProviderInvoice, toProviderSubscription } from './stripe-objects.js';
+import { stripeClient as client } from './stripe-client.js';
 import type { StripeProviderOptions } from './stripe-options.js';
 import { verifyStripeSignature } from './verify-stripe-signature.js';
 
@@ -36,14 +39,6 @@ function checkOptions(options: StripeProviderOptions): void {
   if (Object.keys(options.prices).length === 0) throw problem('prices names no plan; map each plan of the config to its Stripe price id');
   if (options.toleranceSeconds !== undefined && !(options.toleranceSeconds > 0)) throw problem('toleranceSeconds must be above 0');
   if (options.apiUrl !== undefined && !/^https?:\/\/[^/]+\/?$/.test(options.apiUrl)) throw problem(`apiUrl must be a scheme and host (http://127.0.0.1:12111), not ${JSON.stringify(options.apiUrl)}`);
-}
-
-/** Stripe's SDK pointed at `apiUrl` when given (the local fake speaks plain HTTP on loopback). */
-function client(options: StripeProviderOptions): Stripe {
-  const config: ConstructorParameters<typeof Stripe>[1] = { maxNetworkRetries: options.maxNetworkRetries ?? 2, telemetry: false };
-  if (!options.apiUrl) return new Stripe(options.apiKey, config);
-  const url = new URL(options.apiUrl);
-  return new Stripe(options.apiKey, { ...config, host: url.hostname, port: url.port || (url.protocol === 'http:' ? 80 : 443), protocol: url.protocol === 'http:' ? 'http' : 'https' });
 }
 
 /**
@@ -166,6 +161,19 @@ export function stripeProvider(options: StripeProviderOptions): BillingProvider 
       }
       return { pushed };
     },
+
+    creditCustomer: (input: CreditCustomerInput): Promise<ProviderCredit> =>
+      call('customers.createBalanceTransaction', async () => {
+        if (!Number.isSafeInteger(input.amountCents) || input.amountCents <= 0) throw new BillingError('FW_ERR_BILLING_USAGE', `creditCustomer: amount must be a whole number of minor units > 0, got ${input.amountCents}`);
+        const transaction = await stripe.customers.createBalanceTransaction(
+          input.customerId,
+          // Negative: a credit the customer's next invoices use.
+          { amount: -input.amountCents, currency: input.currency, description: input.reason, metadata: { [TENANT_METADATA_KEY]: input.tenantId, fw_credit_id: input.creditId } },
+          // One balance transaction per credit, however often a retry sends it.
+          { idempotencyKey: `fw-credit-${input.tenantId}-${input.creditId}` },
+        );
+        return { id: transaction.id };
+      }),
 
     findInvoice: (input: FindInvoiceInput): Promise<ProviderInvoice | undefined> =>
       call('invoices.list', async () => {
