@@ -15,7 +15,8 @@ const DAY = 24 * 60 * 60 * 1000;
  * The acceptance of @framework-pro/ai: "what tasks are overdue and why?" answered over the caller's tasks and an
  * attached document, with citations, offline (the local embedder, the example's mock model), the documents indexed by
  * the app's queues (task events; the bucket's upload notifications) before POST /ask retrieves. On the embedded engine
- * (PGlite with pgvector): Debian's PostgreSQL here has no pgvector, and the migration skips the AI tables there.
+ * (PGlite with pgvector), which every machine has: Debian 12's PostgreSQL has pgvector only where .ci/install-pgvector
+ * built it, and the migration skips the AI tables on a server without it.
  */
 describe('tasks-api answers questions over its tasks and attachments (POST /ask, PGlite + pgvector)', function () {
   this.timeout(300_000);

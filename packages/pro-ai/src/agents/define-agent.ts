@@ -1,10 +1,11 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { currentTenant, getRootLogger, type Logger } from '@framework/runtime';
-import { generateText, stepCountIs, tool, type ModelMessage, type StepResult, type ToolSet } from 'ai';
+import type { ModelMessage, StepResult, ToolSet } from 'ai';
 import { AiError } from '../errors.js';
 import { runForAiUser } from '../models/ai-caller.js';
 import { createModel, tokenUsage, type AiModel, type TokenUsage } from '../models/create-model.js';
-import { toModelSchema } from '../models/model-schema.js';
+import { loadAiSdk } from '../models/ai-sdk.js';
+import { checkModelSchema, toModelSchema } from '../models/model-schema.js';
 import { keepTrace, type AgentStep, type AgentStopReason, type AgentTrace, type TraceToolCall } from './agent-trace.js';
 import type { AgentTool } from './define-tool.js';
 import type { ConversationMemory, ConversationOwner } from './memory/conversation-memory.js';
@@ -109,7 +110,11 @@ export function defineAgent(options: AgentOptions): Agent {
   }
   const languageModel = 'languageModel' in options.model ? options.model.languageModel : createModel(options.model).languageModel;
   const tools = options.tools ?? {};
-  const schemas = Object.fromEntries(Object.entries(tools).map(([toolName, t]) => [toolName, toModelSchema(t.parameters, t.jsonSchema)]));
+  // Checked now (a schema without JSON Schema fails at definition), converted by the ai SDK at the first run.
+  for (const t of Object.values(tools)) checkModelSchema(t.parameters, t.jsonSchema);
+  let converting: Promise<Record<string, Awaited<ReturnType<typeof toModelSchema>>>> | undefined;
+  const toolSchemas = () =>
+    (converting ??= Promise.all(Object.entries(tools).map(async ([toolName, t]) => [toolName, await toModelSchema(t.parameters, t.jsonSchema)] as const)).then((entries) => Object.fromEntries(entries)));
   const reserveMs = options.reserveMs ?? 2000;
   const memoryMessages = options.memoryMessages ?? 40;
   const now = options.now ?? Date.now;
@@ -141,6 +146,8 @@ export function defineAgent(options: AgentOptions): Agent {
         const timer = budgetMs === undefined ? undefined : setTimeout(() => budgetOver.abort(new Error(`agent ${name}: time budget of ${budgetMs} ms over`)), budgetMs);
         timer?.unref?.();
         const abortSignal = input.abortSignal ? AbortSignal.any([budgetOver.signal, input.abortSignal]) : budgetOver.signal;
+        const { generateText, stepCountIs, tool } = await loadAiSdk();
+        const schemas = await toolSchemas();
 
         const toolSet: ToolSet = Object.fromEntries(
           Object.entries(tools).map(([toolName, t]) => [

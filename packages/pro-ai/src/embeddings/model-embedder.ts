@@ -1,4 +1,5 @@
-import { embedMany, type EmbeddingModel } from 'ai';
+import type { EmbeddingModel } from 'ai';
+import { loadAiSdk } from '../models/ai-sdk.js';
 import { AiUsageError, EmbeddingMismatchError } from '../errors.js';
 import type { Embedder } from './embedder.js';
 
@@ -31,6 +32,7 @@ export function embedderFromModel(model: Exclude<EmbeddingModel, string>, option
   const modelId = options.modelId ?? (typeof model === 'object' && 'modelId' in model ? model.modelId : 'unknown');
   const many = async (texts: readonly string[]): Promise<number[][]> => {
     const out: number[][] = [];
+    const { embedMany } = await loadAiSdk();
     for (let i = 0; i < texts.length; i += batchSize) {
       const values = texts.slice(i, i + batchSize);
       const { embeddings } = await embedMany({ model, values, maxRetries: options.maxRetries ?? 2 });

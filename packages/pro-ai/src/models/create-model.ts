@@ -1,7 +1,8 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { Logger, StandardSchemaV1 } from '@framework/runtime';
-import { generateText, NoObjectGeneratedError, Output, streamText, type LanguageModelUsage, type ModelMessage } from 'ai';
+import type { LanguageModelUsage, ModelMessage } from 'ai';
 import { AiError } from '../errors.js';
+import { loadAiSdk } from './ai-sdk.js';
 import { runForAiUser } from './ai-caller.js';
 import { ManagedLanguageModel } from './managed-language-model.js';
 import { createMockModel } from './mock-model.js';
@@ -129,12 +130,14 @@ export function createModel(source: ModelConfig | LanguageModelV3, options: Mode
     languageModel,
     generate: (input) =>
       runForAiUser(input.user, async () => {
+        const { generateText } = await loadAiSdk();
         const result = await generateText({ ...callSettings(input), model: languageModel });
         return { text: result.text, usage: tokenUsage(result.totalUsage), finishReason: result.finishReason };
       }),
     generateObject: <T>(input: GenerateObjectInput<T>) =>
       runForAiUser(input.user, async () => {
-        const schema = toModelSchema(input.schema, input.jsonSchema);
+        const schema = await toModelSchema(input.schema, input.jsonSchema);
+        const { generateText, NoObjectGeneratedError, Output } = await loadAiSdk();
         try {
           const result = await generateText({ ...callSettings(input), model: languageModel, output: Output.object({ schema }) });
           return { object: result.output as T, usage: tokenUsage(result.totalUsage) };
@@ -143,30 +146,33 @@ export function createModel(source: ModelConfig | LanguageModelV3, options: Mode
           throw new AiError('FW_ERR_AI_NO_OBJECT', `The model ${modelId} did not answer with an object matching the schema: ${error.message}`, { cause: error });
         }
       }),
-    stream: (input) =>
-      runForAiUser(input.user, () => {
-        // The SDK turns a failed stream into "no output generated"; the caller gets the error that failed it instead
-        // (a spent budget stays a 429, a throttle a 503).
-        let failure: unknown;
-        const result = streamText({ ...callSettings(input), model: languageModel, onError: ({ error }) => void (failure ??= error) });
-        const rethrow = (error: unknown): never => {
-          throw failure ?? error;
-        };
-        async function* textStream(): AsyncGenerator<string> {
-          for await (const part of result.textStream) yield part;
-          if (failure !== undefined) throw failure;
-        }
-        // Getters: a promise is made only when asked for, so one nobody awaits never rejects unhandled.
-        return {
-          textStream: textStream(),
-          get text() {
-            return Promise.resolve(result.text).catch(rethrow);
-          },
-          get usage() {
-            return Promise.resolve(result.totalUsage).then(tokenUsage, rethrow);
-          },
-        };
-      }),
+    stream: (input) => {
+      // The SDK turns a failed stream into "no output generated"; the caller gets the error that failed it instead
+      // (a spent budget stays a 429, a throttle a 503).
+      let failure: unknown;
+      // The call starts once the SDK is loaded (at once after the first call), as the caller's user.
+      const started = loadAiSdk().then(({ streamText }) =>
+        runForAiUser(input.user, () => streamText({ ...callSettings(input), model: languageModel, onError: ({ error }) => void (failure ??= error) })),
+      );
+      started.catch(() => undefined); // a failed load reaches the caller through textStream, text or usage
+      const rethrow = (error: unknown): never => {
+        throw failure ?? error;
+      };
+      async function* textStream(): AsyncGenerator<string> {
+        for await (const part of (await started).textStream) yield part;
+        if (failure !== undefined) throw failure;
+      }
+      // Getters: a promise is made only when asked for, so one nobody awaits never rejects unhandled.
+      return {
+        textStream: textStream(),
+        get text() {
+          return started.then((result) => result.text).catch(rethrow);
+        },
+        get usage() {
+          return started.then((result) => result.totalUsage).then(tokenUsage, rethrow);
+        },
+      };
+    },
   };
 }
 

@@ -1,5 +1,4 @@
 import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3Content, LanguageModelV3GenerateResult, LanguageModelV3StreamPart, LanguageModelV3Usage } from '@ai-sdk/provider';
-import { MockLanguageModelV3 } from 'ai/test';
 import { AiError } from '../errors.js';
 
 /** A tool call the mock model makes: the tool's name and its arguments. */
@@ -73,7 +72,7 @@ export interface MockModel extends LanguageModelV3 {
 }
 
 /**
- * A deterministic model for tests and `fw dev` (no network, no key), built on the ai SDK's `MockLanguageModelV3`:
+ * A deterministic model for tests and `fw dev` (no network, no key), an ai SDK language model (`LanguageModelV3`):
  * scripted texts, structured objects and tool calls, in `generate` and `stream` alike. Without options it echoes the
  * last user message (`mock: <text>`). Tokens are counted as one per four characters unless a response says.
  */
@@ -89,13 +88,17 @@ export function createMockModel(options: MockModelOptions = {}): MockModel {
     if (typeof response === 'object' && response.throw !== undefined) throw response.throw;
     return toResult(response, call, index);
   };
-  const model = new MockLanguageModelV3({
+  // The provider interface itself, as the SDK's `MockLanguageModelV3` implements it (ai/test loads the whole SDK,
+  // which a function that only uses the mock should not pay for at import).
+  return {
+    specificationVersion: 'v3',
     provider: 'mock',
     modelId: options.modelId ?? 'mock-model',
+    supportedUrls: {},
+    calls,
     doGenerate: (call) => next(call),
     doStream: async (call) => ({ stream: toStream(await next(call)) }),
-  });
-  return Object.assign(model, { calls }) as MockModel;
+  };
 }
 
 /** An error as a provider throws it when throttling (status 429, Bedrock's `ThrottlingException`): for `throw`. */

@@ -1,4 +1,4 @@
-import { APICallError } from '@ai-sdk/provider';
+import type { APICallError } from '@ai-sdk/provider';
 import { AiError } from '../errors.js';
 
 /** How calls to a model are retried when the provider throttles (429, Bedrock's `ThrottlingException`). */
@@ -39,15 +39,23 @@ const THROTTLING_NAMES = new Set(['ThrottlingException', 'TooManyRequestsExcepti
 export function isThrottlingError(error: unknown, depth = 0): boolean {
   if (typeof error !== 'object' || error === null || depth > 4) return false;
   const e = error as { name?: unknown; statusCode?: unknown; $metadata?: { httpStatusCode?: unknown }; responseBody?: unknown; cause?: unknown };
-  if (APICallError.isInstance(error) && (error.statusCode === 429 || (typeof error.responseBody === 'string' && error.responseBody.includes('ThrottlingException')))) return true;
+  if (isApiCallError(error) && (error.statusCode === 429 || (typeof error.responseBody === 'string' && error.responseBody.includes('ThrottlingException')))) return true;
   if (e.statusCode === 429 || e.$metadata?.httpStatusCode === 429) return true;
   if (typeof e.name === 'string' && THROTTLING_NAMES.has(e.name)) return true;
   return isThrottlingError(e.cause, depth + 1);
 }
 
+/**
+ * Whether `error` is the ai SDK's `APICallError` (a provider's HTTP answer), by its documented name: checked without
+ * `APICallError.isInstance`, which would load the SDK's provider package at import (see `loadAiSdk`).
+ */
+function isApiCallError(error: unknown): error is APICallError {
+  return error instanceof Error && error.name === 'AI_APICallError';
+}
+
 /** The provider's `Retry-After` (seconds) in milliseconds, when it sent one. */
 export function retryAfterMs(error: unknown): number | undefined {
-  if (!APICallError.isInstance(error)) return undefined;
+  if (!isApiCallError(error)) return undefined;
   const header = error.responseHeaders?.['retry-after'];
   const seconds = header === undefined ? NaN : Number(header);
   return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : undefined;

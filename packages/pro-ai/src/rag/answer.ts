@@ -1,4 +1,5 @@
-import { generateText, type LanguageModel, type LanguageModelUsage } from 'ai';
+import type { LanguageModel, LanguageModelUsage } from 'ai';
+import { loadAiSdk } from '../models/ai-sdk.js';
 import { AiUsageError } from '../errors.js';
 import type { MetadataFilter } from '../vector/metadata-filter.js';
 import type { SearchHit, SearchMode, VectorStore } from '../vector/vector-store.js';
@@ -73,6 +74,7 @@ export async function answer(question: string, options: AnswerOptions): Promise<
     ...(options.mode ? { mode: options.mode } : {}),
   });
   if (sources.length === 0) return { text: NOT_FOUND_ANSWER, found: false, citations: [], sources };
+  const { generateText } = await loadAiSdk();
   const result = await generateText({
     model: options.model,
     system: options.instructions ? `${options.instructions}\n\n${RULES}` : RULES,

@@ -2,6 +2,7 @@ import { sql, type Database, type SqlFragment } from '@framework/data';
 import type { Embedder } from '../embeddings/embedder.js';
 import { vectorLiteral } from '../embeddings/vector-text.js';
 import { AiUsageError, EmbeddingMismatchError } from '../errors.js';
+import { checkEfSearch, efSearchSql } from './ef-search.js';
 import { checkCollection, filterJson, type MetadataFilter } from './metadata-filter.js';
 
 export interface VectorStoreOptions {
@@ -21,11 +22,13 @@ export interface VectorStoreOptions {
   readonly candidates?: number;
   /**
    * `hnsw.ef_search` of each search (set for its transaction only): how many neighbours the HNSW scan keeps while it
-   * walks the graph. pgvector's default, 40, found 57% of the true top 10 on the package's 100,000-vector benchmark;
-   * wider searches trade latency for recall (see the README's Benchmark). Never below the candidates fetched.
-   * @default 200
+   * walks the graph. `'auto'` grows it with the collection's size: 200 up to 25,000 vectors, then one per 125
+   * vectors, up to pgvector's limit of 1000 (`autoEfSearch`): recall@10 0.95 or more up to about 100,000 vectors in
+   * the package's benchmark, where pgvector's default of 40 found 57%. A number fixes it (a search's own `efSearch`
+   * wins). Never below the candidates fetched.
+   * @default 'auto'
    */
-  readonly efSearch?: number;
+  readonly efSearch?: number | 'auto';
 }
 
 export interface ChunkInput {
@@ -66,6 +69,8 @@ export interface SearchOptions {
   readonly k?: number;
   /** @default 'hybrid' */
   readonly mode?: SearchMode;
+  /** This search's `hnsw.ef_search` (wider: better recall, slower), over the store's. @default - the store's `efSearch` */
+  readonly efSearch?: number | 'auto';
 }
 
 export interface SearchHit {
@@ -106,7 +111,7 @@ export class VectorStore {
   public readonly embedder: Embedder;
   private readonly config: string;
   private readonly candidates: number;
-  private readonly efSearch: number;
+  private readonly efSearch: number | 'auto';
 
   constructor(options: VectorStoreOptions) {
     this.db = options.db;
@@ -114,9 +119,7 @@ export class VectorStore {
     this.config = options.textSearchConfig ?? 'english';
     this.candidates = options.candidates ?? 50;
     if (!Number.isInteger(this.candidates) || this.candidates < 1) throw new AiUsageError(`createVectorStore: candidates must be a positive whole number, got ${String(options.candidates)}`);
-    this.efSearch = options.efSearch ?? 200;
-    // pgvector accepts 1 to 1000.
-    if (!Number.isInteger(this.efSearch) || this.efSearch < 1 || this.efSearch > 1000) throw new AiUsageError(`createVectorStore: efSearch must be a whole number from 1 to 1000, got ${String(options.efSearch)}`);
+    this.efSearch = checkEfSearch(options.efSearch, 'createVectorStore');
   }
 
   /**
@@ -180,6 +183,7 @@ export class VectorStore {
     const mode = options.mode ?? 'hybrid';
     if (mode !== 'hybrid' && mode !== 'vector' && mode !== 'text') throw new AiUsageError(`mode must be 'hybrid', 'vector' or 'text', got ${JSON.stringify(mode)}`);
     if (typeof query !== 'string') throw new AiUsageError('the query must be a string');
+    const efSearch = options.efSearch === undefined ? this.efSearch : checkEfSearch(options.efSearch, 'search');
     const n = Math.max(k, this.candidates);
     const where = sql`c.collection = ${collection} AND c.metadata @> ${filter}::jsonb`;
     const arms: SqlFragment[] = [];
@@ -207,7 +211,7 @@ export class VectorStore {
     return this.db.transaction(async (tx) => {
       // With a filter (or row-level security) an HNSW scan may stop before k rows pass it: keep scanning.
       // Both settings last for this transaction only (set_config's `true`): a pooled connection keeps no trace.
-      await tx.query(sql`SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', ${String(Math.max(this.efSearch, n))}, true)`);
+      await tx.query(sql`SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', ${efSearchSql(efSearch, n)}, true)`);
       const rows = await tx.many<HitRow>(sql`
         WITH hits AS (${sql.join(arms, sql` UNION ALL `)}),
         fused AS (SELECT id, ${score}::float8 AS score FROM hits GROUP BY id)

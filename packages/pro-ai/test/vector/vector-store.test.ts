@@ -3,6 +3,7 @@ import { appRoleSql, disableRowLevelSecurity, enableRowLevelSecurity, runWithTen
 import { sql, type Database, type SqlFragment, type Transaction, type TransactionOptions } from '@framework/data';
 import {
   AiUsageError,
+  autoEfSearch,
   changeEmbeddingDimensionsMigration,
   createLocalEmbedder,
   createVectorStore,
@@ -169,17 +170,37 @@ for (const { name, start } of ENGINES) describe(`vector store on ${name}`, funct
             );
         },
       });
-      const search = (options: Parameters<typeof createVectorStore>[0]) => createVectorStore(options).search('quarterly report', { collection: 'kb', k: 5 });
+      const search = (options: Parameters<typeof createVectorStore>[0], efSearch?: number | 'auto') => createVectorStore(options).search('quarterly report', { collection: 'kb', k: 5, efSearch });
       expect((await search({ db: watched, embedder })).map((h) => h.documentId)).to.deep.equal(['a']);
       await search({ db: watched, embedder, efSearch: 300 });
       await search({ db: watched, embedder, efSearch: 20, candidates: 64 });
-      expect(seen).to.deep.equal(['200', '300', '64']);
+      await search({ db: watched, embedder, efSearch: 300 }, 500); // the search's own wins over the store's
+      expect(seen).to.deep.equal(['200', '300', '64', '500']);
+      // 'auto' grows with the table's size: the planner's estimate says 100,000 chunks (as ANALYZE would on a large
+      // collection), so the search widens to 100,000 / 125 = 800; 10 million would ask more than pgvector's 1000.
+      seen.length = 0;
+      try {
+        await engine.exec("UPDATE pg_class SET reltuples = 100000 WHERE oid = 'fw_ai_chunks'::regclass");
+        await search({ db: watched, embedder });
+        await search({ db: watched, embedder, efSearch: 300 }, 'auto');
+        await engine.exec("UPDATE pg_class SET reltuples = 10000000 WHERE oid = 'fw_ai_chunks'::regclass");
+        await search({ db: watched, embedder });
+      } finally {
+        await engine.exec('ANALYZE fw_ai_chunks');
+      }
+      expect(seen).to.deep.equal(['800', '800', '1000']);
+      expect([autoEfSearch(0, 50), autoEfSearch(25_000, 50), autoEfSearch(60_000, 50), autoEfSearch(100_000, 1200), autoEfSearch(1e7, 50)]).to.deep.equal([200, 200, 480, 1000, 1000]);
       // Outside the transactions (the same pooled connection: one), pgvector's default again.
       expect((await db.one<{ ef: string }>(sql`SELECT current_setting('hnsw.ef_search') AS ef`)).ef).to.equal('40');
     });
   });
 
-  it('refuses an efSearch pgvector would refuse', () => {
-    for (const efSearch of [0, 1001, 2.5]) expect(() => createVectorStore({ db, embedder, efSearch })).to.throw(AiUsageError, /efSearch must be a whole number from 1 to 1000/);
+  it('refuses an efSearch pgvector would refuse, in the store and in a search', () => {
+    for (const efSearch of [0, 1001, 2.5, 'wide']) expect(() => createVectorStore({ db, embedder, efSearch: efSearch as number })).to.throw(AiUsageError, /efSearch must be a whole number from 1 to 1000, or 'auto'/);
+    const store = createVectorStore({ db, embedder });
+    return runWithTenant({ id: 'acme' }, async () => {
+      const error = await store.search('report', { collection: 'kb', efSearch: 5000 }).catch((e: unknown) => e);
+      expect(error).to.be.instanceOf(AiUsageError).with.property('message').that.matches(/search: efSearch must be a whole number from 1 to 1000/);
+    });
   });
 });
