@@ -1,9 +1,7 @@
-import { randomBytes, randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { AUTH_ID, ENV, LAMBDA_TZ, resolveEnvironment, WS_DIR, type AppDefinition, type FunctionUnit, type IntentOutputValues, type OutputValues } from '@framework/core';
+import { ENV, WS_DIR, type AppDefinition } from '@framework/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { DevServerError } from '../errors.js';
 import { ActivityLog, turnBatchedWriter, type ActivityLogOptions } from './activity/index.js';
 import { ConsoleEventStream, DevProblems, RequestRecords } from './console/index.js';
 
@@ -13,7 +11,7 @@ import { refreshClient } from './client-refresh.js';
 import { BackgroundTypeCheck } from './typecheck/index.js';
 import { loadAppWithInputs } from '../app-loader/index.js';
 import { writeAppTypes } from '../types/index.js';
-import { localAudiences, localResourceServer } from './auth/issuer-plugin.js';
+import { localAudiences } from './auth/issuer-plugin.js';
 import { apiKeyGate, deployedApiKeyAuthorizerTtl } from './auth/api-key-gate.js';
 import { checkJwt } from './auth/jwt-check.js';
 import { LocalIssuer } from './auth/local-issuer.js';
@@ -21,12 +19,10 @@ import { UserStore } from './auth/user-store.js';
 import { DevClock, type DevClockMode } from './clock/index.js';
 import { EngineStartup } from './engines/engine-startup.js';
 import type { EnginePreferences } from './engines/index.js';
-import type { DevContext, DevEngine, DevLogger } from './engines/engine.js';
+import type { DevEngine, DevLogger } from './engines/engine.js';
 import { freePort, portInUse } from './engines/ports.js';
 import { FileStamps, FolderListing, Freshness } from './freshness/index.js';
 import { FunctionHost, type FunctionOutput } from './functions/function-host.js';
-import { EventText } from './functions/event-text.js';
-import { lambdaEnvironment } from './functions/lambda-environment.js';
 import { OUT_OF_MEMORY_ERROR_TYPE, SYNC_REQUEST_LIMIT_BYTES, describeBytes, eventBytesOver } from './limits/index.js';
 import { HandlerBundler } from './functions/handler-bundler.js';
 import { isDevPath } from './server/dev-endpoint-guard.js';
@@ -41,8 +37,12 @@ import { startupTable } from './startup-table.js';
 import { DevOpenApi } from './api-docs/index.js';
 import { removeStateFile, writeStateFile } from './state-file.js';
 import { watchProject, type ProjectWatcher } from './watch.js';
+import { engineContext } from './startup/engine-context.js';
+import { FunctionEnvironment } from './startup/function-environment.js';
+import { startEngines } from './startup/start-engines.js';
 
 export { BODY_LIMIT_BYTES } from './server/http-server.js';
+export { fillEnvironment } from './startup/engine-environment.js';
 /**
  * How long `fw dev` waits, before serving, for engines that finish starting in the background (a database: server
  * up, migrations applied). Past it, it serves, and requests that would reach a handler get 503 ENGINE_NOT_READY
@@ -119,9 +119,6 @@ export interface DevServerOptions {
    */
   readonly preloadPackages?: boolean;
 }
-
-/** Variables of the `fw dev` process that functions also get (they run on this machine, not in Lambda). */
-const PASS_THROUGH = ['PATH', 'HOME', 'TMPDIR', 'LANG', 'NODE_OPTIONS', 'NODE_EXTRA_CA_CERTS', 'AWS_PROFILE', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN', 'AWS_CONFIG_FILE', 'AWS_SHARED_CREDENTIALS_FILE'];
 
 export const consoleLogger: DevLogger = {
   info: (m) => process.stdout.write(`[fw] ${m}\n`),
@@ -228,77 +225,27 @@ export class DevServer {
     fs.mkdirSync(path.join(dataDir, 'dev'), { recursive: true });
     const clock = new DevClock(options.clock ?? 'real');
 
-    let environment: Record<string, string> = {};
-    // What functions get: `environment`, with the engines' own ports once they are ready (see `readyOutputs`).
-    let functionEnvironment: Record<string, string> = {};
-    const baseEnv = (): Record<string, string> => {
-      const env: Record<string, string> = {};
-      for (const name of PASS_THROUGH) if (process.env[name] !== undefined) env[name] = process.env[name]!;
-      return Object.assign(env, functionEnvironment, { AWS_REGION: app.region, AWS_DEFAULT_REGION: app.region, TZ: LAMBDA_TZ });
-    };
     const buildDir = path.join(dataDir, 'dev', 'build');
-    const functionEnv = (unit: FunctionUnit): Record<string, string> => ({
-      ...baseEnv(),
-      ...unit.environment,
-      ...lambdaEnvironment(server?.currentApp() ?? app, unit, buildDir),
-    });
+    let server: DevServer | undefined;
+    const currentApp = () => server?.currentApp() ?? app;
+    const functionEnvironment = new FunctionEnvironment(app.region, buildDir, currentApp);
     const bundler = new HandlerBundler(rootDir, buildDir);
-    const host = new FunctionHost(bundler, baseEnv, functionEnv, log, {
+    const host = new FunctionHost(bundler, () => functionEnvironment.base(), (unit) => functionEnvironment.forUnit(unit), log, {
       ...(options.functionOutput ? { output: options.functionOutput } : {}),
       ...(options.preloadPackages === false ? { preloadPackages: false } : {}),
       onLogLine: (line, stream, lastRequestId) => requestRecords.line(line, stream, lastRequestId),
       onHandlerProblem: (file, problem) => problems.set(file, problem),
     });
-    let server: DevServer | undefined;
-    const context: DevContext = {
-      rootDir,
-      dataDir,
-      baseUrl: url,
-      host: reachable,
-      log,
-      // Queue consumers and crons also run the code on disk (checked without the per-turn reuse of requests).
-      invoke: async (unit, event, invokeOptions) => {
-        if (!invokeOptions?.checked) await server?.freshness.refresh();
-        const time = new Date();
-        const started = performance.now();
-        // Every run gets its request id here, so the console finds its event, outcome and log lines under it.
-        const requestId = invokeOptions?.requestId ?? randomUUID();
-        requestRecords.event(requestId, EventText.is(event) ? event.json : event);
-        const outcome = await host.invoke(unit, event, { ...invokeOptions, requestId });
-        requestRecords.response(requestId, { body: outcome.ok ? JSON.stringify(outcome.value ?? null) : `${outcome.errorType}: ${outcome.errorMessage}` });
-        activity?.unitRun(unit, event, outcome, performance.now() - started, time);
-        if (unit.kind === 'queue' || unit.kind === 'cron' || unit.kind === 'function') {
-          const records = (event as { Records?: unknown } | null)?.Records;
-          consoleEvents.publish({
-            kind: unit.kind, time: time.toISOString(), id: unit.id, functionName: unit.functionName, ok: outcome.ok, durationMs: performance.now() - started,
-            requestId,
-            ...(outcome.ok ? {} : { error: `${outcome.errorType}: ${outcome.errorMessage}` }),
-            ...(Array.isArray(records) ? { records: records.length } : {}),
-          });
-        }
-        clock.record({ kind: unit.kind, id: unit.id, ok: outcome.ok, ...(outcome.ok ? {} : { error: `${outcome.errorType}: ${outcome.errorMessage}` }) });
-        return outcome;
-      },
-      currentApp: () => server?.currentApp() ?? app,
-      fresh: (file) => (file === undefined ? server?.freshness.beforeRequest() : server?.freshness.beforeInvoke(file)),
-      freePort: () => freePort(reachable),
-      clock,
-    };
+    const context = engineContext({ rootDir, dataDir, url, host: reachable, log, clock, functions: host, requestRecords, consoleEvents, ...(activity ? { activity } : {}), currentApp, freshness: () => server?.freshness });
 
     let fastify: FastifyInstance | undefined;
     const startup = new EngineStartup();
     const firstAnswer = new FirstAnswer();
+    let environment: Record<string, string>;
     try {
-      await startup.start(app, context, host, options.engines);
-      // The resource server is named as the deployed stack names it by default (the project), so a prefixed scope
-      // means the same locally and deployed; the audience is the app clients' ids, as deployed (local ids).
-      const auth = { [AUTH_ID]: { issuer: url, audience: localAudiences(app).join(','), userPoolId: 'local', resourceServer: localResourceServer(app) } satisfies OutputValues<'auth'> };
-      startup.outputs.set('auth', auth);
-      startup.functionOutputs.set('auth', auth);
-      // service.auth's per-run secret for the user admin endpoint (kept out of the state file, as the storage one).
-      const devAuthToken = randomBytes(32).toString('base64url');
-      environment = { ...fillEnvironment(app, startup.outputs, url), ...startup.env, [ENV.devAuthToken]: devAuthToken };
-      functionEnvironment = environment;
+      const engines = await startEngines(startup, app, context, host, options.engines);
+      environment = engines.environment;
+      functionEnvironment.set(environment);
       // Compile in the background (spare threads start with the environment filled in): before the issuer's key and
       // the seeded users (scrypt) are read, so the threads boot meanwhile.
       // The previous run's bundles of unchanged files are taken as they are: esbuild starts only for what changed.
@@ -321,20 +268,20 @@ export class DevServer {
         problems,
         issuer,
         users,
-        devAuthToken,
+        devAuthToken: engines.devAuthToken,
         host,
         enginePlugins: startup.plugins,
         notReady: startup.notReady,
-        currentApp: () => server?.currentApp() ?? app,
+        currentApp,
         freshness: () => server?.freshness,
         serveRoute: (request, reply) => firstAnswer.track(server!.serveRoute(request, reply, issuer)),
-        openApi: new DevOpenApi({ currentApp: () => server?.currentApp() ?? app, freshness: () => server?.freshness, bundler, baseUrl: url, log }),
+        openApi: new DevOpenApi({ currentApp, freshness: () => server?.freshness, bundler, baseUrl: url, log }),
       });
       // Listen while the handlers compile: a request waits for the build it needs, not for the server to start.
       void compiled;
       await startup.waitUntilReady(options.engineReadyTimeoutMs ?? ENGINE_READY_TIMEOUT_MS, log);
       await seeded;
-      functionEnvironment = { ...fillEnvironment(app, startup.functionOutputs, url), ...startup.env, [ENV.devAuthToken]: devAuthToken };
+      functionEnvironment.set(engines.readyFunctionEnvironment());
       await listenHttpServer(fastify, hostName, port);
     } catch (error) {
       await fastify?.close().catch(() => undefined);
@@ -490,21 +437,6 @@ export class DevServer {
     })();
     return this.stopping;
   }
-}
-
-/**
- * Every variable of the app model with its local value (core's one resolver, fed the engines' outputs by intent), plus
- * FW_DEV_ENDPOINT and FW_VALIDATE_RESPONSES; an output no engine serves is an error.
- */
-export function fillEnvironment(app: AppDefinition, outputs: ReadonlyMap<string, Readonly<Record<string, Readonly<Record<string, string>>>>>, url: string): Record<string, string> {
-  const { values, missing } = resolveEnvironment(app.environment, Object.fromEntries(outputs) as IntentOutputValues);
-  if (missing.length) {
-    throw new DevServerError('FW_ERR_DEV_NO_ENGINE', `no local engine gives a value for ${missing.map((m) => `${m.variable} (${m.intent} "${m.id}" ${m.output})`).join(', ')}: this version of fw dev has no engine for that intent; remove the intent or add its engine under dev/engines/`);
-  }
-  values[ENV.devEndpoint] = url;
-  // Response schemas are checked while developing (a mismatch is a 500 naming the field); deployed, only on opt-in.
-  values[ENV.validateResponses] ??= '1';
-  return values;
 }
 
 /**
