@@ -5,7 +5,8 @@ import { startTestDatabase } from './support/database.js';
 import { call } from './support/http-event.js';
 
 describe('/tasks (PostgreSQL)', function () {
-  this.timeout(60_000);
+  // The first start of the test database boots PostgreSQL and migrates it (seconds; more on a busy machine).
+  this.timeout(180_000);
   let database: { stop(): Promise<void> };
   before(async () => {
     database = await startTestDatabase();
