@@ -1,3 +1,6 @@
+import { DEV_PATHS } from '@framework/core';
+import { CONSOLE_PATHS } from '../console-paths.js';
+
 /**
  * The Auth tab (browser script, see `SHELL_SCRIPT`): the dev issuer's users with their roles and state (the user
  * store `service.auth` and `fw auth users` use, through `POST /_dev/console/auth`), create a user, disable or enable
@@ -9,7 +12,7 @@ export const AUTH_TAB_SCRIPT = `
   var fw = window.fwConsole;
   var el = fw.el;
 
-  function call(action, args) { return fw.request('POST', '/_dev/console/auth', { action: action, args: args }).then(function (a) { return a.result; }); }
+  function call(action, args) { return fw.request('POST', '${CONSOLE_PATHS.auth}', { action: action, args: args }).then(function (a) { return a.result; }); }
 
   fw.addTab('auth', 'Auth', function (panel) {
     var outcome = el('p', { id: 'auth-outcome', 'aria-live': 'polite' });
@@ -35,7 +38,7 @@ export const AUTH_TAB_SCRIPT = `
         ]));
       }).catch(function (error) { users.textContent = 'Could not list the users: ' + error.message; });
     }
-    fw.request('GET', '/_dev/console/app').then(function (app) {
+    fw.request('GET', '${CONSOLE_PATHS.app}').then(function (app) {
       var roleNames = Object.keys(app.roles);
       var username = el('input', { type: 'text', id: 'auth-new-username', 'aria-label': 'User name' });
       var email = el('input', { type: 'text', id: 'auth-new-email', 'aria-label': 'Email' });
@@ -68,7 +71,7 @@ export const AUTH_TAB_SCRIPT = `
       ]);
       mint.addEventListener('submit', function (event) {
         event.preventDefault();
-        fw.request('POST', '/_dev/token', { roles: [role.value], sub: sub.value || 'console-user' }).then(function (a) { tokenOut.textContent = a.access_token; outcome.textContent = 'Token for role ' + role.value + ': ' + a.scope; })
+        fw.request('POST', '${DEV_PATHS.token}', { roles: [role.value], sub: sub.value || 'console-user' }).then(function (a) { tokenOut.textContent = a.access_token; outcome.textContent = 'Token for role ' + role.value + ': ' + a.scope; })
           .catch(function (e) { outcome.textContent = 'Mint failed: ' + e.message; });
       });
       panel.appendChild(el('h2', { text: 'Users' }));

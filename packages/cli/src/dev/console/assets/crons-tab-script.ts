@@ -1,3 +1,6 @@
+import { DEV_PATHS } from '@framework/core';
+import { CONSOLE_PATHS } from '../console-paths.js';
+
 /**
  * The Crons tab (browser script, see `SHELL_SCRIPT`): every cron with its expression, its next fire time in UTC and in
  * the browser's time zone (from `GET /_dev/console/crons`), its last runs (the scheduler's, from the live stream, and
@@ -31,7 +34,7 @@ export const CRONS_TAB_SCRIPT = `
   function runNow(cron, button) {
     button.disabled = true;
     var time = new Date().toISOString();
-    fetch('/_dev/invoke/cron/' + encodeURIComponent(cron.id), { method: 'POST' }).then(function (response) {
+    fetch('${DEV_PATHS.invokeCron}/' + encodeURIComponent(cron.id), { method: 'POST' }).then(function (response) {
       return response.text().then(function (text) {
         var failed = !response.ok || response.headers.get('x-amz-function-error');
         record(cron.id, { time: time, ok: !failed, how: 'run now', detail: text });
@@ -43,7 +46,7 @@ export const CRONS_TAB_SCRIPT = `
 
   fw.addTab('crons', 'Crons', function (panel) {
     panel.appendChild(el('p', { class: 'note', text: 'Loading crons…' }));
-    fw.request('GET', '/_dev/console/crons').then(function (crons) {
+    fw.request('GET', '${CONSOLE_PATHS.crons}').then(function (crons) {
       panel.textContent = '';
       if (!crons.length) { panel.appendChild(el('p', { text: 'This app has no crons.' })); return; }
       var rows = crons.map(function (cron) {

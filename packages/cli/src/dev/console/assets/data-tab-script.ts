@@ -1,3 +1,5 @@
+import { CONSOLE_PATHS } from '../console-paths.js';
+
 /**
  * The Data tab (browser script, see `SHELL_SCRIPT`): each database's tables with their row counts, its migrations
  * (applied, pending, changed, missing) and a query box (`POST /_dev/console/databases/<id>/query`: read-only, one
@@ -19,7 +21,7 @@ export const DATA_TAB_SCRIPT = `
     var result = el('div', { 'data-database-result': db.id, 'aria-live': 'polite' });
     function run() {
       result.textContent = 'Running…';
-      fw.request('POST', '/_dev/console/databases/' + encodeURIComponent(db.id) + '/query', { sql: sql.value }).then(function (answer) {
+      fw.request('POST', '${CONSOLE_PATHS.databases}/' + encodeURIComponent(db.id) + '/query', { sql: sql.value }).then(function (answer) {
         result.textContent = '';
         result.appendChild(el('p', { class: 'note', text: answer.rows.length + ' rows' + (answer.truncated ? ' (more not shown)' : '') + ' · ' + answer.durationMs.toFixed(1) + ' ms' }));
         result.appendChild(el('table', {}, [
@@ -57,7 +59,7 @@ export const DATA_TAB_SCRIPT = `
     function load() {
       panel.textContent = '';
       panel.appendChild(el('button', { type: 'button', text: 'Refresh', onclick: load }));
-      fw.request('GET', '/_dev/console/databases').then(function (databases) {
+      fw.request('GET', '${CONSOLE_PATHS.databases}').then(function (databases) {
         databases.forEach(function (db) { panel.appendChild(databaseCard(db)); });
       }).catch(function (error) {
         panel.appendChild(el('p', { class: /404/.test(error.message) || /no route/i.test(error.message) ? 'note' : 'error', text: /404|no route/i.test(error.message) ? 'This app has no database.' : 'Could not read the databases: ' + error.message }));

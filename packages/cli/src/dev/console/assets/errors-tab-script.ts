@@ -1,3 +1,5 @@
+import { CONSOLE_PATHS } from '../console-paths.js';
+
 /**
  * The Errors tab and banner (browser script, see `SHELL_SCRIPT`): what is broken right now (a handler that does not
  * compile or load, a config that does not reload), read from `GET /_dev/console/errors` every second and a half; the
@@ -25,7 +27,7 @@ export const ERRORS_TAB_SCRIPT = `
     });
   }
   function poll() {
-    fw.request('GET', '/_dev/console/errors').then(render).catch(function () { /* fw dev stopped: the Requests tab says so */ });
+    fw.request('GET', '${CONSOLE_PATHS.errors}').then(render).catch(function () { /* fw dev stopped: the Requests tab says so */ });
   }
   // The script runs at the end of the page's body: the tab list is there already.
   var tabs = document.getElementById('tabs');

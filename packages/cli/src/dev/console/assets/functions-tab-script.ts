@@ -1,3 +1,5 @@
+import { DEV_PATHS } from '@framework/core';
+
 /**
  * The Functions tab (browser script, see `SHELL_SCRIPT`): each standalone function with a payload box, "Invoke"
  * (synchronous: `POST /_dev/invoke/<id>`, the result or Lambda's error shape) and "Invoke async"
@@ -18,7 +20,7 @@ export const FUNCTIONS_TAB_SCRIPT = `
       var started = performance.now();
       var headers = { 'content-type': 'application/json' };
       if (async) headers['x-amz-invocation-type'] = 'Event';
-      fetch('/_dev/invoke/' + encodeURIComponent(fn.id), { method: 'POST', headers: headers, body: payload.value || '{}' }).then(function (response) {
+      fetch('${DEV_PATHS.invoke}/' + encodeURIComponent(fn.id), { method: 'POST', headers: headers, body: payload.value || '{}' }).then(function (response) {
         return response.text().then(function (text) {
           var failed = response.headers.get('x-amz-function-error');
           var label = async ? (response.status === 202 ? 'accepted (async): its run shows in Requests' : 'HTTP ' + response.status)
@@ -45,7 +47,7 @@ export const FUNCTIONS_TAB_SCRIPT = `
   }
 
   fw.addTab('functions', 'Functions', function (panel) {
-    fw.request('GET', '/_dev/functions').then(function (units) {
+    fw.request('GET', '${DEV_PATHS.functions}').then(function (units) {
       if (!units.functions.length) { panel.appendChild(el('p', { text: 'This app has no standalone functions (src/functions/).' })); return; }
       units.functions.forEach(function (fn) { panel.appendChild(functionCard(fn)); });
     }).catch(function (error) { panel.appendChild(el('p', { class: 'error', text: 'Could not load the functions: ' + error.message })); });

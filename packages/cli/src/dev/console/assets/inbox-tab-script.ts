@@ -1,3 +1,5 @@
+import { DEV_PATHS } from '@framework/core';
+
 /**
  * The Inbox tab (browser script, see `SHELL_SCRIPT`): what the app sent through `@framework/notify`'s local inbox
  * (`GET /_dev/inbox`, re-read every 2 s while shown), newest first. An email shows its headers and its HTML in an
@@ -58,12 +60,12 @@ export const INBOX_TAB_SCRIPT = `
       });
     }
     function refresh() {
-      return fw.request('GET', '/_dev/inbox').then(function (inbox) { render(inbox.messages); }).catch(function (error) {
+      return fw.request('GET', '${DEV_PATHS.inbox}').then(function (inbox) { render(inbox.messages); }).catch(function (error) {
         status.textContent = 'Could not read the inbox: ' + error.message;
       });
     }
     var clear = el('button', { type: 'button', text: 'Clear' });
-    clear.addEventListener('click', function () { fw.request('DELETE', '/_dev/inbox').then(refresh); });
+    clear.addEventListener('click', function () { fw.request('DELETE', '${DEV_PATHS.inbox}').then(refresh); });
     var reload = el('button', { type: 'button', text: 'Refresh' });
     reload.addEventListener('click', refresh);
     panel.appendChild(el('div', {}, [reload, ' ', clear]));

@@ -1,3 +1,5 @@
+import { DEV_PATHS } from '@framework/core';
+
 /**
  * The Queues tab (browser script, see `SHELL_SCRIPT`): each queue's depth, in-flight count and dead letters (the
  * queue engine's `GET /_dev/queues/<id>` and `/dead-letters`, refreshed every second while the tab is shown and after each batch of the live stream); send a
@@ -12,7 +14,7 @@ export const QUEUES_TAB_SCRIPT = `
   fw.onEvent(function (event) { if (event.kind === 'queue' && refreshers[event.id]) refreshers[event.id](); });
 
   function queueCard(queue) {
-    var base = '/_dev/queues/' + encodeURIComponent(queue.id);
+    var base = '${DEV_PATHS.queues}/' + encodeURIComponent(queue.id);
     var counts = el('p', { 'data-queue-counts': queue.id, text: 'Loading…' });
     var dead = el('div', { 'data-queue-dead': queue.id });
     var outcome = el('p', { 'data-queue-outcome': queue.id, 'aria-live': 'polite' });
@@ -59,7 +61,7 @@ export const QUEUES_TAB_SCRIPT = `
 
   fw.addTab('queues', 'Queues', function (panel) {
     panel.appendChild(el('p', { class: 'note', text: 'Loading queues…' }));
-    fw.request('GET', '/_dev/functions').then(function (units) {
+    fw.request('GET', '${DEV_PATHS.functions}').then(function (units) {
       panel.textContent = '';
       if (!units.queues.length) { panel.appendChild(el('p', { text: 'This app has no queues.' })); return; }
       units.queues.forEach(function (queue) { panel.appendChild(queueCard(queue)); });

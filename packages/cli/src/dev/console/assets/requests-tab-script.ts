@@ -1,3 +1,5 @@
+import { CONSOLE_PATHS } from '../console-paths.js';
+
 /**
  * The Requests tab (browser script, see `SHELL_SCRIPT`): the live stream of `GET /_dev/events` (server-sent events),
  * newest first, one row per request, queue batch, cron run or invocation; a row opens its details. The stream opens
@@ -37,7 +39,7 @@ export const REQUESTS_TAB_SCRIPT = `
     if (!event.requestId) return;
     var more = el('div', { id: 'event-record' }, [el('p', { class: 'note', text: 'Loading its event, answer and log lines…' })]);
     details.appendChild(more);
-    fw.request('GET', '/_dev/console/requests/' + encodeURIComponent(event.requestId)).then(function (record) {
+    fw.request('GET', '${CONSOLE_PATHS.requests}/' + encodeURIComponent(event.requestId)).then(function (record) {
       more.textContent = '';
       more.appendChild(el('h3', { text: 'Log lines (' + record.logs.length + (record.droppedLines ? ', ' + record.droppedLines + ' more left out' : '') + ')' }));
       if (!record.logs.length) more.appendChild(el('p', { class: 'note', text: 'The handler printed nothing for this request.' }));
@@ -70,7 +72,7 @@ export const REQUESTS_TAB_SCRIPT = `
     while (body.childNodes.length > LIMIT) body.removeChild(body.lastChild);
   }
 
-  var stream = new EventSource('/_dev/events');
+  var stream = new EventSource('${CONSOLE_PATHS.events}');
   stream.onopen = function () { state.textContent = 'Live: new requests appear at the top; Enter or a click opens one.'; };
   stream.onerror = function () { state.textContent = 'Disconnected (fw dev stopped?); reconnecting…'; };
   stream.onmessage = function (message) {

@@ -1,3 +1,6 @@
+import { DEV_PATHS } from '@framework/core';
+import { CONSOLE_PATHS } from '../console-paths.js';
+
 /**
  * The Routes tab (browser script, see `SHELL_SCRIPT`): every route with its method, path, scopes and file (from
  * `GET /_dev/functions`), and "Try it": a request form whose token is minted by `POST /_dev/token` for a role or a set
@@ -23,7 +26,7 @@ export const ROUTES_TAB_SCRIPT = `
   function mintToken(choice, scopes, subject) {
     if (choice === 'none') return Promise.resolve(undefined);
     var request = choice === 'scopes' ? { scopes: scopes } : { roles: [choice.slice('role:'.length)], sub: subject || 'console-user' };
-    return fw.request('POST', '/_dev/token', request).then(function (answer) { return answer.access_token; });
+    return fw.request('POST', '${DEV_PATHS.token}', request).then(function (answer) { return answer.access_token; });
   }
 
   function tryForm(route, app, holder) {
@@ -106,7 +109,7 @@ export const ROUTES_TAB_SCRIPT = `
 
   fw.addTab('routes', 'Routes', function (panel) {
     panel.appendChild(el('p', { class: 'note', text: 'Loading routes…' }));
-    Promise.all([fw.request('GET', '/_dev/functions'), fw.request('GET', '/_dev/console/app')]).then(function (loaded) {
+    Promise.all([fw.request('GET', '${DEV_PATHS.functions}'), fw.request('GET', '${CONSOLE_PATHS.app}')]).then(function (loaded) {
       var units = loaded[0];
       var app = loaded[1];
       panel.textContent = '';

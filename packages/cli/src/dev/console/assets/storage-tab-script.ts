@@ -1,3 +1,5 @@
+import { CONSOLE_PATHS } from '../console-paths.js';
+
 /**
  * The Storage tab (browser script, see `SHELL_SCRIPT`): each bucket's objects (by prefix), download (a presigned
  * URL), delete (after a confirmation) and upload through a presigned form, as a front end uploads
@@ -10,7 +12,7 @@ export const STORAGE_TAB_SCRIPT = `
   var el = fw.el;
 
   function bucketCard(bucket) {
-    var url = '/_dev/console/storage/' + encodeURIComponent(bucket.id);
+    var url = '${CONSOLE_PATHS.storage}/' + encodeURIComponent(bucket.id);
     var prefix = el('input', { type: 'text', 'aria-label': 'Key prefix in ' + bucket.id, 'data-storage-prefix': bucket.id });
     var list = el('div', { 'data-storage-objects': bucket.id });
     var outcome = el('p', { 'data-storage-outcome': bucket.id, 'aria-live': 'polite' });
@@ -74,7 +76,7 @@ export const STORAGE_TAB_SCRIPT = `
   }
 
   fw.addTab('storage', 'Storage', function (panel) {
-    fw.request('GET', '/_dev/console/app').then(function (app) {
+    fw.request('GET', '${CONSOLE_PATHS.app}').then(function (app) {
       if (!app.buckets || !app.buckets.length) { panel.appendChild(el('p', { text: 'This app has no storage buckets.' })); return; }
       app.buckets.forEach(function (bucket) { panel.appendChild(bucketCard(bucket)); });
     }).catch(function (error) { panel.appendChild(el('p', { class: 'error', text: 'Could not load the buckets: ' + error.message })); });
