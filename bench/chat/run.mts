@@ -1,16 +1,23 @@
 /**
  * Chat (@framework-pro/chat) on the example app's `fw dev` against raw broadcasts, in the same run: one sender, a
- * 100-member room (100 connections, the sender's included), one message in flight (send, wait for the ack, send the
- * next). Per side: messages per second (to the last delivery of the last message) and p50/p99 delivery latency (from
+ * 100-member room (100 connections, the sender's included), one message in flight (send, wait for the ack and every
+ * delivery, send the next). Per side: messages per second (one message in flight) and p50/p99 delivery latency (from
  * the send to each member's receipt, every member of every message).
  *
  * - chat: `{ action: 'chat', op: 'send' }` on the example's src/ws/chat.ts (checks, the pre-send path, the room's
  *   sequence number under its lock, the insert, the watermark, then `service.ws.publish` to the room's topic).
- * - raw publish: a WebSocket route added to the bench's copy of the app that only `service.ws.publish`es the frame to
- *   a topic: the WebSocket API's own broadcast on the same fw dev. Target: chat's p99 at most 2x this.
+ * - raw publish: a WebSocket route added to the bench's copy of the app that only `service.ws.publish`es the frame it
+ *   is given to a topic: the WebSocket API's own broadcast on the same fw dev. Target: chat's p99 at most 2x this.
  * - plain ws: a plain `ws` server that loops over its clients (bench/ws/plain-echo.mjs), for scale.
  *
- * Run: npx projen bench:chat   (BENCH_CHAT_MESSAGES, at most 110: the example allows 120 messages per member and minute)
+ * Like with like: the raw side publishes a frame of chat's shape and size (a `message.sent` frame chat pushed in the
+ * warm-up, with this message's text), to the same 100 connections; both sides get the same warm-up; their messages
+ * alternate (raw, chat, raw, chat...), so a slow moment of this shared machine falls on both alike.
+ *
+ * The bench's copy of the app allows 100,000 messages per member and minute (the example allows 120), so that one
+ * sender can send enough messages for a p99: BENCH_CHAT_MESSAGES per side (default 300, so 30,000 deliveries).
+ *
+ * Run: npx projen bench:chat
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -23,7 +30,8 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..', '..');
 const cli = path.join(repo, 'packages', 'cli', 'lib', 'bin', 'fw.js');
 const MEMBERS = 100;
-const MESSAGES = Math.min(110, Number(process.env.BENCH_CHAT_MESSAGES ?? 100));
+const MESSAGES = Number(process.env.BENCH_CHAT_MESSAGES ?? 300);
+const WARM_UP = 20;
 
 type Frame = Record<string, any>;
 
@@ -32,7 +40,7 @@ function percentile(values: number[], p: number): number {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
 }
 
-/** A copy of the example app, plus a raw-publish WebSocket route for the anchor. */
+/** A copy of the example app, plus a raw-publish WebSocket route for the anchor, and a rate limit one sender cannot reach. */
 function project(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-bench-chat-'));
   fs.cpSync(path.join(repo, 'examples', 'tasks-api'), dir, { recursive: true, filter: (src) => !/[\\/](node_modules|\.fw|test)$/.test(src) });
@@ -41,11 +49,15 @@ function project(): string {
     `import { wsHandler } from '@framework/runtime';
 export const main = wsHandler<{ op: string; ref: string; data?: unknown }>(async (message, ctx, service) => {
   if (message.op === 'join') await service.ws.subscribe(ctx.connectionId, 'bench-raw');
-  else await service.ws.publish('bench-raw', { type: 'raw', data: message.data });
+  else await service.ws.publish('bench-raw', message.data);
   await service.ws.send(ctx.connectionId, { type: 'ack', ref: message.ref });
 }, { scopes: ['tasks:read'] });
 `,
   );
+  const chatFile = path.join(dir, 'src', 'lib', 'chat.ts');
+  const chatSource = fs.readFileSync(chatFile, 'utf8');
+  if (!/messagesPerMinute: \d+/.test(chatSource)) throw new Error(`${chatFile} no longer sets messagesPerMinute: update the bench`);
+  fs.writeFileSync(chatFile, chatSource.replace(/messagesPerMinute: \d+/, 'messagesPerMinute: 100_000'));
   fs.symlinkSync(path.join(repo, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
   return dir;
 }
@@ -86,7 +98,7 @@ async function stop(child: ChildProcess): Promise<void> {
 class Client {
   private readonly waiting = new Map<string, (frame: Frame) => void>();
   private next = 0;
-  onPush: (frame: Frame) => void = () => undefined;
+  onPush: (frame: Frame, bytes: number) => void = () => undefined;
   private constructor(readonly socket: WebSocket) {
     socket.on('message', (data: Buffer) => {
       const frame = JSON.parse(data.toString('utf8')) as Frame;
@@ -94,7 +106,7 @@ class Client {
       if (waiter && (frame['type'] === 'ack' || frame['type'] === 'error')) {
         this.waiting.delete(String(frame['ref']));
         waiter(frame);
-      } else this.onPush(frame);
+      } else this.onPush(frame, data.length);
     });
   }
   static connect(url: string): Promise<Client> {
@@ -115,28 +127,37 @@ class Client {
   }
 }
 
+interface Side {
+  readonly latencies: number[];
+  /** Time with one of this side's messages in flight (from its send to its ack and last delivery). */
+  busyMs: number;
+  bytes: number;
+}
+
 /**
- * Sends MESSAGES messages one at a time through `send` (resolves when acknowledged); every client reports the
- * timestamp it finds in a pushed frame (`sentAt`): latencies of all deliveries, and messages/s to the last one.
+ * One message of a side: sends it (`send` resolves on the ack), and resolves once every client received the pushed
+ * frame carrying `sentAt` (found by `sentAtOf`); each delivery's latency goes to the side.
  */
-async function run(clients: Client[], sentAtOf: (frame: Frame) => number | undefined, send: (n: number, sentAt: number) => Promise<void>) {
-  const latencies: number[] = [];
+async function one(clients: Client[], side: Side, sentAtOf: (frame: Frame) => number | undefined, send: (sentAt: number) => Promise<void>): Promise<void> {
   let delivered = 0;
   let allDelivered!: () => void;
   const done = new Promise<void>((resolve) => (allDelivered = resolve));
+  const sentAt = performance.now();
   for (const client of clients) {
-    client.onPush = (frame) => {
-      const sentAt = sentAtOf(frame);
-      if (sentAt === undefined) return;
-      latencies.push(performance.now() - sentAt);
-      if (++delivered === MESSAGES * clients.length) allDelivered();
+    client.onPush = (frame, bytes) => {
+      if (sentAtOf(frame) !== sentAt) return;
+      side.latencies.push(performance.now() - sentAt);
+      side.bytes = bytes;
+      if (++delivered === clients.length) allDelivered();
     };
   }
-  const started = performance.now();
-  for (let n = 1; n <= MESSAGES; n++) await send(n, performance.now());
+  await send(sentAt);
   await done;
-  const seconds = (performance.now() - started) / 1000;
-  return { rate: MESSAGES / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+  side.busyMs += performance.now() - sentAt;
+}
+
+function summary(side: Side) {
+  return { rate: side.latencies.length / MEMBERS / (side.busyMs / 1000), p50: percentile(side.latencies, 50), p99: percentile(side.latencies, 99), samples: side.latencies.length, bytes: side.bytes };
 }
 
 async function main(): Promise<void> {
@@ -163,40 +184,57 @@ async function main(): Promise<void> {
     const plainClients: Client[] = [];
     for (let i = 0; i < MEMBERS; i += 20) plainClients.push(...(await Promise.all(Array.from({ length: Math.min(20, MEMBERS - i) }, () => Client.connect(plain.url)))));
     const sender = devClients[0]!;
-    // Warm-up of both fw dev routes (workers, database connection, JIT): a few messages each, not measured.
-    for (let n = 0; n < 5; n++) {
-      await sender.call({ action: 'chat', op: 'send', roomId, clientMessageId: `warm-${n}`, text: 'warm up' });
-      await sender.call({ action: 'raw', op: 'send', data: { warm: n } });
+    const chatSide: Side = { latencies: [], busyMs: 0, bytes: 0 };
+    const rawSide: Side = { latencies: [], busyMs: 0, bytes: 0 };
+    // The raw side's frame: the `message.sent` frame chat pushed for its last warm-up message, with this message's
+    // text; `message.echo` (as long as `message.sent`) tells the two apart.
+    let template: Frame | undefined;
+    const chatSentAt = (f: Frame) => (f['type'] === 'message.sent' && f['message']?.text?.startsWith('t=') ? Number(f['message'].text.slice(2)) : undefined);
+    const rawSentAt = (f: Frame) => (f['type'] === 'message.echo' && f['message']?.text?.startsWith('t=') ? Number(f['message'].text.slice(2)) : undefined);
+    const sendChat = (tag: string) => async (sentAt: number) => {
+      const ack = await sender.call({ action: 'chat', op: 'send', roomId, clientMessageId: `${tag}-${sentAt}`, text: `t=${sentAt}` });
+      template = { type: 'message.echo', roomId, message: ack['message'] };
+    };
+    const sendRaw = async (sentAt: number) => {
+      const message = { ...template!['message'], seq: template!['message'].seq + 1, rev: template!['message'].rev + 1, clientMessageId: `bench-${sentAt}`, text: `t=${sentAt}` };
+      await sender.call({ action: 'raw', op: 'send', data: { ...template, message } });
+    };
+    // Warm-up of both routes (workers, database connections and prepared statements, JIT): not measured.
+    const warm: Side = { latencies: [], busyMs: 0, bytes: 0 };
+    for (let n = 0; n < WARM_UP; n++) {
+      await one(devClients, warm, chatSentAt, sendChat('warm'));
+      await one(devClients, warm, rawSentAt, sendRaw);
     }
     await new Promise((resolve) => setTimeout(resolve, 500));
+    const loadBefore = os.loadavg()[0]!;
+    for (let n = 1; n <= MESSAGES; n++) {
+      await one(devClients, rawSide, rawSentAt, sendRaw);
+      await one(devClients, chatSide, chatSentAt, sendChat('bench'));
+    }
+    const loadAfter = os.loadavg()[0]!;
+    const raw = summary(rawSide);
+    const chat = summary(chatSide);
 
-    const raw = await run(devClients, (f) => (f['type'] === 'raw' && typeof f['data']?.sentAt === 'number' ? f['data'].sentAt : undefined), async (n, sentAt) => {
-      await sender.call({ action: 'raw', op: 'send', data: { n, sentAt } });
-    });
-    const chat = await run(devClients, (f) => (f['type'] === 'message.sent' && f['message']?.text?.startsWith('t=') ? Number(f['message'].text.slice(2)) : undefined), async (n, sentAt) => {
-      await sender.call({ action: 'chat', op: 'send', roomId, clientMessageId: `bench-${n}`, text: `t=${sentAt}` });
-    });
     // The plain server has no ack: the sender's own copy of the broadcast is its ack.
     const plainSender = plainClients[0]!;
-    const plainRun = await run(plainClients, (f) => (typeof f['sentAt'] === 'number' ? f['sentAt'] : undefined), (n, sentAt) => new Promise<void>((resolve) => {
-      const previous = plainSender.onPush;
-      plainSender.onPush = (frame) => {
-        previous(frame);
-        if (frame['n'] === n) {
-          plainSender.onPush = previous;
-          resolve();
-        }
-      };
-      plainSender.socket.send(JSON.stringify({ broadcast: { n, sentAt } }));
-    }));
+    const plainSide: Side = { latencies: [], busyMs: 0, bytes: 0 };
+    const plainSentAt = (f: Frame) => (typeof f['sentAt'] === 'number' ? f['sentAt'] : undefined);
+    for (let n = 1; n <= MESSAGES; n++) {
+      await one(plainClients, plainSide, plainSentAt, (sentAt) => {
+        plainSender.socket.send(JSON.stringify({ broadcast: { ...template, sentAt } }));
+        return Promise.resolve();
+      });
+    }
+    const plainRun = summary(plainSide);
     for (const client of [...devClients, ...plainClients]) client.socket.close();
 
-    const line = (name: string, r: { rate: number; p50: number; p99: number }) => console.log(`  ${name.padEnd(44)} ${r.rate.toFixed(1).padStart(7)} msg/s   p50 ${r.p50.toFixed(1).padStart(6)} ms   p99 ${r.p99.toFixed(1).padStart(6)} ms`);
-    console.log(`\none sender, ${MEMBERS}-member room, ${MESSAGES} messages one at a time, ${MESSAGES * MEMBERS} deliveries per side:`);
+    const line = (name: string, r: ReturnType<typeof summary>) =>
+      console.log(`  ${name.padEnd(44)} ${r.rate.toFixed(1).padStart(7)} msg/s   p50 ${r.p50.toFixed(1).padStart(6)} ms   p99 ${r.p99.toFixed(1).padStart(6)} ms   ${r.samples} deliveries of ${r.bytes} B`);
+    console.log(`\none sender, ${MEMBERS}-member room, ${MESSAGES} messages per side one at a time (raw and chat alternating), after ${WARM_UP} each of warm-up; load ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after:`);
     line('chat send (fw dev, example app, PGlite)', chat);
     line('raw publish (fw dev, same WebSocket API)', raw);
     line('plain ws broadcast (own process)', plainRun);
-    console.log(`  chat / raw publish: p99 ${(chat.p99 / raw.p99).toFixed(2)}x (target: at most 2x), messages/s ${(chat.rate / raw.rate).toFixed(2)}x`);
+    console.log(`  chat / raw publish: p99 ${(chat.p99 / raw.p99).toFixed(2)}x (target: at most 2x), p50 ${(chat.p50 / raw.p50).toFixed(2)}x, messages/s ${(chat.rate / raw.rate).toFixed(2)}x`);
   } finally {
     await stop(dev.child);
     await stop(plain.child);

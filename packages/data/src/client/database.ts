@@ -9,6 +9,7 @@ import { LeasedConnection } from './leased-connection.js';
 import { isConnectionLost, RETRYABLE_TRANSACTION_STATES, sqlState } from './pg-errors.js';
 import { QueryRunner, isIdempotentRead, type DataLogger, type QueryOptions, type Transaction, type TransactionOptions } from './query-runner.js';
 import { beginStatement, ConnectionTransaction } from './transaction.js';
+import { preparedStatementName } from './prepared-statement-name.js';
 import { StatementWithSettings } from './statement-with-settings.js';
 import { currentTransactionSettings, settingsStatement, type TransactionSettings } from './transaction-settings.js';
 
@@ -99,6 +100,7 @@ export class Database extends QueryRunner {
       // trip as the settings (see StatementWithSettings).
       return this.runWithSettings(compiled, settings, options, true);
     }
+    if (options?.prepare) return this.runPrepared(compiled, options, true);
     // The hot path: once the pool exists, no extra promise or async frame per statement.
     const pool = this.readyPool;
     return pool ? this.runOn(pool, compiled, options) : this.pool().then((p) => this.runOn(p, compiled, options));
@@ -122,23 +124,51 @@ export class Database extends QueryRunner {
    */
   private async runWithSettings(compiled: CompiledQuery, settings: TransactionSettings, options: QueryOptions | undefined, retry: boolean): Promise<PgQueryResult> {
     const pool = this.readyPool ?? (await this.pool());
-    const statement = new StatementWithSettings(settingsStatement(settings), compiled.text, compiled.values);
+    // Before a connection is taken: a bad setting name throws here, with nothing to give back.
+    const settingsText = settingsStatement(settings);
     // Leased rather than `pool.query`: a failed statement (a unique violation) leaves a healthy connection, which goes
     // back to the pool; only a lost one is discarded.
     const connection = await LeasedConnection.take(pool);
+    const name = options?.prepare ? preparedStatementName(connection.client, compiled.text) : undefined;
+    const statement = new StatementWithSettings(settingsText, compiled.text, compiled.values, name);
     let result: PgQueryResult;
     try {
       result = await statement.send(connection.client);
     } catch (error) {
       this.afterFailure(error);
       const lost = connection.lost ?? (isConnectionLost(error) ? error : undefined);
-      connection.release(lost === undefined ? undefined : lost instanceof Error ? lost : new Error(String(lost)));
+      // A named statement that failed: `pg` counts it parsed once the settings' statement parsed, even when its own
+      // parse failed. That connection's record of its statements can no longer be trusted, so it is not reused.
+      const discard = lost ?? (name !== undefined ? error : undefined);
+      connection.release(discard === undefined ? undefined : discard instanceof Error ? discard : new Error(String(discard)));
       if (lost === undefined) throw error;
       const idempotent = options?.idempotent ?? isIdempotentRead(compiled.text);
       if (!idempotent) throw ConnectionLostError.inTransaction(true, false, lost);
       if (!retry) throw error;
       this.logger.warn('database connection lost, retrying the read once', { error: (lost as Error).message });
       return this.runWithSettings(compiled, settings, options, false);
+    }
+    connection.release();
+    return result;
+  }
+
+  /** A named statement without settings (`prepare`), on a leased connection: the name is the connection's own. */
+  private async runPrepared(compiled: CompiledQuery, options: QueryOptions, retry: boolean): Promise<PgQueryResult> {
+    const pool = this.readyPool ?? (await this.pool());
+    const connection = await LeasedConnection.take(pool);
+    let result: PgQueryResult;
+    try {
+      result = await connection.client.query({ name: preparedStatementName(connection.client, compiled.text), text: compiled.text, values: compiled.values as unknown[] });
+    } catch (error) {
+      this.afterFailure(error);
+      const lost = connection.lost ?? (isConnectionLost(error) ? error : undefined);
+      connection.release(lost === undefined ? undefined : lost instanceof Error ? lost : new Error(String(lost)));
+      if (lost === undefined) throw error;
+      const idempotent = options.idempotent ?? isIdempotentRead(compiled.text);
+      if (!idempotent) throw ConnectionLostError.inTransaction(true, false, lost);
+      if (!retry) throw error;
+      this.logger.warn('database connection lost, retrying the read once', { error: (lost as Error).message });
+      return this.runPrepared(compiled, options, false);
     }
     connection.release();
     return result;

@@ -30,9 +30,11 @@ export class StatementWithSettings extends pg.Query {
     private readonly settingsText: string,
     text: string,
     values: readonly unknown[] | undefined,
+    /** A named statement's name (`QueryOptions.prepare`): parsed on the connection's first run only. */
+    name?: string,
   ) {
     // `queryMode: 'extended'` (pg >= 8.8, not in @types/pg): the extended protocol even without parameters.
-    const config: pg.QueryConfig & { queryMode: 'extended' } = { text, values: values as unknown[] | undefined, queryMode: 'extended' };
+    const config: pg.QueryConfig & { queryMode: 'extended' } = { text, values: values as unknown[] | undefined, queryMode: 'extended', ...(name !== undefined ? { name } : {}) };
     super(config);
   }
 

@@ -198,6 +198,7 @@ for (const engine of ENGINES) {
         const other = await as('alice').createRoom();
         const elsewhere = (await as('alice').send(other.id, { clientMessageId: 'x', text: 'elsewhere' })).message;
         let statements = 0;
+        let prepared = 0;
         const db = database.db();
         const counted = new Set(['query', 'one', 'maybeOne', 'many', 'transaction']);
         const counting = new Proxy(db, {
@@ -206,13 +207,15 @@ for (const engine of ENGINES) {
             if (typeof value !== 'function') return value;
             return (...args: unknown[]) => {
               if (counted.has(String(prop))) statements++;
+              if ((args[1] as { prepare?: boolean } | undefined)?.prepare) prepared++;
               return (value as (...a: unknown[]) => unknown).apply(target, args);
             };
           },
         });
         const alice = chat.as('alice', counting);
         const first = await alice.send(room.id, { clientMessageId: 'one', text: 'one statement' });
-        expect([first.duplicate, first.message.seq, statements]).to.deep.equal([false, 1, 1]);
+        // ... and that statement is prepared (parsed and planned once per connection: most of its cost on PGlite).
+        expect([first.duplicate, first.message.seq, statements, prepared]).to.deep.equal([false, 1, 1, 1]);
         statements = 0;
         const reply = await alice.send(room.id, { clientMessageId: 'two', text: 'a reply', parentId: first.message.id });
         expect([reply.message.parentId, statements]).to.deep.equal([first.message.id, 1]);
