@@ -1,7 +1,7 @@
 import * as c from './codec.js';
 import type { ConfigProblem } from '../errors.js';
 import { PRESET_NAMES, type PresetName } from '../presets/presets.js';
-import { settingsOverridesCodec, type SettingsOverrides } from '../presets/settings.js';
+import { settingsOverridesCodec, type SettingsOverrides } from '../presets/stage-settings.js';
 
 /** One stage's environment (`config/dev.ts`, `config/prod.ts`): a preset plus any overrides. */
 export interface EnvironmentConfig {

@@ -1,11 +1,11 @@
 import { ConfigError, type ConfigProblem } from '../errors.js';
 import { PRESETS, type PresetName } from '../presets/presets.js';
-import type { EnvironmentSettings } from '../presets/settings.js';
+import type { EnvironmentSettings } from '../presets/stage-settings.js';
 import { baseConfigCodec, type BaseConfig } from './base.js';
 import { environmentConfigCodec, type EnvironmentAuthConfig, type EnvironmentConfig } from './environment.js';
 import { closestName } from './codec.js';
 import { joinPath, reportErrors } from './report.js';
-import { securityConfigCodec, type SecurityConfig } from './security.js';
+import { securityConfigCodec, type ResolvedSecurity, type SecurityConfig } from './security.js';
 
 /** Where a resolved value came from. */
 export type ValueSource = 'base' | 'security' | `preset:${PresetName}` | 'override';
@@ -25,7 +25,7 @@ export interface ResolvedConfig {
   readonly account?: string;
   readonly tags: Readonly<Record<string, string>>;
   /** The security config with its maps filled in; `mfa` stays as given (the auth intent's `mfa` is its default). */
-  readonly security: Required<Omit<SecurityConfig, 'mfa'>> & Pick<SecurityConfig, 'mfa'>;
+  readonly security: ResolvedSecurity;
   readonly preset: PresetName;
   readonly settings: EnvironmentSettings;
   /** The stage's local sign-in (seeded users for `fw dev`); absent when the stage declares none. */

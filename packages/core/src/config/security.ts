@@ -140,6 +140,9 @@ const identityProviderCodec = c.tagged<IdentityProviderConfig>('an identity prov
   }) as c.Codec<IdentityProviderConfig>,
 });
 
+/** The security config as resolved: its maps filled in; `mfa` stays as given (the auth intent's `mfa` is its default). */
+export type ResolvedSecurity = Required<Omit<SecurityConfig, 'mfa'>> & Pick<SecurityConfig, 'mfa'>;
+
 export const securityConfigCodec = c.struct<SecurityConfig>('a security config { scopes, appClients, roles, identityProviders, mfa }', {
   scopes: c.required(c.record(c.pattern('a scope name such as "tasks:read"', SCOPE_NAME), c.text(256))),
   appClients: c.optional(

@@ -1,6 +1,5 @@
 import type { Codec } from '../config/codec.js';
-import type { ResolvedConfig } from '../config/resolve.js';
-import type { MfaFactor } from '../config/security.js';
+import type { MfaFactor, ResolvedSecurity } from '../config/security.js';
 import { ConfigError } from '../errors.js';
 import { ENV } from '../environment/variables.js';
 import { authDomainPrefixBase, preTokenGenerationFunctionName, userPoolName } from '../naming/unit-names.js';
@@ -71,19 +70,19 @@ export interface AuthDefinition extends Required<AuthIntent> {
   readonly userPoolName: string;
   /** Scope name → description, from the security config. */
   readonly scopes: Readonly<Record<string, string>>;
-  readonly appClients: ResolvedConfig['security']['appClients'];
+  readonly appClients: ResolvedSecurity['appClients'];
   /** Role name → role (its scopes), from the security config: deployed, one Cognito group each. */
-  readonly roles: ResolvedConfig['security']['roles'];
+  readonly roles: ResolvedSecurity['roles'];
   /** Core's `preTokenGenerationFunctionName`: the trigger deployed when there are roles. */
   readonly preTokenGenerationFunctionName: string;
   /** Provider name → federated identity provider, from the security config. */
-  readonly identityProviders: ResolvedConfig['security']['identityProviders'];
+  readonly identityProviders: ResolvedSecurity['identityProviders'];
   /** The second factors users may use when `mfa` is not `off` (`security.mfa.factors`, TOTP by default). */
   readonly mfaFactors: readonly MfaFactor[];
 }
 
 /** The MFA mode: `security.mfa.mode`, else the intent's `mfa`, else optional; the two may not disagree. */
-function mfaModeOf(auth: AuthIntent, security: ResolvedConfig['security']): AuthIntent['mfa'] & string {
+function mfaModeOf(auth: AuthIntent, security: ResolvedSecurity): AuthIntent['mfa'] & string {
   const declared = security.mfa?.mode;
   if (declared && auth.mfa && declared !== auth.mfa) {
     throw new ConfigError([

@@ -1,7 +1,7 @@
 import type { Codec } from '../config/codec.js';
 import { envToken } from '../environment/env-token.js';
 import { cacheName } from '../naming/unit-names.js';
-import { outputRef, type CodecKit, type IntentKindModule, type KindValue } from './intent-kind.js';
+import { outputRef, type CodecKit, type IntentKindModule, type KindSettings, type KindValue } from './intent-kind.js';
 
 /** A cache (ElastiCache Serverless deployed, in-memory locally). */
 export interface CacheIntent {
@@ -36,7 +36,30 @@ export interface CacheDefinition {
 }
 
 /** `infrastructure.caches`: caches (ElastiCache Serverless deployed), sized by the stage's `caches` settings. */
-export const cachesKind: IntentKindModule<readonly CacheIntent[], readonly CacheDefinition[], (typeof CACHE_OUTPUTS)[number], 'caches'> = {
+/** The stage settings of caches (`settings.caches`): how a preset sizes every cache of the stage. */
+export interface CacheSettings {
+  readonly maxDataStorageGb: number;
+  readonly maxEcpuPerSecond: number;
+}
+
+/** The caches' settings in each preset (README.md shows the table). */
+const CACHE_SETTINGS: KindSettings<CacheSettings> = {
+  label: 'cache settings',
+  fields: ({ c }) => ({
+    maxDataStorageGb: c.required(c.integer(1, 5000)),
+    maxEcpuPerSecond: c.required(c.integer(1000, 15000000)),
+  }),
+  presets: {
+    free: { maxDataStorageGb: 1, maxEcpuPerSecond: 1000 },
+    nano: { maxDataStorageGb: 1, maxEcpuPerSecond: 1000 },
+    micro: { maxDataStorageGb: 2, maxEcpuPerSecond: 5000 },
+    medium: { maxDataStorageGb: 10, maxEcpuPerSecond: 50000 },
+    large: { maxDataStorageGb: 50, maxEcpuPerSecond: 200000 },
+  },
+};
+
+export const cachesKind: IntentKindModule<readonly CacheIntent[], readonly CacheDefinition[], (typeof CACHE_OUTPUTS)[number], 'caches', CacheSettings> = {
+  settings: CACHE_SETTINGS,
   configKey: 'caches',
   ids: 'flat',
   codec: cachesCodec,

@@ -2,7 +2,7 @@ import type { Codec } from '../config/codec.js';
 import { envToken } from '../environment/env-token.js';
 import { migrationFunctionName } from '../naming/unit-names.js';
 import type { StandaloneFunctionDefinition } from './functions.js';
-import { outputRef, type CodecKit, type IntentKindModule, type KindValue } from './intent-kind.js';
+import { outputRef, type CodecKit, type IntentKindModule, type KindSettings, type KindValue } from './intent-kind.js';
 
 /** A PostgreSQL database. Its size comes from the stage's `databases` settings. */
 export interface DatabaseIntent {
@@ -92,7 +92,46 @@ export function migrationFunctionDefinition(databaseId: string, functionName: st
 }
 
 /** `infrastructure.databases`: PostgreSQL databases, sized by the stage's `databases` settings. */
-export const databasesKind: IntentKindModule<readonly DatabaseIntent[], readonly DatabaseDefinition[], (typeof DATABASE_OUTPUTS)[number], 'databases'> = {
+/** The stage settings of databases (`settings.databases`): how a preset sizes every database of the stage. */
+export interface DatabaseSettings {
+  /** `rds-instance`: one provisioned instance; `aurora-serverless-v2`: Aurora PostgreSQL Serverless v2. */
+  readonly engine: 'rds-instance' | 'aurora-serverless-v2';
+  /** Instance class for `rds-instance` (e.g. `t4g.micro`). */
+  readonly instanceClass: string;
+  /** Aurora capacity units; 0 lets the cluster pause when idle. */
+  readonly minCapacity: number;
+  readonly maxCapacity: number;
+  /** Storage for `rds-instance`, GB. */
+  readonly allocatedStorageGb: number;
+  readonly backupRetentionDays: number;
+  readonly multiAz: boolean;
+  readonly deletionProtection: boolean;
+}
+
+/** The databases' settings in each preset (README.md shows the table). */
+const DATABASE_SETTINGS: KindSettings<DatabaseSettings> = {
+  label: 'database settings',
+  fields: ({ c }) => ({
+    engine: c.required(c.oneOf(['rds-instance', 'aurora-serverless-v2'] as const)),
+    instanceClass: c.required(c.pattern('an instance class such as "t4g.micro"', /^[a-z][a-z0-9]*\.[a-z0-9]+$/)),
+    minCapacity: c.required(c.decimal(0, 256)),
+    maxCapacity: c.required(c.decimal(1, 256)),
+    allocatedStorageGb: c.required(c.integer(20, 65536)),
+    backupRetentionDays: c.required(c.integer(1, 35)),
+    multiAz: c.required(c.boolean),
+    deletionProtection: c.required(c.boolean),
+  }),
+  presets: {
+    free: { engine: 'rds-instance', instanceClass: 't4g.micro', minCapacity: 0, maxCapacity: 1, allocatedStorageGb: 20, backupRetentionDays: 1, multiAz: false, deletionProtection: false },
+    nano: { engine: 'aurora-serverless-v2', instanceClass: 't4g.micro', minCapacity: 0, maxCapacity: 2, allocatedStorageGb: 20, backupRetentionDays: 1, multiAz: false, deletionProtection: false },
+    micro: { engine: 'aurora-serverless-v2', instanceClass: 't4g.small', minCapacity: 0.5, maxCapacity: 4, allocatedStorageGb: 20, backupRetentionDays: 7, multiAz: false, deletionProtection: false },
+    medium: { engine: 'aurora-serverless-v2', instanceClass: 'r6g.large', minCapacity: 1, maxCapacity: 16, allocatedStorageGb: 100, backupRetentionDays: 14, multiAz: true, deletionProtection: true },
+    large: { engine: 'aurora-serverless-v2', instanceClass: 'r6g.xlarge', minCapacity: 2, maxCapacity: 64, allocatedStorageGb: 500, backupRetentionDays: 30, multiAz: true, deletionProtection: true },
+  },
+};
+
+export const databasesKind: IntentKindModule<readonly DatabaseIntent[], readonly DatabaseDefinition[], (typeof DATABASE_OUTPUTS)[number], 'databases', DatabaseSettings> = {
+  settings: DATABASE_SETTINGS,
   configKey: 'databases',
   ids: 'flat',
   codec: databasesCodec,

@@ -1,6 +1,8 @@
 import type * as t from 'io-ts';
 import type * as codec from '../config/codec.js';
-import type { ResolvedConfig } from '../config/resolve.js';
+import type { ResolvedSecurity } from '../config/security.js';
+import type { PresetName } from '../presets/preset-names.js';
+import type { FunctionSettings } from '../presets/settings.js';
 import type { ConfigProblem } from '../errors.js';
 import type { FunctionUnit } from './function-unit.js';
 
@@ -16,8 +18,8 @@ export interface KindStage {
   readonly stage: string;
   /** Absolute project folder, for a kind that discovers its own handler files (`src/ws/`). */
   readonly rootDir: string;
-  /** Base + security + the stage's environment, resolved. */
-  readonly config: ResolvedConfig;
+  /** Base + security + the stage's environment, resolved (the parts a kind reads: the stage's `ResolvedConfig`). */
+  readonly config: KindStageConfig;
   /**
    * The handler files discovered for each kind, by its `configKey`: `functions` (the functions folder) and every kind
    * with a `handlerFolder` (`queues`: `src/queues`, `schedules`: `src/crons`).
@@ -36,6 +38,25 @@ export interface KindHandlerFolder {
   readonly what: string;
   /** The intent to add for a file that has none, as code: `{ id: 'emails' }`. */
   example(id: string): string;
+}
+
+/** What a kind reads of the stage's resolved config (kept narrow: the whole config's settings are the kinds' own). */
+export interface KindStageConfig {
+  readonly security: ResolvedSecurity;
+  readonly settings: { readonly functions: FunctionSettings };
+}
+
+/**
+ * The stage settings of a kind (sizes a preset chooses, e.g. `databases.instanceClass`): a group of the stage's
+ * `settings` and of an environment's `overrides`, named after the kind, with a value for every field in each preset.
+ */
+export interface KindSettings<Settings> {
+  /** How the group reads in messages: `database settings`. */
+  readonly label: string;
+  /** The codec of each field (built from the kit: the module stays free of io-ts at run time). */
+  fields(kit: Pick<CodecKit, 'c'>): codec.Fields<Settings>;
+  /** The value of every field in each preset. */
+  readonly presets: Readonly<Record<PresetName, Settings>>;
 }
 
 /**
@@ -85,7 +106,9 @@ export interface CodecKit {
   readonly timeout: codec.Codec<number>;
 }
 
-export interface IntentKindModule<Intent, Definitions, Output extends string = never, ConfigKey extends string = never> {
+export interface IntentKindModule<Intent, Definitions, Output extends string = never, ConfigKey extends string = never, Settings = never> {
+  /** Its stage settings, when a preset sizes it: `PRESETS` and the settings codecs read them from here. */
+  readonly settings?: KindSettings<Settings>;
   /** Its key under `defineApp({ infrastructure })`, whose value `build` receives; none for a kind without intents. */
   readonly configKey?: ConfigKey;
   /**

@@ -1,7 +1,7 @@
 import type { Codec } from '../config/codec.js';
 import type { ConfigProblem } from '../errors.js';
 import type { FunctionUnit } from './function-unit.js';
-import type { CodecKit, IntentKindModule, KindCheckContext, KindHandlerFolder, KindStage } from './intent-kind.js';
+import type { CodecKit, IntentKindModule, KindCheckContext, KindHandlerFolder, KindSettings, KindStage } from './intent-kind.js';
 import { authKind } from './auth.js';
 import { cachesKind } from './caches.js';
 import { cronsKind } from './crons.js';
@@ -47,10 +47,10 @@ export const INTENT_KIND_REGISTRY = {
 export type IntentKindName = keyof typeof INTENT_KIND_REGISTRY;
 
 /** What a kind contributes to the app model. */
-export type KindDefinition<K extends IntentKindName> = K extends IntentKindName ? ((typeof INTENT_KIND_REGISTRY)[K] extends IntentKindModule<infer _I, infer D, string, string> ? D : never) : never;
+export type KindDefinition<K extends IntentKindName> = K extends IntentKindName ? ((typeof INTENT_KIND_REGISTRY)[K] extends IntentKindModule<infer _I, infer D, string, string, infer _S> ? D : never) : never;
 
 /** The intents of a kind as `defineApp({ infrastructure })` takes them. */
-export type KindIntent<K extends IntentKindName> = K extends IntentKindName ? ((typeof INTENT_KIND_REGISTRY)[K] extends IntentKindModule<infer I, unknown, string, string> ? I : never) : never;
+export type KindIntent<K extends IntentKindName> = K extends IntentKindName ? ((typeof INTENT_KIND_REGISTRY)[K] extends IntentKindModule<infer I, unknown, string, string, infer _S> ? I : never) : never;
 
 /** A kind's key under `defineApp({ infrastructure })`, if it has intents. */
 export type KindConfigKey<K extends IntentKindName> = (typeof INTENT_KIND_REGISTRY)[K] extends { readonly configKey?: infer C } ? (C extends string ? C : never) : never;
@@ -161,6 +161,20 @@ export interface HandlerFolderKind extends KindHandlerFolder {
 /** The kinds with a handler folder (`src/queues`, `src/crons`), in `CONFIG_ORDER`. */
 export function handlerFolderKinds(): HandlerFolderKind[] {
   return kindsInConfigOrder().flatMap((m) => (m.handlerFolder ? [{ key: m.configKey, dir: m.handlerFolder.dir, what: m.handlerFolder.what, example: m.handlerFolder.example }] : []));
+}
+
+/** A kind's stage settings, by the kind's name (its group under `settings` and `overrides`). */
+export type KindSettingsOf<K extends IntentKindName> = (typeof INTENT_KIND_REGISTRY)[K] extends { readonly settings?: KindSettings<infer S> } ? S : never;
+
+/** The settings groups of the kinds that have stage settings (`databases`, `caches`), typed from the registry. */
+export type KindSettingsGroups = { readonly [K in IntentKindName as [KindSettingsOf<K>] extends [never] ? never : K]: KindSettingsOf<K> };
+
+/** The kinds with stage settings, in registry order: their group name and settings. */
+export function kindSettings(): Array<{ readonly group: string; readonly settings: KindSettings<Record<string, unknown>> }> {
+  return KIND_NAMES.flatMap((kind) => {
+    const settings = (INTENT_KIND_REGISTRY[kind] as { readonly settings?: KindSettings<Record<string, unknown>> }).settings;
+    return settings ? [{ group: kind, settings }] : [];
+  });
 }
 
 /** The variables of every kind, in registry order, each output reference naming its kind. */

@@ -1,2 +1,3 @@
 export * from './presets.js';
 export * from './settings.js';
+export * from './stage-settings.js';
