@@ -228,7 +228,8 @@ async function tasksRoute(dir: string, databases: 'embedded' | 'native', seconds
   let plain: ChildProcess | undefined;
   try {
     const base = `http://127.0.0.1:${port}`;
-    const minted = await post(`${base}/_dev/token`, { scopes: ['tasks:read', 'tasks:write'], sub: 'bench-user' });
+    // The example is multi-tenant: its routes need the token's tenant claim (the plain anchor reads rows by owner).
+    const minted = await post(`${base}/_dev/token`, { scopes: ['tasks:read', 'tasks:write'], sub: 'bench-user', tenant: 'bench-tenant' });
     const authorization = `Bearer ${(JSON.parse(minted.body) as { access_token: string }).access_token}`;
     const listed = JSON.parse((await getWith(`${base}/tasks`, { authorization })).body) as { tasks: unknown[] };
     for (let i = listed.tasks.length; i < 20; i++) {
