@@ -71,10 +71,14 @@ function timeImports(files: Record<string, string>, env: Record<string, string>)
   const samples: Record<string, number[]> = {};
   for (let i = 0; i < SAMPLES; i++) {
     for (const [name, file] of Object.entries(files)) {
-      const script = `const t = performance.now(); await import(${JSON.stringify(pathToFileURL(file).href)}); process.stdout.write(String(performance.now() - t));`;
+      // The figure on a line of its own, read from the last line: a module may log at load (the pro packages report
+      // a missing license key on stdout, as Lambda's log does).
+      const script = `const t = performance.now(); await import(${JSON.stringify(pathToFileURL(file).href)}); process.stdout.write('\\n' + String(performance.now() - t));`;
       const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: path.dirname(file), encoding: 'utf8', env: { PATH: process.env['PATH'] ?? '', ...env } });
       if (child.status !== 0) throw new Error(`${name} failed to load: ${child.stderr}`);
-      (samples[name] ??= []).push(Number(child.stdout));
+      const ms = Number(child.stdout.trim().split('\n').at(-1));
+      if (!Number.isFinite(ms)) throw new Error(`${name}: no timing on the last line of its output:\n${child.stdout.slice(-500)}`);
+      (samples[name] ??= []).push(ms);
     }
   }
   return Object.fromEntries(Object.entries(samples).map(([name, s]) => [name, [...s].sort((a, b) => a - b)[Math.floor(s.length / 2)]!]));
