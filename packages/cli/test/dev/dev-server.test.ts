@@ -172,12 +172,22 @@ describe('fw dev (example app, embedded engines)', function () {
       return new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: jwk.kid! }).setIssuer(dev.url).setSubject('user-1').setAudience(audience).setIssuedAt(expiresAt - 3600).setExpirationTime(expiresAt).sign(await importJWK(jwk, 'RS256'));
     };
 
-    it('answers 401 with WWW-Authenticate: Bearer without a token', async () => {
-      const response = await fetch(`${dev.url}/tasks`);
+    it('answers 401 with WWW-Authenticate: Bearer without a token (a JWT route, as the JWT authorizer does)', async () => {
+      const response = await fetch(`${dev.url}/tasks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"title":"x"}' });
       expect(response.status).to.equal(401);
       expect(response.headers.get('www-authenticate')).to.match(/^Bearer/);
       expect(await json(response)).to.deep.equal({ message: 'Unauthorized' });
       expect(response.headers.get('x-fw-dev-reason')).to.contain('needs a bearer token');
+    });
+
+    it('answers 401 without a token on a route that also takes API keys, as the cached API-key authorizer\'s gateway does (no WWW-Authenticate)', async () => {
+      // GET /tasks takes a JWT or an API key: deployed, its Lambda authorizer is keyed on Authorization, and API
+      // Gateway refuses a request without that header before any check, with no challenge header.
+      const response = await fetch(`${dev.url}/tasks`);
+      expect(response.status).to.equal(401);
+      expect(response.headers.get('www-authenticate')).to.equal(null);
+      expect(await json(response)).to.deep.equal({ message: 'Unauthorized' });
+      expect(response.headers.get('x-fw-dev-reason')).to.contain('AUTHORIZATION_MISSING');
     });
 
     it('answers 403 Forbidden (the gateway) for a token without the route scope, 200 with it', async () => {
