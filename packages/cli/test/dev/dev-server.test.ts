@@ -48,8 +48,11 @@ describe('fw dev (example app, embedded engines)', function () {
   const post = (route: string, body: unknown, headers: Record<string, string> = {}) =>
     fetch(`${dev.url}${route}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
 
-  it('prints the start-up table: routes with scopes, functions, queues, crons and how to get a token', async () => {
-    const printed = await eventually(async () => (dev.output().includes('Token (for scoped routes)') ? dev.output() : undefined), 20_000, 'the start-up table');
+  it('prints the start-up table: routes with scopes, functions, queues, crons and how to get a token', async function () {
+    // The table names each route's scopes, read by loading every handler once, one after another: for the example's
+    // routes that is about 20 s on a 2-core machine after the database is up (more when it is busy).
+    this.timeout(150_000);
+    const printed = await eventually(async () => (dev.output().includes('Token (for scoped routes)') ? dev.output() : undefined), 120_000, 'the start-up table');
     expect(printed).to.match(/POST\s+\/tasks\s+tasks:write/);
     expect(printed).to.match(/GET\s+\/health\s+public/);
     expect(printed).to.contain('task-summary').and.to.contain('task-events').and.to.contain('daily-summary').and.to.contain('/_dev/token');
