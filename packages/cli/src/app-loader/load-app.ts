@@ -99,8 +99,8 @@ export async function loadAppWithInputs(rootDir: string, stage: string): Promise
   return { app: app as AppDefinition, inputs };
 }
 
-function keptConfigKey(rootDir: string): string {
-  return JSON.stringify({ esbuild: esbuild.version, options: CONFIG_BUILD_OPTIONS, rootDir });
+function keptConfigKey(): string {
+  return JSON.stringify({ esbuild: esbuild.version, options: CONFIG_BUILD_OPTIONS });
 }
 
 /**
@@ -110,11 +110,11 @@ function keptConfigKey(rootDir: string): string {
 function reuseKeptConfig(rootDir: string, configDir: string, outfile: string): string[] | undefined {
   try {
     const kept = JSON.parse(fs.readFileSync(path.join(configDir, KEPT_CONFIG_INPUTS), 'utf8')) as KeptConfig;
-    if (kept.key !== keptConfigKey(rootDir) || FileStamps.restore(kept.inputs).changed() !== undefined) return undefined;
+    if (kept.key !== keptConfigKey() || FileStamps.restore(kept.inputs, rootDir).changed() !== undefined) return undefined;
     const compiled = fs.readFileSync(path.join(configDir, KEPT_CONFIG));
     if (sha256(compiled) !== kept.sha256) return undefined;
     fs.writeFileSync(outfile, compiled);
-    return Object.keys(kept.inputs).filter((file) => !PROJECT_SETTINGS.includes(path.relative(rootDir, file)));
+    return Object.keys(kept.inputs).filter((file) => !PROJECT_SETTINGS.includes(file)).map((file) => path.resolve(rootDir, file));
   } catch {
     return undefined;
   }
@@ -132,16 +132,16 @@ async function compileConfig(rootDir: string, configFile: string, configDir: str
   const built = await esbuild.build({ ...CONFIG_BUILD_OPTIONS, absWorkingDir: rootDir, entryPoints: [configFile], outfile });
   const inputs = Object.keys(built.metafile.inputs).filter((f) => !f.includes('node_modules')).map((f) => path.resolve(rootDir, f));
   const stamps = new FileStamps([...inputs, ...PROJECT_SETTINGS.map((name) => path.join(rootDir, name))]);
-  const saved = stamps.saved();
+  const saved = stamps.saved(rootDir);
   // Stamped after the compile read them: only files not written since it started describe what it compiled.
-  const unchangedSince = saved && Object.keys(saved).every((file) => (fs.statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? 0) < started);
+  const unchangedSince = saved && Object.keys(saved).every((file) => (fs.statSync(path.resolve(rootDir, file), { throwIfNoEntry: false })?.mtimeMs ?? 0) < started);
   try {
     if (saved && unchangedSince) {
       const compiled = fs.readFileSync(outfile);
       // Written aside then renamed: a load reading them meanwhile sees a whole file (and checks the hash).
       fs.writeFileSync(`${outfile}.kept`, compiled);
       fs.renameSync(`${outfile}.kept`, path.join(configDir, KEPT_CONFIG));
-      fs.writeFileSync(`${outfile}.json`, JSON.stringify({ key: keptConfigKey(rootDir), inputs: saved, sha256: sha256(compiled) } satisfies KeptConfig));
+      fs.writeFileSync(`${outfile}.json`, JSON.stringify({ key: keptConfigKey(), inputs: saved, sha256: sha256(compiled) } satisfies KeptConfig));
       fs.renameSync(`${outfile}.json`, path.join(configDir, KEPT_CONFIG_INPUTS));
     } else {
       fs.rmSync(path.join(configDir, KEPT_CONFIG_INPUTS), { force: true });

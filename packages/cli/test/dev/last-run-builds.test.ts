@@ -62,6 +62,10 @@ describe("fw dev start: the previous run's builds of unchanged files", function 
     // Given a first run that compiled both handlers
     expect(await run(units)).to.deep.equal(['GET /a v1', 'GET /b v1']);
     expect(fs.existsSync(path.join(buildDir(), BUILD_MANIFEST))).to.equal(true);
+    // The manifest names the project's files relative to it: nothing under .fw names a path of this machine
+    const manifest = fs.readFileSync(path.join(buildDir(), BUILD_MANIFEST), 'utf8');
+    expect(manifest).to.not.contain(rootDir);
+    expect(manifest).to.contain('src/routes/a/get.ts');
     const before = units.map((u) => fs.statSync(bundleOf(u)).mtimeMs);
     // When one handler is edited between runs, then the next run starts
     fs.writeFileSync(path.join(rootDir, units[1]!.file), answer('GET /b v2'));
@@ -113,6 +117,10 @@ describe("loading fw.config.ts: the previous load's compile of unchanged files",
     expect(first.app.project).to.equal('kept-one');
     const kept = path.join(dir, '.fw', 'dev', 'config', 'last-config.mjs');
     const keptAt = fs.statSync(kept).mtimeMs;
+    // What it was compiled from is kept relative to the project: no path of this machine under .fw
+    const keptInputs = fs.readFileSync(path.join(dir, '.fw', 'dev', 'config', 'last-config.json'), 'utf8');
+    expect(keptInputs).to.not.contain(dir);
+    expect(keptInputs).to.contain('config/name.ts');
     // Unchanged: the kept compile is loaded (not written again), with the same inputs
     const second = await loadAppWithInputs(dir, 'dev');
     expect(second.app.project).to.equal('kept-one');

@@ -57,9 +57,9 @@ export class FileStamps {
    * The stamps restored from `saved` (see `saved()`): what a build of an earlier run read, so this run can check
    * whether that build is still the files' current form.
    */
-  static restore(saved: Readonly<Record<string, string>>): FileStamps {
+  static restore(saved: Readonly<Record<string, string>>, rootDir: string): FileStamps {
     const stamps = new FileStamps();
-    for (const [file, stat] of Object.entries(saved)) stamps.stamps.set(file, { stat, mtimeMs: 0 });
+    for (const [file, stat] of Object.entries(saved)) stamps.stamps.set(path.resolve(rootDir, file), { stat, mtimeMs: 0 });
     return stamps;
   }
 
@@ -67,12 +67,13 @@ export class FileStamps {
    * The stamps as text to keep for a later run, or undefined when one of them cannot say a change on its own: a file
    * saved within the last clock tick (its stamp keeps its text) or a failed build's folders.
    */
-  saved(): Record<string, string> | undefined {
+  saved(rootDir: string): Record<string, string> | undefined {
     if (this.folders.size) return undefined;
     const saved: Record<string, string> = {};
     for (const [file, stamp] of this.stamps) {
       if (stamp.content) return undefined;
-      saved[file] = stamp.stat;
+      // Relative to the project: what is kept under .fw names no path of this machine (and survives a moved folder).
+      saved[path.relative(rootDir, file)] = stamp.stat;
     }
     return saved;
   }

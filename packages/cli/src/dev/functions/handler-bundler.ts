@@ -95,7 +95,7 @@ export class HandlerBundler {
     for (const file of files) {
       const entry = manifest.files[file];
       const bundle = this.bundlePath(file);
-      const inputs = entry && FileStamps.restore(entry.inputs);
+      const inputs = entry && FileStamps.restore(entry.inputs, this.rootDir);
       if (!entry || !inputs || this.results.has(file) || !fs.existsSync(bundle) || inputs.changed(seen) !== undefined) {
         left.push(file);
         continue;
@@ -136,7 +136,7 @@ export class HandlerBundler {
   private saveManifest(): void {
     const files: Record<string, ManifestEntry> = {};
     for (const [file, result] of this.results) {
-      const inputs = result.ok ? this.inputsByFile.get(file)?.saved() : undefined;
+      const inputs = result.ok ? this.inputsByFile.get(file)?.saved(this.rootDir) : undefined;
       if (inputs) files[file] = { inputs, externals: this.externalsByFile.get(file) ?? [] };
     }
     const manifest: Manifest = { key: this.manifestKey(), files };
