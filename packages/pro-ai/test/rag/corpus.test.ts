@@ -78,11 +78,14 @@ describe('RAG over the fixture corpus (PGlite + pgvector, local embedder, mock m
     expect(model.doGenerateCalls).to.have.length(0);
   });
 
-  it('hybrid search finds at least what vector-only finds (recall@5) and ranks keyword matches first more often (recall@1)', async () => {
+  it('hybrid search beats vector-only on keyword queries (recall@5) and ranks keyword matches first more often (recall@1)', async () => {
+    // The corpus holds near-miss documents (forms-catalog, form-27-series, form-b-series, error-codes, build-errors,
+    // pipeline-alarms): full of "form 27A", "E4417" and the like, they crowd a code's document out of the vector
+    // top 5; the full-text half still matches the exact code.
     const hybrid = await recallAt(5, store, 'hybrid');
     const vectorOnly = await recallAt(5, store, 'vector');
     console.log(`      recall@5 on ${labels().length} labelled queries: hybrid ${hybrid.toFixed(3)}, vector-only ${vectorOnly.toFixed(3)}`);
-    expect(hybrid).to.be.at.least(vectorOnly);
+    expect(hybrid).to.be.greaterThan(vectorOnly);
     expect(hybrid).to.be.greaterThan(0.8);
     // At the top of the list the keyword half matters: "E4471", "I lost my badge" rank their document first only with it.
     const hybridTop = await recallAt(1, store, 'hybrid');
