@@ -98,9 +98,9 @@ export class Database extends QueryRunner {
     if (settings) {
       // Settings (the tenant) only exist inside a transaction: the statement gets one of its own, in the same round
       // trip as the settings (see StatementWithSettings).
-      return this.runWithSettings(compiled, settings, options, true);
+      return this.runWithSettings(compiled, settings, options);
     }
-    if (options?.prepare) return this.runPrepared(compiled, options, true);
+    if (options?.prepare) return this.runPrepared(compiled, options);
     // The hot path: once the pool exists, no extra promise or async frame per statement.
     const pool = this.readyPool;
     return pool ? this.runOn(pool, compiled, options) : this.pool().then((p) => this.runOn(p, compiled, options));
@@ -122,53 +122,56 @@ export class Database extends QueryRunner {
    * (the implicit transaction of the extended protocol ends at its Sync). A lost connection is retried once when the
    * statement is an idempotent read; a lost write may or may not have committed, and says so.
    */
-  private async runWithSettings(compiled: CompiledQuery, settings: TransactionSettings, options: QueryOptions | undefined, retry: boolean): Promise<PgQueryResult> {
-    const pool = this.readyPool ?? (await this.pool());
+  private async runWithSettings(compiled: CompiledQuery, settings: TransactionSettings, options: QueryOptions | undefined): Promise<PgQueryResult> {
     // Before a connection is taken: a bad setting name throws here, with nothing to give back.
     const settingsText = settingsStatement(settings);
-    // Leased rather than `pool.query`: a failed statement (a unique violation) leaves a healthy connection, which goes
-    // back to the pool; only a lost one is discarded.
+    return this.runLeased(compiled, options, true, (client) => {
+      const name = options?.prepare ? preparedStatementName(client, compiled.text) : undefined;
+      // A named statement that failed: `pg` counts it parsed once the settings' statement parsed, even when its own
+      // parse failed. That connection's record of its statements can no longer be trusted, so it is not reused.
+      return { result: new StatementWithSettings(settingsText, compiled.text, compiled.values, name).send(client), discardOnFailure: name !== undefined };
+    });
+  }
+
+  /** A named statement without settings (`prepare`), on a leased connection: the name is the connection's own. */
+  private runPrepared(compiled: CompiledQuery, options: QueryOptions): Promise<PgQueryResult> {
+    return this.runLeased(compiled, options, true, (client) => ({
+      result: client.query({ name: preparedStatementName(client, compiled.text), text: compiled.text, values: compiled.values as unknown[] }),
+      discardOnFailure: false,
+    }));
+  }
+
+  /**
+   * One statement on a leased connection (rather than `pool.query`: a failed statement, a unique violation, leaves a
+   * healthy connection, which goes back to the pool; only a lost one is discarded, or one `send` says is not to be
+   * trusted after a failure). A lost connection is retried once when the statement is an idempotent read; a lost
+   * write may or may not have committed, and says so.
+   */
+  private async runLeased(
+    compiled: CompiledQuery,
+    options: QueryOptions | undefined,
+    retry: boolean,
+    send: (client: PoolClient) => { result: Promise<PgQueryResult>; discardOnFailure: boolean },
+  ): Promise<PgQueryResult> {
+    const pool = this.readyPool ?? (await this.pool());
     const connection = await LeasedConnection.take(pool);
-    const name = options?.prepare ? preparedStatementName(connection.client, compiled.text) : undefined;
-    const statement = new StatementWithSettings(settingsText, compiled.text, compiled.values, name);
     let result: PgQueryResult;
+    let discardOnFailure = false;
     try {
-      result = await statement.send(connection.client);
+      const sent = send(connection.client);
+      discardOnFailure = sent.discardOnFailure;
+      result = await sent.result;
     } catch (error) {
       this.afterFailure(error);
       const lost = connection.lost ?? (isConnectionLost(error) ? error : undefined);
-      // A named statement that failed: `pg` counts it parsed once the settings' statement parsed, even when its own
-      // parse failed. That connection's record of its statements can no longer be trusted, so it is not reused.
-      const discard = lost ?? (name !== undefined ? error : undefined);
+      const discard = lost ?? (discardOnFailure ? error : undefined);
       connection.release(discard === undefined ? undefined : discard instanceof Error ? discard : new Error(String(discard)));
       if (lost === undefined) throw error;
       const idempotent = options?.idempotent ?? isIdempotentRead(compiled.text);
       if (!idempotent) throw ConnectionLostError.inTransaction(true, false, lost);
       if (!retry) throw error;
       this.logger.warn('database connection lost, retrying the read once', { error: (lost as Error).message });
-      return this.runWithSettings(compiled, settings, options, false);
-    }
-    connection.release();
-    return result;
-  }
-
-  /** A named statement without settings (`prepare`), on a leased connection: the name is the connection's own. */
-  private async runPrepared(compiled: CompiledQuery, options: QueryOptions, retry: boolean): Promise<PgQueryResult> {
-    const pool = this.readyPool ?? (await this.pool());
-    const connection = await LeasedConnection.take(pool);
-    let result: PgQueryResult;
-    try {
-      result = await connection.client.query({ name: preparedStatementName(connection.client, compiled.text), text: compiled.text, values: compiled.values as unknown[] });
-    } catch (error) {
-      this.afterFailure(error);
-      const lost = connection.lost ?? (isConnectionLost(error) ? error : undefined);
-      connection.release(lost === undefined ? undefined : lost instanceof Error ? lost : new Error(String(lost)));
-      if (lost === undefined) throw error;
-      const idempotent = options.idempotent ?? isIdempotentRead(compiled.text);
-      if (!idempotent) throw ConnectionLostError.inTransaction(true, false, lost);
-      if (!retry) throw error;
-      this.logger.warn('database connection lost, retrying the read once', { error: (lost as Error).message });
-      return this.runPrepared(compiled, options, false);
+      return this.runLeased(compiled, options, false, send);
     }
     connection.release();
     return result;
