@@ -1,10 +1,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { javascript, typescript } from 'projen';
-import { AppIntents, AppTypes, BaseConfigFile, FrameworkTasks, FwConfigFile, MochaConfig, SampleFiles, SecurityConfigFile, StageConfigFile } from './components';
+import { AppIntents, AppTypes, BaseConfigFile, FrameworkTasks, FwConfigFile, INTENT_KIND_NAMES, IntentKindName, IntentOf, MochaConfig, SampleFiles, SecurityConfigFile, StageConfigFile, intentKind } from './components';
 import { FrameworkAppError, ERROR_CODES } from './errors';
 import { sampleReadme } from './files';
-import { cronSample, functionSample, queueConsumerSample } from './files/samples';
 import {
   AppClient,
   AuthIntent,
@@ -12,7 +11,7 @@ import {
   CacheIntent,
   DatabaseIntent,
   FunctionIntent,
-  NotifyIntent,
+  InfrastructureIntents,
   Preset,
   QueueIntent,
   Role,
@@ -20,13 +19,12 @@ import {
   Scope,
   Stage,
   StorageIntent,
-  WebSocketIntent,
 } from './intents';
 import { FrameworkTemplate } from './templates';
 import { TEMPLATES, templateFiles } from './templates/catalog';
 
-/** Options of a framework app (`.projenrc.ts`). */
-export interface FrameworkAppOptions {
+/** Options of a framework app (`.projenrc.ts`); its infrastructure intents are the fields of `InfrastructureIntents`. */
+export interface FrameworkAppOptions extends InfrastructureIntents {
   /**
    * Project name: 2 to 32 lowercase letters, digits or `-`, starting with a letter. Prefixes every deployed name
    * and is the npm package name.
@@ -67,24 +65,6 @@ export interface FrameworkAppOptions {
   readonly appClients?: AppClient[];
   /** Roles: who may hold which scopes (`security.roles`). @default - none */
   readonly roles?: Role[];
-  /** The identity provider. @default - the template's (every template has one) */
-  readonly auth?: AuthIntent;
-  /** Standalone functions (`src/functions/<id>.ts`). @default - none */
-  readonly functions?: FunctionIntent[];
-  /** Queues and their consumers (`src/queues/<id>.ts`). @default - the template's */
-  readonly queues?: QueueIntent[];
-  /** Scheduled tasks (`src/crons/<id>.ts`). @default - none */
-  readonly schedules?: ScheduleIntent[];
-  /** PostgreSQL databases. @default - the template's */
-  readonly databases?: DatabaseIntent[];
-  /** Object-storage buckets. @default - the template's */
-  readonly storage?: StorageIntent[];
-  /** Caches. @default - none */
-  readonly caches?: CacheIntent[];
-  /** Settings of the WebSocket API of `src/ws/` (its files alone make the API). @default - none */
-  readonly ws?: WebSocketIntent;
-  /** The notify infrastructure (`@framework/notify`): SES identity and events, the dispatcher's permissions. @default - none */
-  readonly notify?: NotifyIntent;
   /** The app's plans for `@framework-pro/billing` (`billing` of `fw.config.ts`). @default - none */
   readonly billing?: BillingOptions;
 
@@ -257,17 +237,14 @@ export class FrameworkApp extends typescript.TypeScriptProject {
     for (const scope of [...definition.scopes, ...(options.scopes ?? [])]) this.addScope(scope);
     for (const client of [...definition.appClients, ...(options.appClients ?? [])]) this.addAppClient(client);
     for (const role of [...definition.roles, ...(options.roles ?? [])]) this.addRole(role);
-    const auth = options.auth ?? definition.auth;
-    if (auth) this.addAuth(auth);
+    // The template's files before its intents, so an intent's sample file never replaces one of the template's.
     for (const [file, source] of templateFiles(template)) this.samples.add(file, { sourcePath: source });
-    for (const db of [...definition.databases, ...(options.databases ?? [])]) this.addDatabase(db);
-    for (const bucket of [...definition.storage, ...(options.storage ?? [])]) this.addStorage(bucket);
-    for (const queue of [...definition.queues, ...(options.queues ?? [])]) this.addQueue(queue);
-    for (const schedule of options.schedules ?? []) this.addSchedule(schedule);
-    for (const fn of options.functions ?? []) this.addFunction(fn);
-    for (const cache of options.caches ?? []) this.addCache(cache);
-    if (options.ws) this.intents.ws = options.ws;
-    if (options.notify) this.intents.notify = options.notify;
+    const fromTemplate: InfrastructureIntents = { auth: definition.auth, databases: [...definition.databases], storage: [...definition.storage], queues: [...definition.queues] };
+    // Kind by kind, in INTENT_KINDS' order: the template's then the options' (an option's `auth` replaces the template's).
+    for (const kind of INTENT_KIND_NAMES) {
+      this.declareAll(kind, fromTemplate);
+      this.declareAll(kind, options);
+    }
     if (options.billing) this.intents.billing = options.billing;
 
     // The app is type-checked, never emitted (esbuild bundles each handler), and its TypeScript lives outside src/
@@ -306,47 +283,61 @@ export class FrameworkApp extends typescript.TypeScriptProject {
     this.intents.add('roles', this.intents.roles, role, role.name, 'name');
   }
 
+  /**
+   * Declares infrastructure intents, any kinds at once: each list's intents are added, a single intent (`auth`, `ws`,
+   * `notify`) replaces the one declared before. Every kind, including one added after this class's `add*` methods.
+   */
+  public addIntents(intents: InfrastructureIntents): void {
+    for (const kind of INTENT_KIND_NAMES) this.declareAll(kind, intents);
+  }
+
   /** Sets the identity provider intent (replaces the template's). */
   public addAuth(auth: AuthIntent): void {
-    this.intents.auth = auth;
+    this.declare('auth', auth);
   }
 
   /** Adds a queue; writes a sample consumer `src/queues/<id>.ts` once when there is none. */
   public addQueue(queue: QueueIntent): void {
-    this.intents.add('queues', this.intents.queues, queue, queue.id);
-    this.samples.add(`src/queues/${queue.id}.ts`, { contents: queueConsumerSample(queue.id) });
+    this.declare('queues', queue);
   }
 
   /** Adds a scheduled task; writes a sample `src/crons/<id>.ts` once when there is none. */
   public addSchedule(schedule: ScheduleIntent): void {
-    if ((schedule.cron === undefined) === (schedule.rate === undefined)) {
-      throw new FrameworkAppError(ERROR_CODES.invalidOption, `schedules "${schedule.id}": give exactly one of cron (e.g. '0 12 * * ? *') or rate (e.g. '5 minutes')`);
-    }
-    this.intents.add('schedules', this.intents.schedules, schedule, schedule.id);
-    this.samples.add(`src/crons/${schedule.id}.ts`, { contents: cronSample(schedule.id) });
+    this.declare('schedules', schedule);
   }
 
   /** Adds a standalone function; writes a sample `src/functions/<id>.ts` once when there is none. */
   public addFunction(fn: FunctionIntent): void {
-    this.intents.add('functions', this.intents.functions, fn, fn.id);
-    this.samples.add(`src/functions/${fn.id}.ts`, { contents: functionSample(fn.id) });
+    this.declare('functions', fn);
   }
 
   /** Adds a PostgreSQL database (and the `@framework/data` dependency). */
   public addDatabase(database: DatabaseIntent): void {
-    this.intents.add('databases', this.intents.databases, database, database.id);
-    this.addDeps(`@framework/data@${this.frameworkVersion}`);
+    this.declare('databases', database);
   }
 
   /** Adds an object-storage bucket (and the `@framework/storage` dependency). */
   public addStorage(bucket: StorageIntent): void {
-    this.intents.add('storage', this.intents.storage, bucket, bucket.id);
-    this.addDeps(`@framework/storage@${this.frameworkVersion}`);
+    this.declare('storage', bucket);
   }
 
   /** Adds a cache. */
   public addCache(cache: CacheIntent): void {
-    this.intents.add('caches', this.intents.caches, cache, cache.id);
+    this.declare('caches', cache);
+  }
+
+  /** One intent: kept for the config files, with its kind's sample file and package dependency. */
+  private declare<K extends IntentKindName>(kind: K, intent: IntentOf<K>): void {
+    const entry = intentKind(kind);
+    this.intents.declare(kind, intent);
+    const sample = entry.sample?.(intent);
+    if (sample) this.samples.add(sample.path, { contents: sample.contents });
+    if (entry.dependency) this.addDeps(`@framework/${entry.dependency}@${this.frameworkVersion}`);
+  }
+
+  /** Every intent of one kind in `intents`. */
+  private declareAll<K extends IntentKindName>(kind: K, intents: InfrastructureIntents): void {
+    for (const intent of intentsOf(kind, intents)) this.declare(kind, intent);
   }
 
   public preSynthesize(): void {
@@ -357,6 +348,13 @@ export class FrameworkApp extends typescript.TypeScriptProject {
       if (!this.tryFindFile(`config/${stage.name}.ts`)) new StageConfigFile(this, stage);
     }
   }
+}
+
+/** The intents of one kind in `intents`, as a list (a single intent is a list of one). */
+function intentsOf<K extends IntentKindName>(kind: K, intents: InfrastructureIntents): ReadonlyArray<IntentOf<K>> {
+  const value = intents[kind] as IntentOf<K> | ReadonlyArray<IntentOf<K>> | undefined;
+  if (value === undefined) return [];
+  return intentKind(kind).many ? (value as ReadonlyArray<IntentOf<K>>) : [value as IntentOf<K>];
 }
 
 function pick(options: object, key: string): Record<string, unknown> {

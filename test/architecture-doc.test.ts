@@ -56,6 +56,22 @@ describe('docs/architecture.md', () => {
     expect(undefinedOnes).to.deep.equal([]);
   });
 
+  it('counts the files of "Adding a kind" as its table lists them', () => {
+    // The table's rows each name the files a new config-only kind edits, in their first column.
+    const section = /### Adding a kind: the files\n([\s\S]*?)\n(?=#{2,3} )/.exec(doc)?.[1] ?? '';
+    const rows = section.split('\n').filter((line) => /^\| \d+ \|/.test(line));
+    expect(rows.length, 'the section has its table').to.be.greaterThan(5);
+    const tableFiles = rows.flatMap((row) => [...row.split('|')[2]!.matchAll(/`([^`]+\.ts)`/g)].map((m) => m[1]!));
+    const projenFiles = tableFiles.filter((file) => file.startsWith('src/'));
+    const stated = /That is (\d+) source files, (\d+) of them outside the projen side/.exec(section);
+    expect(stated, 'the section states the count').to.not.equal(null);
+    expect(Number(stated![1]), 'files in the table').to.equal(tableFiles.length);
+    expect(Number(stated![2]), 'files outside src/ (the projen side)').to.equal(tableFiles.length - projenFiles.length);
+    // Every file of the table without a placeholder exists as named (the placeholders are `<kind>`).
+    const missing = tableFiles.filter((file) => !file.includes('<') && !fs.existsSync(path.join(root, file)));
+    expect(missing).to.deep.equal([]);
+  });
+
   it('lists every workspace package, and every package README links to it', () => {
     for (const name of packageNames) {
       expect(doc, `packages/${name} in the table`).to.include(`packages/${name}`);

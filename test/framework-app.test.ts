@@ -115,6 +115,26 @@ describe('FrameworkApp', () => {
     expect(files['src/queues/emails.ts']).to.contain("taskHandler<SQSEvent>");
   });
 
+  it('addIntents declares any kinds at once: lists extend the options, a single intent replaces, each with its sample and package', () => {
+    // Given an app with a cache and auth in its options, when more intents are declared in one call
+    const app = newApp({ caches: [{ id: 'sessions' }], auth: { selfSignUp: true } });
+    app.addIntents({ caches: [{ id: 'rates' }], schedules: [{ id: 'cleanup', rate: '1 day' }], databases: [{ id: 'main' }], auth: { passwordMinLength: 16 }, notify: { queue: 'mail' } });
+    const files = synth(app);
+    const config = files['fw.config.ts'] as string;
+    // Then fw.config.ts has both caches, the schedule in core's shape, and the last auth only
+    expect(config).to.contain("caches: [{ id: 'sessions' }, { id: 'rates' }]");
+    expect(config).to.contain("schedules: [{ id: 'cleanup', schedule: { rate: '1 day' } }]");
+    expect(config).to.contain('auth: { passwordMinLength: 16 }');
+    expect(config).not.to.contain('selfSignUp');
+    expect(config).to.contain("notify: { queue: 'mail' }");
+    // And the schedule's sample file and the database's package come with them
+    expect(files['src/crons/cleanup.ts']).to.be.a('string');
+    expect((files['package.json'] as { dependencies: Record<string, string> }).dependencies).to.have.property('@framework/data');
+    // And the same checks as the add* methods apply: a second id, a schedule with both cron and rate
+    expect(() => app.addIntents({ caches: [{ id: 'rates' }] })).to.throw(/caches: id "rates" is declared twice/).with.property('code', ERROR_CODES.duplicateId);
+    expect(() => app.addIntents({ schedules: [{ id: 'both', rate: '1 day', cron: '0 3 * * ? *' }] })).to.throw(/give exactly one of cron/).with.property('code', ERROR_CODES.invalidOption);
+  });
+
   it('never overwrites a sample file the user changed', () => {
     const { dir, remove } = tempDir('fw-sample');
     try {

@@ -1,7 +1,8 @@
 import { Project } from 'projen';
-import { Literal, ManagedTsFile, renderLiteral, toLiteral, toLiteralObject } from '../files';
+import { Literal, ManagedTsFile, renderLiteral, toLiteralObject } from '../files';
 import type { BillingOptions, PlanFeature } from '../intents';
 import { AppIntents } from './app-intents';
+import { INTENT_KIND_NAMES, intentKind, renderIntent } from './intent-kinds';
 import { stageVariable } from './stage-config-file';
 
 /** `fw.config.ts`: the app (`defineApp`) with its stages and the infrastructure intents, in core's shape. */
@@ -14,24 +15,13 @@ export class FwConfigFile extends ManagedTsFile {
 function renderFwConfig(intents: AppIntents): string {
   const stageImports = intents.stages.map((s) => `import ${stageVariable(s.name)} from './config/${s.name}.js';`);
   const envs = intents.stages.map((s) => (stageVariable(s.name) === s.name ? s.name : `'${s.name}': ${stageVariable(s.name)}`));
-  const infrastructure: Record<string, Literal> = {
-    auth: intents.auth ? toLiteral(intents.auth) : undefined,
-    databases: nonEmpty(intents.databases.map((d) => toLiteral(d))),
-    storage: nonEmpty(intents.storage.map((s) => toLiteral(s))),
-    queues: nonEmpty(intents.queues.map((q) => toLiteral(q))),
-    schedules: nonEmpty(
-      intents.schedules.map(({ cron, rate, ...rest }) => ({ id: rest.id, schedule: cron !== undefined ? { cron } : { rate }, ...toLiteralObject({ ...rest, id: undefined }) })),
-    ),
-    functions: nonEmpty(
-      intents.functions.map(({ environment, ...rest }) => ({
-        ...toLiteralObject(rest),
-        environment: environment?.length ? Object.fromEntries(environment.map((v) => [v.name, v.value])) : undefined,
-      })),
-    ),
-    caches: nonEmpty(intents.caches.map((c) => toLiteral(c))),
-    ws: intents.ws ? toLiteral(intents.ws) : undefined,
-    notify: intents.notify ? toLiteral(intents.notify) : undefined,
-  };
+  // Each kind under its name, in INTENT_KINDS' order; a list kind with no intents and an absent single one are left out.
+  const infrastructure: Record<string, Literal> = Object.fromEntries(
+    INTENT_KIND_NAMES.map((kind) => {
+      const rendered = intents.of(kind).map((intent) => renderIntent(kind, intent));
+      return [kind, intentKind(kind).many ? nonEmpty(rendered) : rendered[0]];
+    }),
+  );
   return [
     `import { defineApp } from '@framework/core';`,
     `import base from './config/base.js';`,

@@ -3,6 +3,7 @@ export * from './app-types';
 export * from './base-config-file';
 export * from './framework-tasks';
 export * from './fw-config-file';
+export * from './intent-kinds';
 export * from './mocha-config';
 export * from './sample-files';
 export * from './security-config-file';

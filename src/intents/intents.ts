@@ -193,3 +193,29 @@ export interface CacheIntent {
   /** @default CacheEngine.VALKEY */
   readonly engine?: CacheEngine;
 }
+
+/**
+ * The infrastructure intents of an app, one field per kind, named as `defineApp({ infrastructure })` names them:
+ * `FrameworkApp`'s options and `FrameworkApp.addIntents` take them. A kind added here needs its entry in
+ * `INTENT_KINDS` (how `fw.config.ts` renders it; the compiler asks for it) and no method of its own.
+ */
+export interface InfrastructureIntents {
+  /** The identity provider. @default - the template's (every template has one) */
+  readonly auth?: AuthIntent;
+  /** Standalone functions (`src/functions/<id>.ts`). @default - none */
+  readonly functions?: FunctionIntent[];
+  /** Queues and their consumers (`src/queues/<id>.ts`). @default - the template's */
+  readonly queues?: QueueIntent[];
+  /** Scheduled tasks (`src/crons/<id>.ts`). @default - none */
+  readonly schedules?: ScheduleIntent[];
+  /** PostgreSQL databases. @default - the template's */
+  readonly databases?: DatabaseIntent[];
+  /** Object-storage buckets. @default - the template's */
+  readonly storage?: StorageIntent[];
+  /** Caches. @default - none */
+  readonly caches?: CacheIntent[];
+  /** Settings of the WebSocket API of `src/ws/` (its files alone make the API). @default - none */
+  readonly ws?: WebSocketIntent;
+  /** The notify infrastructure (`@framework/notify`): SES identity and events, the dispatcher's permissions. @default - none */
+  readonly notify?: NotifyIntent;
+}

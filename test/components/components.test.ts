@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { expect } from 'chai';
 import { Project, Testing } from 'projen';
 import { AppIntents, AppTypes, BaseConfigFile, FrameworkTasks, FwConfigFile, MochaConfig, SampleFiles, SecurityConfigFile, StageConfigFile } from '../../src/components';
-import { OAuthFlow, Preset } from '../../src/intents';
+import { MfaMode, OAuthFlow, Preset } from '../../src/intents';
 import { tempDir } from '../support/temp-dir';
 
 // Each generated file of a framework app is a component: on a bare projen project, it renders its file alone.
@@ -31,8 +31,11 @@ describe('components (one per generated file)', () => {
     new FwConfigFile(project, intents);
     intents.add('stages', intents.stages, { name: 'dev', preset: Preset.FREE }, 'dev', 'name');
     intents.add('stages', intents.stages, { name: 'prod-eu', preset: Preset.LARGE }, 'prod-eu', 'name');
-    intents.add('queues', intents.queues, { id: 'emails', batchSize: 5 }, 'emails');
-    intents.add('schedules', intents.schedules, { id: 'cleanup', rate: '1 day' }, 'cleanup');
+    intents.declare('queues', { id: 'emails', batchSize: 5 });
+    intents.declare('schedules', { id: 'cleanup', rate: '1 day' });
+    intents.declare('functions', { id: 'reports/daily', environment: [{ name: 'REPORT_FORMAT', value: 'csv' }] });
+    intents.declare('auth', { mfa: MfaMode.OFF });
+    intents.declare('auth', { selfSignUp: true });
     // When synthesized
     const config = Testing.synth(project)['fw.config.ts'] as string;
     // Then it is generated, imports each stage and writes the intents in core's shape
@@ -41,12 +44,17 @@ describe('components (one per generated file)', () => {
     expect(config).to.contain("envs: { dev, 'prod-eu': prodEu }");
     expect(config).to.contain("queues: [{ id: 'emails', batchSize: 5 }]");
     expect(config).to.contain("schedules: [{ id: 'cleanup', schedule: { rate: '1 day' } }]");
+    expect(config).to.contain("functions: [{ id: 'reports/daily', environment: { REPORT_FORMAT: 'csv' } }]");
+    // A kind of one intent keeps the last declaration; kinds with nothing declared are left out.
+    expect(config).to.contain('auth: { selfSignUp: true }');
+    expect(config).not.to.contain('mfa');
+    expect(config).not.to.match(/caches|databases|ws:/);
   });
 
   it('AppIntents refuses a second declaration of one id', () => {
     const intents = new AppIntents();
-    intents.add('caches', intents.caches, { id: 'sessions' }, 'sessions');
-    expect(() => intents.add('caches', intents.caches, { id: 'sessions' }, 'sessions')).to.throw(/caches: id "sessions" is declared twice/).with.property('code', 'FW_ERR_PROJEN_DUPLICATE_ID');
+    intents.declare('caches', { id: 'sessions' });
+    expect(() => intents.declare('caches', { id: 'sessions' })).to.throw(/caches: id "sessions" is declared twice/).with.property('code', 'FW_ERR_PROJEN_DUPLICATE_ID');
   });
 
   it('BaseConfigFile, SecurityConfigFile and StageConfigFile each render their config file', () => {
