@@ -67,6 +67,8 @@ describe('docs/architecture.md', () => {
     expect(stated, 'the section states the count').to.not.equal(null);
     expect(Number(stated![1]), 'files in the table').to.equal(tableFiles.length);
     expect(Number(stated![2]), 'files outside src/ (the projen side)').to.equal(tableFiles.length - projenFiles.length);
+    // The bound the layout keeps (a new config-only kind in at most 8 source files plus docs).
+    expect(tableFiles.length, 'source files a config-only kind touches').to.be.at.most(8);
     // Every file of the table without a placeholder exists as named (the placeholders are `<kind>`).
     const missing = tableFiles.filter((file) => !file.includes('<') && !fs.existsSync(path.join(root, file)));
     expect(missing).to.deep.equal([]);

@@ -10,7 +10,6 @@ export * from './databases/index.js';
 export * from './storage/index.js';
 export * from './auth/index.js';
 export * from './queues/index.js';
-export * from './caches/index.js';
 export * from './idempotency/index.js';
 export * from './integrations/index.js';
 export * from './ai/index.js';

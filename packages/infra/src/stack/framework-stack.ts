@@ -39,6 +39,11 @@ import { WS_REGISTRY_FUNCTION_TIMEOUT_SECONDS, WsConnectionRegistry } from '../w
 import { IntentOutputs } from './intent-outputs.js';
 import { DEFAULT_ROUTE_SHARDS, MAX_RESOURCES_PER_STACK, routeShardOf } from './route-shards.js';
 
+// The construct of a kind is the type of the stack's public field of that kind (`caches: Map<string, AppCache>`), so
+// the stack exports it with its props: a kind's construct needs no export line or folder index of its own. (The
+// kinds that came before this rule keep their folder's index.ts.)
+export * from '../caches/app-cache.js';
+
 /** Props of `FrameworkStack`. */
 export interface FrameworkStackProps extends StackProps {
   /** The app model of the stage to deploy (`defineApp(...)` or `app.forStage('prod')`). */
