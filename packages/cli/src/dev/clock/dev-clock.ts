@@ -1,3 +1,4 @@
+import type { UnitKind } from '@framework/core';
 import { DevServerError } from '../../errors.js';
 
 /** setTimeout holds at most 2^31-1 ms; a later timer is re-armed in steps. */
@@ -36,7 +37,8 @@ export interface DevClockHold {
 export interface DevClockTraceEntry {
   /** The clock's time when it ran (ISO 8601). */
   readonly time: string;
-  readonly kind: 'cron' | 'queue' | 'function' | 'route' | 'ws' | 'saga';
+  /** The unit's kind (core's `UnitKind`: a new handler kind is traced without a change here), or a saga step. */
+  readonly kind: UnitKind | 'saga';
   /** The unit's id (`daily-summary`, `task-events`); a saga step's `<saga>/<step>` (`<saga>/<step>/compensate`). */
   readonly id: string;
   readonly ok: boolean;
