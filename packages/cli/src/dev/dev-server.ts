@@ -30,7 +30,7 @@ import { FirstAnswer } from './server/first-answer.js';
 import { gatewayAnswer } from './server/gateway-answer.js';
 import { buildHttpEvent, type JwtAuthorizerContext } from './server/gateway-event.js';
 import { errorResponse, mapFunctionResult } from './server/gateway-response.js';
-import { createHttpServer, listenHttpServer, portInUseError, servedBy, wireHttpServer } from './server/http-server.js';
+import { createHttpServer, engineNotReady, listenHttpServer, portInUseError, servedBy, wireHttpServer } from './server/http-server.js';
 import { RouteTable } from './server/route-table.js';
 import { send } from './server/send-response.js';
 import { startupTable } from './startup-table.js';
@@ -44,9 +44,8 @@ import { startEngines } from './startup/start-engines.js';
 export { BODY_LIMIT_BYTES } from './server/http-server.js';
 export { fillEnvironment } from './startup/engine-environment.js';
 /**
- * How long `fw dev` waits, before serving, for engines that finish starting in the background (a database: server
- * up, migrations applied). Past it, it serves, and requests that would reach a handler get 503 ENGINE_NOT_READY
- * naming the engine until it is ready.
+ * How long, from start, requests that need an engine finishing its start in the background (a database: server up,
+ * migrations applied) wait for it. Past it they get 503 ENGINE_NOT_READY naming the engine until it is ready.
  */
 export const ENGINE_READY_TIMEOUT_MS = 120_000;
 
@@ -87,7 +86,7 @@ export interface DevServerOptions {
   readonly typecheck?: boolean;
   /** Where the start-up table goes. @default - stdout */
   readonly print?: (text: string) => void;
-  /** How long to wait for the engines before serving anyway (answering 503 until they are ready). @default ENGINE_READY_TIMEOUT_MS */
+  /** How long requests that need an engine wait for it, from start (then 503 until it is ready). @default ENGINE_READY_TIMEOUT_MS */
   readonly engineReadyTimeoutMs?: number;
   /**
    * Watch the project's files, to rebuild as soon as a file is saved. Only an accelerator: without it each request
@@ -155,6 +154,10 @@ export class DevServer {
   requestRecords?: RequestRecords;
   /** What is broken right now (the console's Errors tab). */
   problems?: DevProblems;
+  /** Resolves true once every engine is ready, false when the start-up's wait for them ran out first. */
+  private enginesReady: () => Promise<boolean> = async () => true;
+  /** The engines still getting ready, by name. */
+  private notReady: ReadonlySet<string> = new Set();
   /** The deployed API-key authorizer's cache TTL (`cdk.json`), read at the first request to a route that accepts keys. */
   private apiKeyAuthorizerTtl: number | undefined;
 
@@ -213,7 +216,9 @@ export class DevServer {
         : new ActivityLog(options.activityLog ?? { write: turnBatchedWriter(process.stdout), colour: process.stdout.isTTY === true && !process.env.NO_COLOR });
     // First of all: a taken port is known in a millisecond, not after the engines took their seconds to start.
     if (options.port !== 0 && (await portInUse(hostName, options.port ?? 3000))) throw portInUseError(hostName, options.port ?? 3000);
+    debug(`start at ${performance.now().toFixed(0)} ms of the process`);
     const { app, inputs: configInputs } = await loadAppWithInputs(rootDir, stage);
+    debug(`app loaded at ${performance.now().toFixed(0)} ms`);
     warnMissingRoutesDir(rootDir, app, log);
     refreshClient(rootDir, app, log);
     // Before the background type check starts, so it checks against this app's ids and scopes.
@@ -257,6 +262,7 @@ export class DevServer {
       seeded.catch(() => undefined);
       // Only now the HTTP stack: the engines (the embedded database's own process), the spare threads and esbuild
       // boot while Fastify loads on this thread.
+      debug(`engines started at ${performance.now().toFixed(0)} ms`);
       fastify = await createHttpServer(log);
       await wireHttpServer(fastify, {
         listenHost: hostName,
@@ -272,6 +278,7 @@ export class DevServer {
         host,
         enginePlugins: startup.plugins,
         notReady: startup.notReady,
+        untilEnginesReady: () => startup.untilReady(),
         currentApp,
         freshness: () => server?.freshness,
         serveRoute: (request, reply) => firstAnswer.track(server!.serveRoute(request, reply, issuer)),
@@ -279,10 +286,15 @@ export class DevServer {
       });
       // Listen while the handlers compile: a request waits for the build it needs, not for the server to start.
       void compiled;
-      await startup.waitUntilReady(options.engineReadyTimeoutMs ?? ENGINE_READY_TIMEOUT_MS, log);
+      // Serving does not wait for the engines (the embedded database takes a second or more to boot and check its
+      // migrations): what needs one waits for it (`untilReady`; the database's published port also holds each
+      // connection until it is ready), the rest is answered at once.
+      startup.startWaiting(options.engineReadyTimeoutMs ?? ENGINE_READY_TIMEOUT_MS, log);
+      // Functions loaded once the engines are ready talk to them directly (the database's own port).
+      void startup.settled().then(() => functionEnvironment.set(engines.readyFunctionEnvironment()));
       await seeded;
-      functionEnvironment.set(engines.readyFunctionEnvironment());
       await listenHttpServer(fastify, hostName, port);
+      debug(`listening at ${performance.now().toFixed(0)} ms`);
     } catch (error) {
       await fastify?.close().catch(() => undefined);
       await host.stop();
@@ -307,6 +319,8 @@ export class DevServer {
       if (options.typecheck && !s.stopping) s.typeCheck = BackgroundTypeCheck.start(rootDir, log);
     });
     server.clock = clock;
+    server.enginesReady = () => startup.untilReady();
+    server.notReady = startup.notReady;
     server.dataDir = dataDir;
     server.requestRecords = requestRecords;
     server.problems = problems;
@@ -370,6 +384,12 @@ export class DevServer {
     // A reload may have changed the route table meanwhile: match again (files that never stop changing: serve anyway).
     if (fresh && waited < 3) return fresh.then(() => this.serveRoute(request, reply, issuer, waited + 1));
     if (fresh) await fresh;
+    // A handler that may open a database connection (its module's own start-up included) waits, before it loads, for
+    // the database to be up and migrated; the others (a health check) are answered while it boots.
+    if (this.notReady.size) {
+      await this.host.builds();
+      if (this.bundler.reachesDatabase(route.file) && !(await this.enginesReady())) return send(reply, engineNotReady(this.notReady, requestId));
+    }
     const loaded = await this.host.load(route);
     if (!loaded.ok) {
       if (loaded.timedOut) return send(reply, errorResponse(504, 'GATEWAY_TIMEOUT', `the handler of ${route.routeKey} (${route.file}) did not load in time: ${loaded.errorMessage}`, requestId));

@@ -26,6 +26,10 @@ describe('fw dev: functions reach the database on its own port once it is ready 
     dev = await startDev(dir, ['--engine', 'databases=embedded']);
     const state = JSON.parse(fs.readFileSync(path.join(dir, '.fw', 'dev', 'state.json'), 'utf8')) as { env: Record<string, string> };
     const published = Number(state.env.FW_DB_MAIN_PORT);
+    // and the database ready (a route reading a table waits for it; the db-port route imports no database client, so
+    // it would be answered at once, with the published port, while the database still boots)
+    const bearer = await token(dev.url, ['tasks:read', 'tasks:write']);
+    expect((await fetch(`${dev.url}/tasks`, { headers: { authorization: `Bearer ${bearer}` } })).status).to.equal(200);
     // When a function reads the database's port
     const seen = Number((await json(await fetch(`${dev.url}/db-port`))).port);
     // Then it is another port than the published one, and the database itself answers on it
@@ -38,7 +42,6 @@ describe('fw dev: functions reach the database on its own port once it is ready 
       await direct.end();
     }
     // and the app's routes work through it
-    const bearer = await token(dev.url, ['tasks:read', 'tasks:write']);
     const created = await fetch(`${dev.url}/tasks`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${bearer}` }, body: '{"title":"direct"}' });
     expect(created.status, JSON.stringify(await created.clone().json())).to.equal(201);
     // while the published port still reaches the same database (fw migrate, a SQL client)

@@ -49,7 +49,9 @@ export class LocalInbox {
 
   static async start(options: LocalInboxOptions): Promise<LocalInbox> {
     const { SMTPServer } = await import('smtp-server');
-    const { simpleParser } = await import('mailparser');
+    // mailparser (and its MIME and HTML stack) loads with the first mail, not while fw dev starts.
+    let parser: Promise<typeof import('mailparser')> | undefined;
+    const simpleParser = async (stream: NodeJS.ReadableStream) => (await (parser ??= import('mailparser'))).simpleParser(stream as never);
     const file = options.dataDir ? path.join(options.dataDir, 'messages.jsonl') : undefined;
     let inbox!: LocalInbox;
     const maxBytes = options.maxEmailBytes ?? 10 * 1024 * 1024;

@@ -2,7 +2,7 @@ import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, writeSync } from
 import * as path from 'node:path';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import { BillingError } from '../errors.js';
 import { definePlans } from '../plans/index.js';
 import type { LocalStripeOptions } from './local-stripe-options.js';
@@ -37,7 +37,8 @@ export class LocalStripe {
   readonly webhookSecret: string;
   private readonly state: LocalStripeState;
   private readonly server: Server;
-  private readonly signer = new Stripe('sk_test_signer_only');
+  /** Signs webhooks as Stripe does (the SDK's own signer): loaded with the first webhook, not while fw dev starts. */
+  private signer?: Promise<Stripe>;
   private webhookUrl: string | undefined;
   private readonly held: StripeObject[] = [];
   private readonly idempotent = new Map<string, { status: number; body: string }>();
@@ -162,7 +163,8 @@ export class LocalStripe {
       const payload = JSON.stringify(event, null, 2);
       for (attempts = 1; attempts <= attemptsAllowed; attempts++) {
         // Signed at each attempt with the real time, as Stripe does: the receiver checks it against its own clock.
-        const signature = this.signer.webhooks.generateTestHeaderString({ payload, secret: this.webhookSecret });
+        this.signer ??= import('stripe').then(({ default: StripeSdk }) => new StripeSdk('sk_test_signer_only'));
+        const signature = (await this.signer).webhooks.generateTestHeaderString({ payload, secret: this.webhookSecret });
         try {
           const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json; charset=utf-8', 'stripe-signature': signature, 'user-agent': 'Stripe/1.0 (+https://stripe.com/docs/webhooks)' }, body: payload });
           status = response.status;

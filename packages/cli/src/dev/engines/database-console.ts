@@ -1,8 +1,7 @@
 import * as path from 'node:path';
 import { DEV_PATH_ROOT, type DatabaseDefinition } from '@framework/core';
-import { migrationStatus } from '@framework/data/migrations';
 import type { FastifyPluginAsync } from 'fastify';
-import pg from 'pg';
+import type pg from 'pg';
 import { errorResponse } from '../server/gateway-response.js';
 import { send } from '../server/send-response.js';
 
@@ -25,9 +24,11 @@ export function databaseConsolePlugin(options: {
   rootDir: string;
 }): FastifyPluginAsync {
   // One connection per console call: the tab is used now and then, and nothing stays open when fw dev stops.
+  // pg loads at the console's first call, not while fw dev starts (the tab is opened now and then).
   const connect = async (id: string): Promise<pg.Pool | undefined> => {
     const at = await options.endpoint(id);
     if (!at) return undefined;
+    const { default: pg } = await import('pg');
     return new pg.Pool({ host: at.host === '0.0.0.0' ? '127.0.0.1' : at.host, port: at.port, database: at.database, user: 'postgres', ssl: false, max: 1 });
   };
   return async (server) => {
@@ -43,6 +44,7 @@ export function databaseConsolePlugin(options: {
           const tables = await pool.query<{ schema: string; name: string }>(
             "select table_schema as schema, table_name as name from information_schema.tables where table_type = 'BASE TABLE' and table_schema not in ('pg_catalog', 'information_schema') order by 1, 2",
           );
+          const [{ default: pg }, { migrationStatus }] = await Promise.all([import('pg'), import('@framework/data/migrations')]);
           const counted = [];
           for (const table of tables.rows) {
             const rows = await pool.query<{ n: string }>(`select count(*) as n from ${pg.escapeIdentifier(table.schema)}.${pg.escapeIdentifier(table.name)}`);

@@ -6,8 +6,8 @@ import { DeferredPort, findOnPath } from './ports.js';
 /**
  * The database engine: each database intent gets a port on the dev server's address right away (so the other
  * engines and the handler builds start meanwhile), and connections to it wait for the server behind it, which starts
- * in the background. `ready` settles once the server is up and the pending migrations are applied: the dev server
- * serves no request before that. Functions loaded after that get the server's own port (`readyOutputs`); the
+ * in the background. `ready` settles once the server is up and the pending migrations are applied: until then the
+ * dev server holds the requests whose handlers may connect to it (and the port holds every connection). Functions loaded after that get the server's own port (`readyOutputs`); the
  * published port keeps forwarding for other clients (`fw migrate`, a SQL client). Outputs, the same keys as the deployed database's (so `@framework/data` connects alike): `host` 127.0.0.1, `port`, `name` (the database name), `secretArn`
  * `local` (user `postgres`, no password, no TLS).
  *

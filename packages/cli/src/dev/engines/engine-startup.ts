@@ -35,10 +35,12 @@ export class EngineStartup {
   async start(app: AppDefinition, context: DevContext, host: FunctionHost, preferences: EnginePreferences | undefined): Promise<void> {
     const { log } = context;
     for (const factory of await selectEngines(app, preferences)) {
+      const began = performance.now();
       const engine = await factory.create();
       this.engines.push(engine);
       try {
         const started = await engine.start(app, context);
+        if (process.env.FW_DEV_DEBUG === '1') process.stderr.write(`[fw:debug] the ${factory.intent} engine started in ${(performance.now() - began).toFixed(0)} ms\n`);
         this.outputs.set(factory.intent, started.outputs);
         this.functionOutputs.set(factory.intent, started.outputs);
         Object.assign(this.env, started.env);
@@ -64,17 +66,41 @@ export class EngineStartup {
     }
   }
 
-  /** Waits for the engines' `ready` (at most `timeoutMs`), so that serving means the databases are up and migrated. */
-  async waitUntilReady(timeoutMs: number, log: DevLogger): Promise<void> {
+  /** The wait `startWaiting` began: settles when every engine is ready or the wait ran out. */
+  private wait?: Promise<void>;
+
+  /**
+   * Starts the wait for the engines' `ready`, at most `timeoutMs` from now, without holding anyone: `fw dev` serves
+   * meanwhile, and what needs an engine waits for it with `untilReady`. Past the wait it says which engine is late.
+   */
+  startWaiting(timeoutMs: number, log: DevLogger): void {
     if (this.readiness.length === 0) return;
     let timer: NodeJS.Timeout | undefined;
-    const timedOut = await Promise.race([
-      Promise.all(this.readiness).then(() => false),
-      new Promise<boolean>((resolve) => {
-        timer = setTimeout(() => resolve(true), timeoutMs);
+    this.wait = Promise.race([
+      Promise.all(this.readiness).then(() => undefined),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, timeoutMs);
+        // Never what keeps the process alive.
+        timer.unref();
       }),
-    ]);
-    clearTimeout(timer);
-    if (timedOut && this.notReady.size) log.warn(`${[...this.notReady].join(', ')} not ready after ${Math.round(timeoutMs / 1000)} s; serving anyway, routes answer 503 ENGINE_NOT_READY until it is`);
+    ]).then(() => {
+      clearTimeout(timer);
+      if (this.notReady.size) log.warn(`${[...this.notReady].join(', ')} not ready after ${Math.round(timeoutMs / 1000)} s; serving anyway, what needs it answers 503 ENGINE_NOT_READY until it is`);
+    });
+  }
+
+  /**
+   * Resolves true once every engine is ready, or false when the wait (`startWaiting`) ran out first: the caller then
+   * answers 503 ENGINE_NOT_READY. Without a wait started, it answers at once.
+   */
+  async untilReady(): Promise<boolean> {
+    if (this.notReady.size === 0) return true;
+    await this.wait;
+    return this.notReady.size === 0;
+  }
+
+  /** Resolves once every engine's readiness settled (ready, or failed and logged). */
+  async settled(): Promise<void> {
+    await Promise.all(this.readiness);
   }
 }

@@ -439,6 +439,11 @@ export class FunctionHost {
     return this.building;
   }
 
+  /** Resolves once the builds queued so far are done (the compiled handlers and what they import are known). */
+  async builds(): Promise<void> {
+    await this.building;
+  }
+
   /** Loads the unit's handler (if not loaded for this build) and says what it declared. */
   async load(unit: FunctionUnit): Promise<LoadOutcome> {
     return (await this.loaded(unit)).outcome;

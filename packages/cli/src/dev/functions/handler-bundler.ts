@@ -3,6 +3,7 @@ import { isBuiltin } from 'node:module';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
 import { FileStamps } from '../freshness/file-stamps.js';
+import { PackageReach } from './package-reach.js';
 
 /** esbuild's options for a handler, but its entry and output (part of what makes an earlier run's build reusable). */
 const BUILD_OPTIONS = {
@@ -55,6 +56,7 @@ export class HandlerBundler {
   private readonly results = new Map<string, BundleResult>();
   private readonly externalsByFile = new Map<string, readonly string[]>();
   private readonly inputsByFile = new Map<string, FileStamps>();
+  private readonly databaseReach = new PackageReach();
 
   constructor(
     private readonly rootDir: string,
@@ -199,6 +201,15 @@ export class HandlerBundler {
     const all = new Set<string>();
     for (const list of this.externalsByFile.values()) for (const spec of list) if (!spec.startsWith('node:') && !spec.startsWith('.') && !spec.startsWith('/') && !isBuiltin(spec)) all.add(spec);
     return [...all].sort();
+  }
+
+  /**
+   * Whether the compiled handler of `file` may open a database connection: one of the packages it imports reaches a
+   * PostgreSQL client (`package-reach.ts`). True when it is not compiled yet (when in doubt, it waits for the database).
+   */
+  reachesDatabase(file: string): boolean {
+    const externals = this.externalsByFile.get(file);
+    return externals === undefined || this.databaseReach.anyReaches(externals, this.rootDir);
   }
 
   /** Where compiled files go. */

@@ -54,8 +54,10 @@ export interface HttpWiring {
   readonly host: FunctionHost;
   /** The engines' own routes. */
   readonly enginePlugins: readonly FastifyPluginAsync[];
-  /** Engines still getting ready: while any is, requests that would reach a handler get 503 ENGINE_NOT_READY. */
+  /** Engines still getting ready (named in the 503 ENGINE_NOT_READY of what waited for them in vain). */
   readonly notReady: ReadonlySet<string>;
+  /** Resolves true once every engine is ready, false when the start-up's wait for them ran out first. */
+  untilEnginesReady(): Promise<boolean>;
   currentApp(): AppDefinition;
   /** The dev server's freshness check (undefined until the server exists: nothing to refresh yet). */
   freshness(): Freshness | undefined;
@@ -208,17 +210,26 @@ export async function wireHttpServer(fastify: FastifyInstance, wiring: HttpWirin
   await fastify.register(apiDocsPlugin({ document: () => wiring.openApi.document(), currentApp: () => wiring.currentApp() }));
   await fastify.register(consolePlugin({ currentApp: () => wiring.currentApp(), ...(consoleEvents ? { events: consoleEvents } : {}), ...(requestRecords ? { requestRecords } : {}), ...(wiring.problems ? { problems: wiring.problems } : {}) }));
   for (const plugin of wiring.enginePlugins) await fastify.register(plugin);
-  // Only reached when the engines took longer than the wait for them: a clear answer instead of a handler failing.
-  // Callback style: no promise per request once every engine is ready.
+  // Invocations through /_dev/invoke wait for the engines (a function may reach the database); past the start-up's
+  // wait for them, a clear answer instead of a handler failing. The app's routes decide in serveRoute: only a handler
+  // that may open a database connection waits. Callback style: no promise per request once every engine is ready.
   fastify.addHook('onRequest', (request, reply, done) => {
     if (notReady.size === 0) return done();
     const url = request.raw.url ?? '/';
-    if (url.startsWith(DEV_PATH_PREFIX) && !url.startsWith(DEV_PATHS.invoke)) return done();
-    send(reply, errorResponse(503, 'ENGINE_NOT_READY', `${[...notReady].join(', ')} is still starting; retry in a moment (see the fw dev console)`, request.id, { 'retry-after': '5' }));
+    if (!url.startsWith(DEV_PATHS.invoke)) return done();
+    void wiring.untilEnginesReady().then((ready) => {
+      if (ready) done();
+      else send(reply, engineNotReady(notReady, request.id));
+    });
   });
   const handle = (request: FastifyRequest, reply: FastifyReply) => wiring.serveRoute(request, reply);
   fastify.all('/', handle);
   fastify.all('/*', handle);
+}
+
+/** The answer to a request that needed an engine still starting after the start-up's wait for it. */
+export function engineNotReady(notReady: ReadonlySet<string>, requestId: string) {
+  return errorResponse(503, 'ENGINE_NOT_READY', `${[...notReady].join(', ')} is still starting; retry in a moment (see the fw dev console)`, requestId, { 'retry-after': '5' });
 }
 
 /** Listens on `host:port`; a port taken since the check at start-up is FW_ERR_DEV_PORT_IN_USE. */
