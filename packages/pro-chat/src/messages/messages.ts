@@ -88,16 +88,17 @@ const SENDING_ROLES = (Object.keys(ROLE_PERMISSIONS) as ChatRole[]).filter((role
  * of them failed, and the caller finds which). A racing retry's unique violation undoes the sequence number with it.
  */
 function writeMessage(scope: SessionScope, roomId: string, input: SendInput, text: string, attachments: readonly string[], guarded: boolean) {
+  // Membership: guarded, with a sending role (one index probe, not two); else any role (the role was read before).
   const guard = guarded
-    ? sql`AND EXISTS (SELECT 1 FROM fw_chat_members g WHERE g.room_id = ${roomId} AND g.user_id = ${scope.userId} AND g.role = ANY(${SENDING_ROLES}::text[]))
+    ? sql`EXISTS (SELECT 1 FROM fw_chat_members g WHERE g.room_id = ${roomId} AND g.user_id = ${scope.userId} AND g.role = ANY(${SENDING_ROLES}::text[]))
         AND (SELECT count(*) FROM fw_chat_messages WHERE sender = ${scope.userId} AND created_at > now() - interval '1 minute') < ${scope.limits.messagesPerMinute}
         AND NOT EXISTS (SELECT 1 FROM fw_chat_messages x WHERE x.room_id = ${roomId} AND x.sender = ${scope.userId} AND x.client_msg_id = ${input.clientMessageId})
         ${input.parentId !== undefined ? sql`AND EXISTS (SELECT 1 FROM fw_chat_messages p WHERE p.id = ${input.parentId}::bigint AND p.room_id = ${roomId})` : sql.empty}`
-    : sql.empty;
+    : sql`EXISTS (SELECT 1 FROM fw_chat_members WHERE room_id = ${roomId} AND user_id = ${scope.userId})`;
   return scope.db.maybeOne<MessageRow>(sql`
     WITH room AS (
       UPDATE fw_chat_rooms SET last_seq = last_seq + 1, last_rev = last_rev + 1
-      WHERE id = ${roomId} AND EXISTS (SELECT 1 FROM fw_chat_members WHERE room_id = ${roomId} AND user_id = ${scope.userId}) ${guard}
+      WHERE id = ${roomId} AND ${guard}
       RETURNING last_seq, last_rev),
     m AS (
       INSERT INTO fw_chat_messages (room_id, seq, rev, sender, client_msg_id, body, attachments, parent_id)
