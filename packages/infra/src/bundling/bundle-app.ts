@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { apiKeyAuthorizerFunctionName, LAMBDA_HANDLER, type AppDefinition, type FunctionUnit } from '@framework/core';
 import { buildSync, type BuildFailure, type Metafile } from 'esbuild';
 import { InfraError } from '../errors.js';
+import { cachedBuildSync, type HashMemo } from './build-cache.js';
 import { referencesOf } from './bundle-references.js';
 import { packageNameOf, packagesOfOutput } from './bundle-usage.js';
 import { serviceBundleDefines } from './service-defines.js';
@@ -26,6 +27,12 @@ export interface BundleOptions {
    * @default ['@aws-sdk/*', 'pg-native']
    */
   readonly external?: readonly string[];
+  /**
+   * Reuse a previous build whose options and input files' bytes are all the same (`.fw/bundle-cache` in the project):
+   * its output files, so the same bytes and asset hashes, without running esbuild again.
+   * @default true
+   */
+  readonly cache?: boolean;
 }
 
 /** One function's bundle: a folder holding `index.mjs` (and its source map), deployed as the function's code. */
@@ -254,9 +261,11 @@ export function bundleApp(app: AppDefinition, options: BundleOptions = {}): AppB
     group.entryPoints[entry] = file;
   }
   const metafile: Metafile = { inputs: {}, outputs: {} };
+  const cacheDir = (options.cache ?? true) ? path.join(app.rootDir, '.fw', 'bundle-cache') : undefined;
+  const hashes: HashMemo = new Map();
   try {
     for (const group of groups.values()) {
-      const result = buildSync({
+      const built = cachedBuildSync({
         entryPoints: group.entryPoints,
         outdir: outDir,
         absWorkingDir: app.rootDir,
@@ -274,12 +283,10 @@ export function bundleApp(app: AppDefinition, options: BundleOptions = {}): AppB
         sourcesContent: false,
         legalComments: 'none',
         external: [...(options.external ?? DEFAULT_EXTERNALS)],
-        metafile: true,
         logLevel: 'silent',
-        write: true,
-      });
-      Object.assign(metafile.inputs, result.metafile!.inputs);
-      Object.assign(metafile.outputs, result.metafile!.outputs);
+      }, cacheDir, hashes);
+      Object.assign(metafile.inputs, built.inputs);
+      Object.assign(metafile.outputs, built.outputs);
     }
   } catch (error) {
     throw bundleFailure(error);

@@ -1,9 +1,10 @@
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { moduleLoadEnvironment, type AppDefinition, type HandlerInfo } from '@framework/core';
 import { InfraError } from '../errors.js';
 import type { AppBundle } from './bundle-app.js';
@@ -20,7 +21,7 @@ const CORE_NAMES_URL = pathToFileURL(createRequire(import.meta.url).resolve('@fr
  */
 const READER = `
 import { readFileSync, writeFileSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 const { files, resultFile, coreNames } = JSON.parse(readFileSync(0, 'utf8'));
 const { handlerInfoOf } = await import(coreNames);
 const out = {};
@@ -40,6 +41,88 @@ process.exit(0);
 
 type ReaderResult = Record<string, { info?: HandlerInfo | null; missingMain?: boolean; exports?: string[]; error?: string }>;
 
+/** Options of `readHandlerInfo`. */
+export interface HandlerInfoOptions {
+  /**
+   * Reuse what a previous read found for a bundle with the same bytes, environment and Node.js version
+   * (`.fw/bundle-cache/handler-info.json` in the project). Only what loaded cleanly is kept: a module that threw is
+   * loaded again every time.
+   * @default true
+   */
+  readonly cache?: boolean;
+}
+
+let coreNamesDigest: string | undefined;
+/** The bytes of core's reader (`handlerInfoOf`): a new version of it may read the same bundle differently. */
+function coreNamesHash(): string {
+  return (coreNamesDigest ??= createHash('sha256').update(fs.readFileSync(fileURLToPath(CORE_NAMES_URL))).digest('hex'));
+}
+
+/** Kept read results, by function name (the file stays small: one entry per function of the project's stages). */
+type KeptInfos = Record<string, { key: string; info: HandlerInfo | null }>;
+
+/**
+ * What `readHandlerInfo` found, kept by a key of the bundle's bytes, the neutral environment it loads in, the
+ * Node.js version and core's reader. `handler({ scopes })` is a declaration evaluated when the module loads, so the
+ * same bytes in the same environment declare the same thing; in a profile of the example's `fw synth` with its
+ * bundles reused (`cachedBuildSync`), loading 41 bundles of about a megabyte each took longer than loading the CDK.
+ */
+class HandlerInfoCache {
+  private readonly kept: KeptInfos;
+  private readonly environment: string;
+  /** The keys of the bundles not found, by function name: what `remember` keeps them under. */
+  private readonly pending = new Map<string, string | undefined>();
+  private changed = false;
+
+  constructor(private readonly file: string, environment: Record<string, string>) {
+    // HOME is the temporary folder of each read and PATH the caller's: neither is something a module declares from.
+    const { HOME: _home, PATH: _path, ...declared } = environment;
+    this.environment = JSON.stringify(Object.entries(declared).sort(([a], [b]) => a.localeCompare(b)));
+    try {
+      this.kept = JSON.parse(fs.readFileSync(file, 'utf8')) as KeptInfos;
+    } catch {
+      this.kept = {};
+    }
+  }
+
+  private keyOf(entryFile: string): string | undefined {
+    try {
+      return createHash('sha256').update(`${process.version}\0${coreNamesHash()}\0${this.environment}\0`).update(fs.readFileSync(entryFile)).digest('hex');
+    } catch {
+      return undefined;
+    }
+  }
+
+  lookup(name: string, entryFile: string): { info: HandlerInfo | null } | undefined {
+    const kept = this.kept[name];
+    const key = this.keyOf(entryFile);
+    if (!kept || key === undefined || kept.key !== key) {
+      this.pending.set(name, key);
+      return undefined;
+    }
+    return { info: kept.info };
+  }
+
+  remember(name: string, info: HandlerInfo | null): void {
+    const key = this.pending.get(name);
+    if (key === undefined) return;
+    this.kept[name] = { key, info };
+    this.changed = true;
+  }
+
+  save(): void {
+    if (!this.changed) return;
+    try {
+      fs.mkdirSync(path.dirname(this.file), { recursive: true });
+      const temporary = `${this.file}.${process.pid}.tmp`;
+      fs.writeFileSync(temporary, JSON.stringify(this.kept));
+      fs.renameSync(temporary, this.file);
+    } catch {
+      // Not kept: the next synth loads the bundles again.
+    }
+  }
+}
+
 /**
  * Reads every function's declared `handlerInfo` by importing its bundle in ONE child process with a neutral
  * environment: only the app's fixed variables (project, stage, region, log level), no credentials, no instance
@@ -49,11 +132,17 @@ type ReaderResult = Record<string, { info?: HandlerInfo | null; missingMain?: bo
  *
  * A `main` without `handlerInfo` (a plain Lambda handler) declares no scopes: a public route, as with `handler()` and no scopes (nothing was declared to check).
  */
-export function readHandlerInfo(app: AppDefinition, bundle: AppBundle): Map<string, HandlerInfo | undefined> {
+export function readHandlerInfo(app: AppDefinition, bundle: AppBundle, options: HandlerInfoOptions = {}): Map<string, HandlerInfo | undefined> {
   const infos = new Map<string, HandlerInfo | undefined>();
   if (bundle.functions.size === 0) return infos;
+  const cache = (options.cache ?? true) ? new HandlerInfoCache(path.join(app.rootDir, '.fw', 'bundle-cache', 'handler-info.json'), moduleLoadEnvironment(app, '')) : undefined;
   const files: Record<string, string> = {};
-  for (const [name, fn] of bundle.functions) files[name] = fn.entryFile;
+  for (const [name, fn] of bundle.functions) {
+    const known = cache?.lookup(name, fn.entryFile);
+    if (known) infos.set(name, known.info ?? undefined);
+    else files[name] = fn.entryFile;
+  }
+  if (Object.keys(files).length === 0) return infos;
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-handler-info-'));
   const resultFile = path.join(tmp, 'result.json');
   try {
@@ -71,6 +160,7 @@ export function readHandlerInfo(app: AppDefinition, bundle: AppBundle): Map<stri
     }
     const result = JSON.parse(fs.readFileSync(resultFile, 'utf8')) as ReaderResult;
     for (const [name, fn] of bundle.functions) {
+      if (!(name in files)) continue;
       const entry = result[name];
       if (!entry || entry.error !== undefined) {
         throw new InfraError('FW_ERR_INFRA_HANDLER_LOAD', `${fn.unit.file} threw while being loaded (to read the scopes it declares): ${entry?.error ?? 'no result'}\nA handler module must load without cloud access and without variables other than FW_PROJECT, FW_STAGE, FW_REGION and LOG_LEVEL: move that work into the handler.`);
@@ -79,8 +169,11 @@ export function readHandlerInfo(app: AppDefinition, bundle: AppBundle): Map<stri
         throw new InfraError('FW_ERR_INFRA_HANDLER_EXPORT', `${fn.unit.file} does not export a function named "main" (exports: ${entry.exports?.join(', ') || 'none'}). Export the handler as main: export const main = handler(...)`);
       }
       infos.set(name, entry.info ?? undefined);
+      cache?.remember(name, entry.info ?? null);
     }
-    return infos;
+    cache?.save();
+    // In the functions' order, whichever were kept and whichever were read.
+    return new Map([...bundle.functions.keys()].map((name) => [name, infos.get(name)]));
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }
