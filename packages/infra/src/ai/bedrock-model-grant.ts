@@ -1,4 +1,4 @@
-import { Stack, Token } from 'aws-cdk-lib';
+import { Stack, Token } from 'aws-cdk-lib/core';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { ALL, type ReferencedIds } from '../bundling/bundle-references.js';
 import { acknowledgeNagFindings } from '../checks/nag-suppressions.js';

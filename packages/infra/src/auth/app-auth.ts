@@ -1,4 +1,4 @@
-import { Aws, Duration, Fn, SecretValue, Stack } from 'aws-cdk-lib';
+import { Aws, Duration, Fn, SecretValue, Stack } from 'aws-cdk-lib/core';
 import * as cognito from 'aws-cdk-lib/aws-cognito';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type { AuthDefinition, EnvironmentSettings, IdentityProviderConfig, ResourceSettings } from '@framework/core';

@@ -1,4 +1,4 @@
-import { Stack, Token } from 'aws-cdk-lib';
+import { Stack, Token } from 'aws-cdk-lib/core';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { AUTH_TRIGGER_ENV, type AuthDefinition, type EnvironmentSettings, type StandaloneFunctionDefinition } from '@framework/core';
 import { scopeRulesOf } from '@framework/auth';

@@ -1,4 +1,4 @@
-import { Names, Stack, Validations, type CfnElement } from 'aws-cdk-lib';
+import { Names, Stack, Validations, type CfnElement } from 'aws-cdk-lib/core';
 import type { IConstruct } from 'constructs';
 
 /** One accepted AwsSolutions finding: where it is accepted and why. */

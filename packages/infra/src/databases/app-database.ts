@@ -1,4 +1,4 @@
-import { Duration, Token } from 'aws-cdk-lib';
+import { Duration, Token } from 'aws-cdk-lib/core';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import type { IGrantable } from 'aws-cdk-lib/aws-iam';
 import * as rds from 'aws-cdk-lib/aws-rds';

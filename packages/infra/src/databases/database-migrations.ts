@@ -1,4 +1,4 @@
-import { CustomResource, RemovalPolicy, type CfnElement } from 'aws-cdk-lib';
+import { CustomResource, RemovalPolicy, type CfnElement } from 'aws-cdk-lib/core';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as cr from 'aws-cdk-lib/custom-resources';
 import { MIGRATION_TIMEOUT_SECONDS, migrationFunctionDefinition, type EnvironmentSettings, type StandaloneFunctionDefinition } from '@framework/core';

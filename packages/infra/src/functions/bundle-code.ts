@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { AssetHashType, Stage } from 'aws-cdk-lib';
+import { AssetHashType, Stage } from 'aws-cdk-lib/core';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import { bundleAssetHash } from '../bundling/asset-hash.js';

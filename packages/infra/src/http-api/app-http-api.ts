@@ -1,7 +1,7 @@
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import * as logs from 'aws-cdk-lib/aws-logs';
-import { RemovalPolicy } from 'aws-cdk-lib';
+import { RemovalPolicy } from 'aws-cdk-lib/core';
 import type { ApiSettings, LogSettings } from '@framework/core';
 import { Construct } from 'constructs';
 

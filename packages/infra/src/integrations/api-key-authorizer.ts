@@ -1,4 +1,4 @@
-import { Duration, Stack } from 'aws-cdk-lib';
+import { Duration, Stack } from 'aws-cdk-lib/core';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { API_KEY_AUTHORIZER_DEFAULT_CACHE_TTL_SECONDS, apiKeyAuthorizerIdentitySources, type EnvironmentSettings, type StandaloneFunctionDefinition } from '@framework/core';

@@ -1,4 +1,4 @@
-import { CfnOutput, Duration, Stack, Token } from 'aws-cdk-lib';
+import { CfnOutput, Duration, Stack, Token } from 'aws-cdk-lib/core';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';

@@ -1,4 +1,4 @@
-import { Duration } from 'aws-cdk-lib';
+import { Duration } from 'aws-cdk-lib/core';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { QueueDefinition } from '@framework/core';
 import { Construct } from 'constructs';

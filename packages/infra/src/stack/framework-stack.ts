@@ -1,4 +1,4 @@
-import { Aws, CfnOutput, CfnResource, type CfnElement, NestedStack, Stack, Tags, TimeZone, Token, type StackProps } from 'aws-cdk-lib';
+import { Aws, CfnOutput, CfnResource, type CfnElement, NestedStack, Stack, Tags, TimeZone, Token, type StackProps } from 'aws-cdk-lib/core';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';

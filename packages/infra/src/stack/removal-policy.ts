@@ -1,4 +1,4 @@
-import { RemovalPolicy } from 'aws-cdk-lib';
+import { RemovalPolicy } from 'aws-cdk-lib/core';
 import type { ResourceSettings } from '@framework/core';
 
 /** The preset's removal policy for resources that support snapshots (databases). */

@@ -4,7 +4,7 @@ import { WebSocketLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integra
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
-import { RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { RemovalPolicy, Stack } from 'aws-cdk-lib/core';
 import type { ApiSettings, LogSettings, OutputValues, WsDefinition, WsRouteDefinition } from '@framework/core';
 import { Construct } from 'constructs';
 import type { WsConnectionRegistry } from './ws-connection-registry.js';

@@ -1,6 +1,6 @@
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy } from 'aws-cdk-lib/core';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
-import type { CfnElement } from 'aws-cdk-lib';
+import type { CfnElement } from 'aws-cdk-lib/core';
 import type * as iam from 'aws-cdk-lib/aws-iam';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { WS_REGISTRY_TABLE, type WsDefinition } from '@framework/core';
