@@ -136,7 +136,13 @@ describe('tasks-api billing (local provider fake, signed webhooks)', function ()
     // The provider closes its period (charging the plans of fw.config.ts); the next cron run reconciles: the closed
     // period's invoice total equals the provider's invoice total, in cents, and the provider's invoice id is stored.
     const [subscription] = (await app.db().query("SELECT provider_subscription_id FROM fw_billing_subscriptions WHERE tenant_id = 'initech'")) as [{ provider_subscription_id: string }];
+    // The subscription the checkout created carries the plan's licensed price (the seats) and its metered price
+    // (api_calls, no quantity): the provider charges the pushed calls on that item.
+    const items = (fake.subscription(subscription.provider_subscription_id)['items'] as { data: { price: { id: string }; quantity?: number }[] }).data;
+    expect(items.map((item) => [item.price.id, item.quantity ?? null])).to.deep.equal([['price_pro', 3], ['price_pro__api_calls', null]]);
     const theirs = fake.closePeriod(subscription.provider_subscription_id);
+    const theirLines = (theirs['lines'] as { data: { description: string; quantity: number; amount: number }[] }).data;
+    expect(theirLines.map((line) => [line.description, line.quantity, line.amount])).to.deep.include(['4 × api_calls', 4, 0]);
     await fake.idle();
     await app.drain();
     const next = await app.clock.advance('1d');

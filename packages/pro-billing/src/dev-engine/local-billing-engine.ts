@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import type { BillingPlans } from '../model.js';
 import { announceLocalStripe, localStripeConnection, withdrawLocalStripe } from '../local/local-stripe-file.js';
 import { LocalStripe } from '../local/local-stripe.js';
-import { localStripePriceIds } from '../local/plan-prices.js';
+import { localStripeMeteredPriceIds, localStripePriceIds } from '../local/plan-prices.js';
 import { forgetRunningLocalStripe, rememberRunningLocalStripe } from './running-local-stripe.js';
 
 /**
@@ -65,7 +65,8 @@ export async function startLocalBilling(options: LocalBillingEngineOptions): Pro
   if (options.routes && !options.routes.includes(`POST ${webhookPath}`)) {
     options.log?.warn(`billing: no route POST ${webhookPath} receives the local payment provider's webhooks (subscription changes, paid invoices); add src/routes${webhookPath}/post.ts (see @framework-pro/billing's README, "Webhooks")`);
   }
-  const prices = Object.entries(localStripePriceIds(options.plans)).map(([plan, price]) => `${plan}=${price}`).join(', ');
+  const metered = Object.entries(localStripeMeteredPriceIds(options.plans)).flatMap(([plan, meters]) => Object.entries(meters).map(([meter, price]) => `${plan}.${meter}=${price}`));
+  const prices = [Object.entries(localStripePriceIds(options.plans)).map(([plan, price]) => `${plan}=${price}`).join(', '), ...(metered.length ? [`metered ${metered.join(', ')}`] : [])].join('; ');
   return {
     fake,
     url: fake.url,

@@ -1,4 +1,4 @@
-import type { BillingPlans, PlanDefinition } from '../model.js';
+import type { BillingPlans, PlanDefinition, PriceTier } from '../model.js';
 
 /** A price the fake knows: what `prices` of `stripeProvider` points at. */
 export interface LocalStripePrice {
@@ -17,6 +17,18 @@ export interface LocalStripePrice {
    * @default - none: `unitAmountCents` per unit
    */
   readonly plan?: PlanDefinition;
+  /**
+   * A metered price: the billing meter (its `event_name`) whose events it charges. The fake lists a billing meter
+   * per event name its prices name (`localMeterId(eventName)`); a subscription item on this price carries no
+   * quantity and is charged, at period close, the customer's meter events of the period on `tiers`.
+   * @default - none: a licensed price (quantity × amount)
+   */
+  readonly meter?: string;
+  /**
+   * The graduated tiers of a metered price (the plan's, when derived from `plans`).
+   * @default - one tier: `unitAmountCents` per unit
+   */
+  readonly tiers?: readonly PriceTier[];
 }
 
 /** What one unit of a billing meter costs on the fake's invoices. */
@@ -32,8 +44,10 @@ export interface LocalStripeMeterPrice {
 
 export interface LocalStripeOptions {
   /**
-   * The app's plans (`app.billing`): the fake charges exactly them, one price per plan with the id
-   * `localPriceId(plan)` (`price_pro`; `localStripePriceIds(plans)` is the adapter's `prices`). Give `plans` or
+   * The app's plans (`app.billing`): the fake charges exactly them, one licensed price per plan with the id
+   * `localPriceId(plan)` (`price_pro`: flat and seats; `localStripePriceIds(plans)` is the adapter's `prices`) and
+   * one metered price per meter the plan charges, `localMeteredPriceId(plan, meter)` (`price_pro__api_calls`, on
+   * the plan's tiers; `localStripeMeteredPriceIds(plans)` is the adapter's `meteredPrices`). Give `plans` or
    * `prices`.
    * @default - none: `prices`
    */

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import type { LocalStripeMeterPrice, LocalStripePrice } from './local-stripe-options.js';
-import { chargedMeters, meterAmount, planPeriodAmount } from './plan-prices.js';
+import { fromStripeTiers, toStripeTiers } from '../provider/stripe/stripe-tiers.js';
+import { localMeterId, meterAmount, planPeriodAmount } from './plan-prices.js';
 
 /** Stripe's objects as the fake keeps them: JSON shaped as Stripe's API answers them (a subset of the fields). */
 export type StripeObject = Record<string, unknown> & { id: string; object: string };
@@ -16,6 +17,35 @@ export class StripeApiError extends Error {
   ) {
     super(message);
   }
+}
+
+/** A subscription item as asked (`items[]`, `line_items[]`): a licensed price with a quantity, or a metered one without. */
+export interface ItemInput {
+  readonly price: string;
+  readonly quantity?: number;
+}
+
+/** One entry of `items[]` of a subscription update: an existing item (`id`) changed or `deleted`, or a new item. */
+export interface ItemChange {
+  readonly id?: string;
+  readonly price?: string;
+  readonly quantity?: number;
+  readonly deleted?: boolean;
+}
+
+/** The fields of a price (as kept on a subscription item) the fake bills from. */
+interface PriceView {
+  readonly id: string;
+  readonly unit_amount: number | null;
+  readonly unit_amount_decimal?: string | null;
+  readonly nickname: string | null;
+  readonly tiers?: readonly { up_to?: number | null; flat_amount?: number | null; unit_amount?: number | null; unit_amount_decimal?: string | null }[] | null;
+  readonly recurring?: { readonly usage_type?: string; readonly meter?: string | null } | null;
+}
+
+/** A metered price: charged from meter events at period close, never by quantity (Stripe's `usage_type`). */
+function isMeteredPrice(price: unknown): boolean {
+  return (price as PriceView).recurring?.usage_type === 'metered';
 }
 
 export interface ProrationLine {
@@ -125,17 +155,59 @@ export class LocalStripeState {
     if (created) return created;
     const price = Object.hasOwn(this.prices, id) ? this.prices[id] : undefined;
     if (!price) throw new StripeApiError(400, 'invalid_request_error', `No such price: '${id}'`, param);
+    const common = { id, object: 'price', active: true, currency: price.currency ?? 'usd', nickname: price.nickname ?? null, type: 'recurring', livemode: false };
+    if (price.meter === undefined) {
+      return { ...common, billing_scheme: 'per_unit', tiers_mode: null, unit_amount: price.unitAmountCents, unit_amount_decimal: String(price.unitAmountCents), recurring: { interval: 'month', interval_count: 1, usage_type: 'licensed', meter: null }, metadata: {} };
+    }
+    // A metered price is backed by a billing meter (Stripe API 2025-03-31 and later): usage comes from meter events.
     return {
-      id,
-      object: 'price',
-      active: true,
-      currency: price.currency ?? 'usd',
-      unit_amount: price.unitAmountCents,
-      unit_amount_decimal: String(price.unitAmountCents),
-      nickname: price.nickname ?? null,
-      recurring: { interval: 'month', interval_count: 1, usage_type: 'licensed', meter: null },
-      type: 'recurring',
-      livemode: false,
+      ...common,
+      billing_scheme: 'tiered',
+      tiers_mode: 'graduated',
+      tiers: toStripeTiers(price.tiers ?? [{ upTo: 'inf', unitAmount: price.unitAmountCents }]),
+      unit_amount: null,
+      unit_amount_decimal: null,
+      recurring: { interval: 'month', interval_count: 1, usage_type: 'metered', meter: localMeterId(price.meter) },
+      metadata: { fw_meter: price.meter },
+    };
+  }
+
+  /** The billing meters the configured metered prices name (one per event name), as `GET /v1/billing/meters` lists them. */
+  private configuredMeters(): StripeObject[] {
+    const names = [...new Set(Object.values(this.prices).flatMap((price) => (price.meter === undefined ? [] : [price.meter])))];
+    return names.map((name) => ({ id: localMeterId(name), object: 'billing.meter', display_name: name, event_name: name, default_aggregation: { formula: 'sum' }, status: 'active', created: 0, livemode: false }));
+  }
+
+  /** Every billing meter: the configured prices' and those created through the API. */
+  listMeters(): StripeObject[] {
+    return [...this.configuredMeters(), ...this.meters.values()];
+  }
+
+  meter(id: string, param = 'id'): StripeObject {
+    const meter = this.meters.get(id) ?? this.configuredMeters().find((candidate) => candidate.id === id);
+    if (!meter) throw new StripeApiError(param === 'id' ? 404 : 400, 'invalid_request_error', `No such billing meter: '${id}'`, param);
+    return meter;
+  }
+
+  /**
+   * A subscription item on `input.price`. A metered price takes no quantity (Stripe refuses one: usage comes from
+   * meter events); a licensed one defaults to 1.
+   */
+  private subscriptionItem(subscriptionId: string, input: ItemInput, param: string, period: { start: number; end: number }): Record<string, unknown> {
+    const price = this.price(input.price, `${param}[price]`);
+    const metered = isMeteredPrice(price);
+    if (metered && input.quantity !== undefined) throw new StripeApiError(400, 'invalid_request_error', `Quantity should not be specified where usage_type is \`metered\`. Remove quantity from ${param}.`, `${param}[quantity]`);
+    if (input.quantity !== undefined && !(Number.isSafeInteger(input.quantity) && input.quantity >= 0)) throw new StripeApiError(400, 'invalid_request_error', `Invalid integer: ${String(input.quantity)}`, `${param}[quantity]`);
+    return {
+      id: stripeId('si'),
+      object: 'subscription_item',
+      created: seconds(this.now()),
+      subscription: subscriptionId,
+      price,
+      ...(metered ? {} : { quantity: input.quantity ?? 1 }),
+      current_period_start: period.start,
+      current_period_end: period.end,
+      metadata: {},
     };
   }
 
@@ -168,9 +240,10 @@ export class LocalStripeState {
     return customer;
   }
 
-  createSubscription(params: { customer: string; items: { price: string; quantity: number }[]; metadata: Record<string, string>; trialDays?: number }): StripeObject {
+  createSubscription(params: { customer: string; items: readonly ItemInput[]; metadata: Record<string, string>; trialDays?: number }): StripeObject {
     this.customer(params.customer);
     if (params.items.length === 0) throw new StripeApiError(400, 'invalid_request_error', 'Missing required param: items.', 'items');
+    distinctPrices(params.items.map((item) => item.price), 'items');
     const start = this.now();
     const id = stripeId('sub');
     const trialEnd = params.trialDays ? new Date(start.getTime() + params.trialDays * 86_400_000) : undefined;
@@ -190,17 +263,7 @@ export class LocalStripeState {
         object: 'list',
         has_more: false,
         url: `/v1/subscription_items?subscription=${id}`,
-        data: params.items.map((item, i) => ({
-          id: stripeId('si'),
-          object: 'subscription_item',
-          created: seconds(start),
-          subscription: id,
-          price: this.price(item.price, `items[${i}][price]`),
-          quantity: item.quantity,
-          current_period_start: seconds(start),
-          current_period_end: seconds(end),
-          metadata: {},
-        })),
+        data: params.items.map((item, i) => this.subscriptionItem(id, item, `items[${i}]`, { start: seconds(start), end: seconds(end) })),
       },
       livemode: false,
     };
@@ -209,23 +272,57 @@ export class LocalStripeState {
     return subscription;
   }
 
-  updateSubscription(id: string, params: { items?: { id?: string; price?: string; quantity?: number }[]; prorationBehavior?: string; cancelAtPeriodEnd?: boolean; metadata?: Record<string, string> }): StripeObject {
+  /**
+   * Stripe's subscription update: each `items[]` entry with an `id` changes that item (price, quantity) or removes it
+   * (`deleted`), one without adds an item. Licensed changes are prorated (`proration_behavior`); metered items are
+   * not (their usage is charged at period close from meter events, on the price the item has then).
+   */
+  updateSubscription(id: string, params: { items?: readonly ItemChange[]; prorationBehavior?: string; cancelAtPeriodEnd?: boolean; metadata?: Record<string, string> }): StripeObject {
     const subscription = this.subscription(id);
     if (subscription['status'] === 'canceled') throw new StripeApiError(400, 'invalid_request_error', `A canceled subscription can only update its cancellation_details and metadata (${id}).`);
     const previous = structuredClone(subscription);
-    const items = (subscription['items'] as { data: Record<string, unknown>[] }).data;
+    const list = subscription['items'] as { data: Record<string, unknown>[] };
+    // Changed on a copy: a refused entry leaves the subscription as it was.
+    const items = structuredClone(list.data);
+    const period = { start: items[0]!['current_period_start'] as number, end: items[0]!['current_period_end'] as number };
     const proration: ProrationLine[] = [];
     for (const [i, change] of (params.items ?? []).entries()) {
-      const item = change.id ? items.find((candidate) => candidate['id'] === change.id) : items[0];
-      if (!item) throw new StripeApiError(400, 'invalid_request_error', `No such subscription item: '${change.id}'`, `items[${i}][id]`);
-      const oldPrice = item['price'] as { id: string; unit_amount: number; nickname: string | null };
+      const param = `items[${i}]`;
+      if (change.id === undefined) {
+        if (change.deleted) throw new StripeApiError(400, 'invalid_request_error', `Missing required param: ${param}[id] (the item to delete).`, `${param}[id]`);
+        if (!change.price) throw new StripeApiError(400, 'invalid_request_error', `Missing required param: ${param}[price].`, `${param}[price]`);
+        const added = this.subscriptionItem(id, { price: change.price, ...(change.quantity !== undefined ? { quantity: change.quantity } : {}) }, param, period);
+        items.push(added);
+        if (!isMeteredPrice(added['price'])) proration.push(...this.prorate(period, undefined, { price: added['price'] as PriceView, quantity: added['quantity'] as number }));
+        continue;
+      }
+      const index = items.findIndex((candidate) => candidate['id'] === change.id);
+      if (index < 0) throw new StripeApiError(400, 'invalid_request_error', `No such subscription item: '${change.id}'`, `${param}[id]`);
+      const item = items[index]!;
+      const oldPrice = item['price'] as PriceView;
       const oldQuantity = item['quantity'] as number;
-      const newPrice = change.price ? this.price(change.price, `items[${i}][price]`) : (oldPrice as unknown as StripeObject);
+      if (change.deleted) {
+        items.splice(index, 1);
+        if (!isMeteredPrice(oldPrice)) proration.push(...this.prorate(period, { price: oldPrice, quantity: oldQuantity }, undefined));
+        continue;
+      }
+      const newPrice = (change.price ? this.price(change.price, `${param}[price]`) : oldPrice) as PriceView;
+      if (isMeteredPrice(newPrice) !== isMeteredPrice(oldPrice)) {
+        throw new StripeApiError(400, 'invalid_request_error', `The price ${newPrice.id} is ${isMeteredPrice(newPrice) ? 'metered' : 'licensed'} and item ${change.id} is ${isMeteredPrice(oldPrice) ? 'metered' : 'licensed'}; delete the item and add a new one.`, `${param}[price]`);
+      }
+      if (isMeteredPrice(newPrice)) {
+        if (change.quantity !== undefined) throw new StripeApiError(400, 'invalid_request_error', `Quantity should not be specified where usage_type is \`metered\`. Remove quantity from ${param}.`, `${param}[quantity]`);
+        item['price'] = newPrice;
+        continue;
+      }
       const newQuantity = change.quantity ?? (change.price && change.price !== oldPrice.id ? 1 : oldQuantity);
-      proration.push(...this.prorate(item, oldPrice, oldQuantity, newPrice as unknown as { id: string; unit_amount: number; nickname: string | null }, newQuantity));
+      proration.push(...this.prorate(period, { price: oldPrice, quantity: oldQuantity }, { price: newPrice, quantity: newQuantity }));
       item['price'] = newPrice;
       item['quantity'] = newQuantity;
     }
+    if (items.length === 0) throw new StripeApiError(400, 'invalid_request_error', `Subscription ${id} would have no items left; cancel it instead.`, 'items');
+    distinctPrices(items.map((item) => (item['price'] as PriceView).id), 'items');
+    list.data = items;
     if (params.cancelAtPeriodEnd !== undefined) subscription['cancel_at_period_end'] = params.cancelAtPeriodEnd;
     if (params.metadata) subscription['metadata'] = { ...(subscription['metadata'] as object), ...params.metadata };
     const behavior = params.prorationBehavior ?? 'create_prorations';
@@ -242,23 +339,29 @@ export class LocalStripeState {
     return subscription;
   }
 
-  /** Stripe's proration: the unused time of the old price credited, the rest of the period at the new one, in cents. */
-  private prorate(item: Record<string, unknown>, oldPrice: { id: string; unit_amount: number; nickname: string | null }, oldQuantity: number, newPrice: { id: string; unit_amount: number; nickname: string | null }, newQuantity: number): ProrationLine[] {
-    if (oldPrice.id === newPrice.id && oldQuantity === newQuantity) return [];
-    const start = item['current_period_start'] as number;
-    const end = item['current_period_end'] as number;
-    const remaining = Math.max(0, Math.min(end - seconds(this.now()), end - start));
-    const part = (amount: number) => Math.round((amount * remaining) / (end - start));
+  /**
+   * Stripe's proration of a licensed item: the unused time of what it was (`before`) credited, the rest of the period
+   * at what it becomes (`after`), in cents. An added item has no `before`, a deleted one no `after`.
+   */
+  private prorate(period: { start: number; end: number }, before: { price: PriceView; quantity: number } | undefined, after: { price: PriceView; quantity: number } | undefined): ProrationLine[] {
+    if (before && after && before.price.id === after.price.id && before.quantity === after.quantity) return [];
+    const remaining = Math.max(0, Math.min(period.end - seconds(this.now()), period.end - period.start));
+    const part = (amount: number) => Math.round((amount * remaining) / (period.end - period.start));
     return [
-      { description: `Unused time on ${oldQuantity} × ${oldPrice.nickname ?? oldPrice.id}`, amount: 0 - part(this.periodAmount(oldPrice, oldQuantity)) },
-      { description: `Remaining time on ${newQuantity} × ${newPrice.nickname ?? newPrice.id}`, amount: part(this.periodAmount(newPrice, newQuantity)) },
+      ...(before ? [{ description: `Unused time on ${before.quantity} × ${before.price.nickname ?? before.price.id}`, amount: 0 - part(this.periodAmount(before.price, before.quantity)) }] : []),
+      ...(after ? [{ description: `Remaining time on ${after.quantity} × ${after.price.nickname ?? after.price.id}`, amount: part(this.periodAmount(after.price, after.quantity)) }] : []),
     ];
   }
 
-  /** A price's amount for a whole period at `quantity`: its plan's flat and seat prices, else unit amount × quantity. */
-  private periodAmount(price: { id: string; unit_amount: number }, quantity: number): number {
+  /**
+   * A licensed price's amount for a whole period at `quantity`: its plan's flat and seat prices, else its graduated
+   * tiers (flat amounts included), else unit amount × quantity.
+   */
+  private periodAmount(price: PriceView, quantity: number): number {
     const plan = this.planOfPrice(price.id);
-    return plan ? planPeriodAmount(plan, quantity) : price.unit_amount * quantity;
+    if (plan) return planPeriodAmount(plan, quantity);
+    if (price.tiers && price.tiers.length > 0) return meterAmount(fromStripeTiers(price.tiers), quantity);
+    return (price.unit_amount ?? 0) * quantity;
   }
 
   /**
@@ -282,10 +385,14 @@ export class LocalStripeState {
     return subscription;
   }
 
-  createCheckoutSession(baseUrl: string, params: { customer: string; lineItems: { price: string; quantity: number }[]; successUrl: string; cancelUrl: string; clientReferenceId?: string; metadata: Record<string, string>; subscriptionMetadata: Record<string, string> }): StripeObject {
+  createCheckoutSession(baseUrl: string, params: { customer: string; lineItems: readonly ItemInput[]; successUrl: string; cancelUrl: string; clientReferenceId?: string; metadata: Record<string, string>; subscriptionMetadata: Record<string, string> }): StripeObject {
     this.customer(params.customer);
     if (params.lineItems.length === 0) throw new StripeApiError(400, 'invalid_request_error', 'Missing required param: line_items.', 'line_items');
-    params.lineItems.forEach((item, i) => this.price(item.price, `line_items[${i}][price]`));
+    params.lineItems.forEach((item, i) => {
+      const price = this.price(item.price, `line_items[${i}][price]`);
+      if (isMeteredPrice(price) && item.quantity !== undefined) throw new StripeApiError(400, 'invalid_request_error', `Quantity should not be specified where usage_type is \`metered\`. Remove quantity from line_items[${i}].`, `line_items[${i}][quantity]`);
+    });
+    distinctPrices(params.lineItems.map((item) => item.price), 'line_items');
     const id = stripeId('cs_test');
     const session: StripeObject = {
       id,
@@ -318,7 +425,7 @@ export class LocalStripeState {
     if (session['status'] !== 'open') throw new StripeApiError(400, 'invalid_request_error', `Checkout session ${id} is ${String(session['status'])}, not open`);
     const subscription = this.createSubscription({
       customer: session['customer'] as string,
-      items: session['fw_line_items'] as { price: string; quantity: number }[],
+      items: session['fw_line_items'] as ItemInput[],
       metadata: session['fw_subscription_metadata'] as Record<string, string>,
     });
     session['status'] = 'complete';
@@ -386,6 +493,11 @@ export class LocalStripeState {
    */
   createPrice(params: { product: string; currency: string; unitAmountDecimal?: string; tiers?: readonly Record<string, unknown>[]; tiersMode?: string; billingScheme: string; recurring: Record<string, unknown>; lookupKey?: string; transferLookupKey: boolean; nickname?: string; metadata: Record<string, string> }): StripeObject {
     this.product(params.product);
+    if (params.recurring['usage_type'] === 'metered') {
+      // Since API version 2025-03-31 a metered price is backed by a billing meter (legacy usage records are gone).
+      if (!params.recurring['meter']) throw new StripeApiError(400, 'invalid_request_error', 'Missing required param: recurring[meter] (a metered price needs a billing meter).', 'recurring[meter]');
+      this.meter(String(params.recurring['meter']), 'recurring[meter]');
+    }
     if (params.lookupKey) {
       const holder = [...this.createdPrices.values()].find((p) => p['lookup_key'] === params.lookupKey);
       if (holder && !params.transferLookupKey) throw new StripeApiError(400, 'invalid_request_error', `A price (${holder.id}) already uses the lookup key '${params.lookupKey}'; pass transfer_lookup_key=true to move it.`, 'lookup_key');
@@ -430,7 +542,7 @@ export class LocalStripeState {
 
   /** A billing meter (what meter events name by `event_name`), unique by event name. */
   createMeter(params: { displayName: string; eventName: string; formula: string }): StripeObject {
-    if ([...this.meters.values()].some((m) => m['event_name'] === params.eventName)) throw new StripeApiError(400, 'invalid_request_error', `A meter with event_name '${params.eventName}' already exists.`, 'event_name');
+    if (this.listMeters().some((m) => m['event_name'] === params.eventName && m['status'] === 'active')) throw new StripeApiError(400, 'invalid_request_error', `A meter with event_name '${params.eventName}' already exists.`, 'event_name');
     const meter: StripeObject = { id: stripeId('mtr'), object: 'billing.meter', display_name: params.displayName, event_name: params.eventName, default_aggregation: { formula: params.formula }, status: 'active', created: seconds(this.now()), livemode: false };
     this.meters.set(meter.id, meter);
     return meter;
@@ -466,17 +578,15 @@ export class LocalStripeState {
     const items = (subscription['items'] as { data: Record<string, unknown>[] }).data;
     const start = items[0]!['current_period_start'] as number;
     const end = items[0]!['current_period_end'] as number;
-    // Metered items are charged from the meter events (the plan's usage lines), not as a quantity.
-    const planLines = items.filter((item) => (item['price'] as { recurring?: { usage_type?: string } | null }).recurring?.usage_type !== 'metered').map((item) => {
-      const price = item['price'] as { unit_amount: number; id: string; nickname: string | null };
+    const customer = subscription['customer'] as string;
+    // As Stripe: each licensed item at its quantity, each metered item from the meter events of the period.
+    const planLines = items.filter((item) => !isMeteredPrice(item['price'])).map((item) => {
+      const price = item['price'] as PriceView;
       const quantity = item['quantity'] as number;
       return { description: `${quantity} × ${price.nickname ?? price.id}`, amount: this.periodAmount(price, quantity), quantity };
     });
-    const plans = items.flatMap((item) => {
-      const plan = this.planOfPrice((item['price'] as { id: string }).id);
-      return plan ? [plan] : [];
-    });
-    const usageLines = [...this.usageLines(subscription['customer'] as string, start, end), ...plans.flatMap((plan) => this.planUsageLines(plan, subscription['customer'] as string, start, end))];
+    const meteredLines = items.filter((item) => isMeteredPrice(item['price'])).map((item) => this.meteredItemLine(item['price'] as PriceView, customer, start, end));
+    const usageLines = [...meteredLines, ...this.usageLines(customer, start, end)];
     const invoice = this.invoice(subscription, [...(this.pendingProrations.get(id) ?? []), ...planLines], usageLines, { start, end });
     this.pendingProrations.delete(id);
     const previous = structuredClone(subscription);
@@ -507,12 +617,14 @@ export class LocalStripeState {
     return units;
   }
 
-  /** The usage lines of a plan's charged meters, on the plan's tiers (the package's exact graduated pricing). */
-  private planUsageLines(plan: NonNullable<LocalStripePrice['plan']>, customer: string, start: number, end: number): { description: string; amount: number; quantity: number }[] {
-    return chargedMeters(plan).map(([meter, tiers]) => {
-      const units = this.meterUnits(meter, customer, start, end);
-      return { description: `${units} × ${meter}`, amount: meterAmount(tiers, units), quantity: units };
-    });
+  /**
+   * A metered item's line: the units its price's billing meter received from the customer in the period, on the
+   * price's tiers, priced by the package's exact graduated pricing (rounded once) as a period close prices them.
+   */
+  private meteredItemLine(price: PriceView, customer: string, start: number, end: number): { description: string; amount: number; quantity: number } {
+    const eventName = String(this.meter(String(price.recurring?.meter ?? ''), 'recurring[meter]')['event_name']);
+    const units = this.meterUnits(eventName, customer, start, end);
+    return { description: `${units} × ${eventName}`, amount: meterAmount(fromStripeTiers(price.tiers, price.unit_amount_decimal), units), quantity: units };
   }
 
   private usageLines(customer: string, start: number, end: number): { description: string; amount: number; quantity: number }[] {
@@ -592,6 +704,15 @@ export class LocalStripeState {
     };
     this.events.push(event);
     this.emit(event);
+  }
+}
+
+/** Stripe refuses two items (or checkout line items) of one price in a subscription. */
+function distinctPrices(prices: readonly string[], param: string): void {
+  const seen = new Set<string>();
+  for (const price of prices) {
+    if (seen.has(price)) throw new StripeApiError(400, 'invalid_request_error', `Cannot add multiple subscription items with the same price: ${price}.`, param);
+    seen.add(price);
   }
 }
 

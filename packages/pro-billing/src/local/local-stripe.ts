@@ -51,6 +51,8 @@ export class LocalStripe {
     if (Object.keys(prices).length === 0) throw new BillingError('FW_ERR_BILLING_PROVIDER_OPTIONS', "LocalStripe: no prices; give the app's plans (plans: app.billing), or list the price ids the adapter maps plans to (prices)");
     for (const [id, price] of Object.entries(prices)) {
       if (!Number.isSafeInteger(price.unitAmountCents) || price.unitAmountCents < 0) throw new BillingError('FW_ERR_BILLING_PROVIDER_OPTIONS', `LocalStripe: price ${id}: unitAmountCents must be a whole number of cents >= 0`);
+      if (price.meter !== undefined && !/^[\w.:-]{1,100}$/.test(price.meter)) throw new BillingError('FW_ERR_BILLING_PROVIDER_OPTIONS', `LocalStripe: price ${id}: meter must be a billing meter's event name (letters, digits, _ . : -), got ${JSON.stringify(price.meter)}`);
+      if (price.tiers !== undefined && (price.meter === undefined || price.tiers.length === 0 || price.tiers.at(-1)!.upTo !== 'inf')) throw new BillingError('FW_ERR_BILLING_PROVIDER_OPTIONS', `LocalStripe: price ${id}: tiers belong to a metered price (give meter) and end with upTo: 'inf'`);
     }
     this.apiKey = options.apiKey ?? LOCAL_STRIPE_API_KEY;
     this.webhookSecret = options.webhookSecret ?? LOCAL_STRIPE_WEBHOOK_SECRET;
@@ -247,7 +249,9 @@ export class LocalStripe {
         const item = raw as Record<string, FormValue>;
         const price = formString(item['price']);
         if (!price) throw new StripeApiError(400, 'invalid_request_error', `Missing required param: ${name}[${i}][price].`, `${name}[${i}][price]`);
-        return { price, quantity: Number(formString(item['quantity']) ?? '1') };
+        // No quantity: 1 for a licensed price; a metered price takes none (the state refuses one).
+        const quantity = formString(item['quantity']);
+        return { price, ...(quantity !== undefined ? { quantity: Number(quantity) } : {}) };
       });
     let id: string | undefined;
 
@@ -277,7 +281,8 @@ export class LocalStripe {
         const itemId = formString(item['id']);
         const price = formString(item['price']);
         const quantity = formString(item['quantity']);
-        return { ...(itemId ? { id: itemId } : {}), ...(price ? { price } : {}), ...(quantity ? { quantity: Number(quantity) } : {}) };
+        const deleted = formString(item['deleted']) === 'true';
+        return { ...(itemId ? { id: itemId } : {}), ...(price ? { price } : {}), ...(quantity ? { quantity: Number(quantity) } : {}), ...(deleted ? { deleted } : {}) };
       });
       return publicView(this.state.updateSubscription(id, { items: changes, ...(proration ? { prorationBehavior: proration } : {}), ...(cancel ? { cancelAtPeriodEnd: cancel === 'true' } : {}), ...(form['metadata'] ? { metadata: formRecord(form['metadata']) } : {}) }));
     }
@@ -397,7 +402,7 @@ export class LocalStripe {
       const aggregation = (form['default_aggregation'] ?? {}) as Record<string, FormValue>;
       return this.state.createMeter({ displayName: required('display_name'), eventName: required('event_name'), formula: formString(aggregation['formula']) ?? 'sum' });
     }
-    if (method === 'GET' && path === '/v1/billing/meters') return { object: 'list', url: '/v1/billing/meters', has_more: false, data: [...this.state.meters.values()] };
+    if (method === 'GET' && path === '/v1/billing/meters') return { object: 'list', url: '/v1/billing/meters', has_more: false, data: this.state.listMeters() };
     return undefined;
   }
 
@@ -414,7 +419,7 @@ export class LocalStripe {
       response.writeHead(303, { location: String(session['success_url']) }).end();
       return;
     }
-    const items = (session['fw_line_items'] as { price: string; quantity: number }[]).map((item) => `<li>${escapeHtml(item.price)} × ${item.quantity}</li>`).join('');
+    const items = (session['fw_line_items'] as { price: string; quantity?: number }[]).map((item) => `<li>${escapeHtml(item.price)} ${item.quantity === undefined ? '(metered: billed on usage)' : `× ${item.quantity}`}</li>`).join('');
     response
       .writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': "default-src 'none'; form-action 'self'" })
       .end(`<!doctype html><title>Local checkout</title><h1>Local checkout (no card needed)</h1><ul>${items}</ul><p>Status: ${escapeHtml(String(session['status']))}</p><form method="post"><button name="pay" value="yes">Pay</button></form>`);

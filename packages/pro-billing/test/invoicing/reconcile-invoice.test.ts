@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { sql, type Database } from '@framework/data';
-import { addMonth, assertReconciled, BillingError, createBilling, LocalStripe, localStripePriceIds, pushPendingUsage, stripeProvider, type BillingProvider } from '../../src/index.js';
+import { addMonth, assertReconciled, BillingError, createBilling, LocalStripe, localStripeMeteredPriceIds, localStripePriceIds, pushPendingUsage, stripeProvider, type BillingProvider } from '../../src/index.js';
 import { PLANS } from '../support/plans.js';
 import { startBillingDatabase } from '../support/webhook-app.js';
 
@@ -23,7 +23,9 @@ describe('reconcileInvoice: our closed period vs the provider\'s invoice', funct
     database = await startBillingDatabase();
     db = database.db;
     fake = await LocalStripe.start({ plans: PLANS, now: () => now });
-    provider = stripeProvider({ apiKey: fake.apiKey, webhookSecret: fake.webhookSecret, apiUrl: fake.url, prices: localStripePriceIds(PLANS), maxNetworkRetries: 0 });
+    // The plan's licensed price and its metered prices: the subscription carries an item per metered price, which is
+    // what the provider charges the pushed usage on.
+    provider = stripeProvider({ apiKey: fake.apiKey, webhookSecret: fake.webhookSecret, apiUrl: fake.url, prices: localStripePriceIds(PLANS), meteredPrices: localStripeMeteredPriceIds(PLANS), maxNetworkRetries: 0 });
   });
   after(async () => {
     await fake?.stop();
@@ -69,6 +71,34 @@ describe('reconcileInvoice: our closed period vs the provider\'s invoice', funct
     expect(mismatch.lines!.theirs).to.deep.include({ description: '0 × api_calls', amount: 0 });
     expect((await billing.invoice('globex', start))!.providerInvoiceId).to.equal(null);
     expect(() => assertReconciled(mismatch)).to.throw(BillingError).with.property('code', 'FW_ERR_BILLING_INVOICE_MISMATCH');
+  });
+
+  it('usage on graduated tiers with flat amounts (team: exports and api_calls items) reconciles; a subscription without its metered items is a coded mismatch', async () => {
+    const billing = createBilling({ plans: PLANS, db, clock: () => afterEnd });
+    const licensedOnly = stripeProvider({ apiKey: fake.apiKey, webhookSecret: fake.webhookSecret, apiUrl: fake.url, prices: localStripePriceIds(PLANS), maxNetworkRetries: 0 });
+    const subscriptions: Record<string, string> = {};
+    for (const [tenant, adapter] of [['hooli', provider], ['umbrella', licensedOnly]] as const) {
+      now = start;
+      const customer = await adapter.createCustomer({ tenantId: tenant });
+      const subscription = await adapter.createSubscription({ customerId: customer.id, tenantId: tenant, plan: 'team', seats: 2 });
+      subscriptions[tenant] = subscription.id;
+      await db.transaction((tx) =>
+        billing.applySubscriptionChange(tx, { tenantId: tenant, planId: 'team', status: 'active', seats: 2, periodStart: start, periodEnd: end, trialEnd: null, providerCustomerId: customer.id, providerSubscriptionId: subscription.id, version: 1, effectiveAt: start }),
+      );
+      await billing.track(db, { tenant, meter: 'exports', quantity: 250, idempotencyKey: `${tenant}-e`, occurredAt: new Date('2026-11-10T00:00:00Z') });
+      await billing.track(db, { tenant, meter: 'api_calls', quantity: 123_457, idempotencyKey: `${tenant}-c`, occurredAt: new Date('2026-11-20T00:00:00Z') });
+    }
+    // team: 9900 + exports (10 at 0, 90 at 25, 150 at 12.5 plus 100 flat: 4225) + 23457 calls past 100000 at 0.05 (1173) = 15298.
+    expect((await billing.closePeriod('hooli', { start, end })).total).to.equal(15_298);
+    expect((await billing.closePeriod('umbrella', { start, end })).total).to.equal(15_298);
+    now = afterEnd;
+    expect(await pushPendingUsage(db, provider)).to.deep.include({ pushed: 4 });
+    const theirs = fake.closePeriod(subscriptions['hooli']!);
+    expect(await billing.reconcile('hooli', start, provider)).to.deep.include({ status: 'matched', ours: 15_298, theirs: 15_298, providerInvoiceId: theirs.id });
+    // As on Stripe: usage reaches an invoice only through a metered item; a subscription with the licensed item only
+    // is charged the plan alone, and the difference is reported.
+    fake.closePeriod(subscriptions['umbrella']!);
+    expect(await billing.reconcile('umbrella', start, provider)).to.deep.include({ status: 'mismatch', ours: 15_298, theirs: 9900, difference: -5398 });
   });
 
   it('a credit granted with the provider is on both invoices: the credited period reconciles with no mismatch', async () => {

@@ -32,6 +32,23 @@ describe('stripeProvider reads Stripe\'s documented shapes', () => {
     expect((await parse(event('customer.subscription.deleted', stripeFixture('subscription')))).type).to.equal('subscription.deleted');
   });
 
+  it('a subscription with metered items: plan, seats and period from the licensed item, whatever the items\' order', async () => {
+    const sample = stripeFixture<{ items: { data: Record<string, unknown>[] } }>('subscription');
+    const licensed = sample.items.data[0]!;
+    // A metered item as Stripe returns it (API 2025-03-31+: a price backed by a billing meter, no quantity), listed first.
+    const metered = {
+      ...licensed,
+      id: 'si_metered',
+      price: { ...(licensed['price'] as object), id: 'price_metered_api_calls', unit_amount: null, unit_amount_decimal: null, billing_scheme: 'tiered', recurring: { interval: 'month', interval_count: 1, meter: 'mtr_61Q', usage_type: 'metered' } },
+      quantity: undefined,
+    };
+    for (const data of [[metered, licensed], [licensed, metered]]) {
+      const parsed = await parse(event('customer.subscription.updated', { ...sample, items: { ...sample.items, data } }));
+      expect(parsed.subscription).to.include({ plan: 'pro', seats: 3 });
+      expect(parsed.subscription!.currentPeriodEnd).to.deep.equal(new Date(1682288167 * 1000));
+    }
+  });
+
   it('an invoice event: the tenant from the subscription details, amounts in cents, lines', async () => {
     const parsed = await parse(event('invoice.paid', stripeFixture('invoice')));
     expect(parsed.type).to.equal('invoice.paid');

@@ -8,10 +8,27 @@ export const TENANT_METADATA_KEY = 'tenant_id';
 const idOf = (value: string | { id: string } | null | undefined): string | undefined => (typeof value === 'string' ? value : value?.id);
 const date = (seconds: number | null | undefined): Date => new Date((seconds ?? 0) * 1000);
 
+/** Whether a subscription item bills usage (a metered price: no quantity, charged from meter events). */
+export function isMeteredItem(item: Stripe.SubscriptionItem): boolean {
+  return typeof item.price === 'object' && item.price?.recurring?.usage_type === 'metered';
+}
+
+/**
+ * The item that names the plan, the seats and the period: the licensed item whose price maps to a plan, else the
+ * first licensed item. Stripe does not keep the order items were given in, and metered items (one per meter the plan
+ * charges) carry no quantity, so `items.data[0]` is not it.
+ */
+export function licensedItem(subscription: Stripe.Subscription, planOfPrice: (priceId: string) => string | undefined): Stripe.SubscriptionItem | undefined {
+  const licensed = subscription.items.data.filter((item) => !isMeteredItem(item));
+  return licensed.find((item) => planOfPrice(idOf(item.price) ?? '') !== undefined) ?? licensed[0];
+}
+
 /** A Stripe subscription, translated (the plan through the reverse of the adapter's price map). */
 export function toProviderSubscription(subscription: Stripe.Subscription, planOfPrice: (priceId: string) => string | undefined): ProviderSubscription {
-  const item = subscription.items.data[0];
+  const item = licensedItem(subscription, planOfPrice);
   const priceId = item ? idOf(item.price) : undefined;
+  // Every item of a subscription shares its billing period; a subscription of metered items only still has one.
+  const period = item ?? subscription.items.data[0];
   return {
     id: subscription.id,
     customerId: idOf(subscription.customer) ?? '',
@@ -20,8 +37,8 @@ export function toProviderSubscription(subscription: Stripe.Subscription, planOf
     status: subscription.status as SubscriptionStatus,
     seats: item?.quantity ?? 1,
     // Since API version 2025-03-31 the period lives on the items.
-    currentPeriodStart: date(item?.current_period_start),
-    currentPeriodEnd: date(item?.current_period_end),
+    currentPeriodStart: date(period?.current_period_start),
+    currentPeriodEnd: date(period?.current_period_end),
     cancelAtPeriodEnd: subscription.cancel_at_period_end,
   };
 }

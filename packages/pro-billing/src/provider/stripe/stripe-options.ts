@@ -7,6 +7,14 @@ export interface StripeProviderOptions {
   /** Stripe price id per plan of the app's config: `{ free: 'price_free', pro: 'price_1P...' }`. */
   readonly prices: Readonly<Record<string, string>>;
   /**
+   * The metered Stripe prices per plan and meter: `{ pro: { api_calls: 'price_1Q...' } }` (`syncStripePlans`'
+   * `meteredPrices`; the local fake's `localStripeMeteredPriceIds(plans)`). Every subscription, checkout session and
+   * plan change carries one item per metered price of its plan beside the licensed one, so Stripe charges the usage
+   * pushed as meter events. A plan that charges usage without its metered prices here is never charged for it.
+   * @default - none: subscriptions carry the licensed price only
+   */
+  readonly meteredPrices?: Readonly<Record<string, Readonly<Record<string, string>>>>;
+  /**
    * Stripe billing meter `event_name` per meter of the app's config: `{ api_calls: 'api_calls' }`.
    * @default - the meter's own name
    */

@@ -1,12 +1,8 @@
 import type { BillingPlans, PlanDefinition } from '../../model.js';
 import { chargedMeters } from '../../local/plan-prices.js';
+import { toStripeTiers, type StripeTierSpec } from './stripe-tiers.js';
 
-/** One graduated tier as Stripe takes it (`up_to` null: the last tier), amounts as decimal strings of minor units. */
-export interface StripeTierSpec {
-  readonly up_to: number | null;
-  readonly flat_amount: number;
-  readonly unit_amount_decimal: string;
-}
+export type { StripeTierSpec } from './stripe-tiers.js';
 
 /** A Stripe price the config asks for: matched by `lookupKey`, equal when every other field is. */
 export interface StripePriceSpec {
@@ -59,7 +55,7 @@ export function stripePlanPrices(plans: BillingPlans): StripePriceSpec[] {
       product: stripeProductId(id),
       currency: plan.currency,
       usageType: 'metered' as const,
-      tiers: tiers.map((tier) => ({ up_to: tier.upTo === 'inf' ? null : tier.upTo, flat_amount: tier.flatAmount ?? 0, unit_amount_decimal: String(tier.unitAmount) })),
+      tiers: toStripeTiers(tiers),
     })),
   ]);
 }

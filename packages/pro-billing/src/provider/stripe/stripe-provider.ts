@@ -23,6 +23,7 @@ import type {
 import { usageIdempotencyKey } from '../usage-idempotency-key.js';
 import { TENANT_METADATA_KEY, toBillingEvent, toProviderInvoice, toProviderSubscription } from './stripe-objects.js';
 import { stripeClient as client } from './stripe-client.js';
+import { planChangeItems, planItems, type PlanStripePrices } from './subscription-items.js';
 import type { StripeProviderOptions } from './stripe-options.js';
 import { verifyStripeSignature } from './verify-stripe-signature.js';
 
@@ -37,6 +38,13 @@ function checkOptions(options: StripeProviderOptions): void {
   if (!options.apiKey) throw problem('apiKey is empty; set the secret key (under fw dev, the local fake\'s key)');
   if (!options.webhookSecret) throw problem('webhookSecret is empty; set the endpoint\'s signing secret (whsec_...)');
   if (Object.keys(options.prices).length === 0) throw problem('prices names no plan; map each plan of the config to its Stripe price id');
+  for (const [plan, meters] of Object.entries(options.meteredPrices ?? {})) {
+    if (!Object.hasOwn(options.prices, plan)) throw problem(`meteredPrices names plan ${JSON.stringify(plan)}, which prices does not map; give its licensed price in prices`);
+    for (const [meter, price] of Object.entries(meters)) {
+      if (!price) throw problem(`meteredPrices.${plan}.${meter} is empty; give the metered price id (syncStripePlans' meteredPrices)`);
+      if (Object.values(options.prices).includes(price)) throw problem(`meteredPrices.${plan}.${meter} is ${price}, a plan's licensed price; give the metered price of the meter`);
+    }
+  }
   if (options.toleranceSeconds !== undefined && !(options.toleranceSeconds > 0)) throw problem('toleranceSeconds must be above 0');
   if (options.apiUrl !== undefined && !/^https?:\/\/[^/]+\/?$/.test(options.apiUrl)) throw problem(`apiUrl must be a scheme and host (http://127.0.0.1:12111), not ${JSON.stringify(options.apiUrl)}`);
 }
@@ -56,6 +64,10 @@ export function stripeProvider(options: StripeProviderOptions): BillingProvider 
     if (!price) throw new BillingError('FW_ERR_BILLING_UNKNOWN_PLAN', `stripeProvider: no Stripe price for plan ${JSON.stringify(plan)}; add it to prices (known: ${Object.keys(options.prices).join(', ')})`);
     return price;
   };
+  // Metered price id -> meter, to tell which meter an item of a subscription bills when the plan changes.
+  const meterOfPriceMap = new Map(Object.values(options.meteredPrices ?? {}).flatMap((meters) => Object.entries(meters).map(([meter, price]) => [price, meter] as const)));
+  const meterOfPrice = (price: Stripe.Price): string | undefined => meterOfPriceMap.get(price.id) ?? price.metadata?.['fw_meter'];
+  const pricesOf = (plan: string): PlanStripePrices => ({ licensed: priceOf(plan), metered: options.meteredPrices?.[plan] ?? {} });
   const meterOf = (meter: string): string => (options.meters && Object.hasOwn(options.meters, meter) ? options.meters[meter]! : meter);
   const subscription = (value: Stripe.Subscription): ProviderSubscription => toProviderSubscription(value, planOfPrice);
   // Stripe's own errors carry request ids and messages for the log; the app sees one coded error with the cause.
@@ -87,7 +99,7 @@ export function stripeProvider(options: StripeProviderOptions): BillingProvider 
         subscription(
           await stripe.subscriptions.create({
             customer: input.customerId,
-            items: [{ price: priceOf(input.plan), quantity: input.seats ?? 1 }],
+            items: planItems(pricesOf(input.plan), input.seats ?? 1),
             metadata: { [TENANT_METADATA_KEY]: input.tenantId },
             ...(input.trialDays ? { trial_period_days: input.trialDays } : {}),
           }),
@@ -99,11 +111,10 @@ export function stripeProvider(options: StripeProviderOptions): BillingProvider 
     changePlan: (input: ChangePlanInput): Promise<ProviderSubscription> =>
       call('subscriptions.update', async () => {
         const current = await stripe.subscriptions.retrieve(input.subscriptionId);
-        const item = current.items.data[0];
-        if (!item) throw new BillingError('FW_ERR_BILLING_PROVIDER_FAILED', `Stripe subscription ${input.subscriptionId} has no item to change`);
         return subscription(
           await stripe.subscriptions.update(input.subscriptionId, {
-            items: [{ id: item.id, price: priceOf(input.plan), quantity: input.seats ?? item.quantity ?? 1 }],
+            // The licensed item moves; metered items move, go or come with the meters of the new plan.
+            items: planChangeItems(current, pricesOf(input.plan), input.seats, { planOfPrice, meterOfPrice }),
             proration_behavior: PRORATION[input.proration ?? 'prorate'],
           }),
         );
@@ -120,7 +131,7 @@ export function stripeProvider(options: StripeProviderOptions): BillingProvider 
           mode: 'subscription',
           customer: input.customerId,
           client_reference_id: input.tenantId,
-          line_items: [{ price: priceOf(input.plan), quantity: input.seats ?? 1 }],
+          line_items: planItems(pricesOf(input.plan), input.seats ?? 1),
           success_url: input.successUrl,
           cancel_url: input.cancelUrl,
           metadata: { [TENANT_METADATA_KEY]: input.tenantId },
