@@ -548,6 +548,14 @@ export class LocalStripeState {
     return meter;
   }
 
+  /** Stripe's `POST /v1/billing/meters/:id/deactivate`: the meter stops counting, its event name can be reused. */
+  deactivateMeter(id: string): StripeObject {
+    const meter = this.meters.get(id);
+    if (!meter) throw new StripeApiError(this.meter(id) ? 400 : 404, 'invalid_request_error', `Meter ${id} backs the fake's configured prices and stays active.`, 'id');
+    meter['status'] = 'inactive';
+    return meter;
+  }
+
   recordMeterEvent(params: { eventName: string; identifier: string; customer: string; value: string; timestamp: number }): StripeObject {
     const existing = this.meterEvents.get(params.identifier);
     if (existing) return existing;

@@ -402,6 +402,8 @@ export class LocalStripe {
       const aggregation = (form['default_aggregation'] ?? {}) as Record<string, FormValue>;
       return this.state.createMeter({ displayName: required('display_name'), eventName: required('event_name'), formula: formString(aggregation['formula']) ?? 'sum' });
     }
+    const meterId = /^\/v1\/billing\/meters\/([\w-]+)\/deactivate$/.exec(path)?.[1];
+    if (method === 'POST' && meterId) return this.state.deactivateMeter(meterId);
     if (method === 'GET' && path === '/v1/billing/meters') return { object: 'list', url: '/v1/billing/meters', has_more: false, data: this.state.listMeters() };
     return undefined;
   }

@@ -79,6 +79,19 @@ describe('syncStripePlans: the config\'s plans as Stripe products and prices', f
     expect(((await fakeGet(fake, '/v1/products/fw_plan_pro')) as Record<string, unknown>)['name']).to.equal('Pro 2027');
   });
 
+  it('backs metered prices with an active meter only: a deactivated meter of the same event name is replaced', async () => {
+    const bare = await LocalStripe.start({ prices: { price_x: { unitAmountCents: 0 } } });
+    try {
+      const post = (path: string, form: Record<string, string>) => fetch(`${bare.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${bare.apiKey}`, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form).toString() }).then((r) => r.json() as Promise<{ id: string; status: string }>);
+      const old = await post('/v1/billing/meters', { display_name: 'exports', event_name: 'exports', 'default_aggregation[formula]': 'sum' });
+      expect((await post(`/v1/billing/meters/${old.id}/deactivate`, {})).status).to.equal('inactive');
+      const synced = await syncStripePlans(PLANS, { apiKey: bare.apiKey, apiUrl: bare.url, maxNetworkRetries: 0 });
+      expect(synced.meters['exports']).to.match(/^mtr_/).and.not.equal(old.id);
+    } finally {
+      await bare.stop();
+    }
+  });
+
   it('the synced prices drive the adapter: a subscription on the synced pro price is invoiced as the plan', async () => {
     const synced = await syncStripePlans(PLANS, connection());
     const provider = stripeProvider({ apiKey: fake.apiKey, webhookSecret: fake.webhookSecret, apiUrl: fake.url, prices: synced.prices, maxNetworkRetries: 0 });

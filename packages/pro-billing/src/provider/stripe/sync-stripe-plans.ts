@@ -100,7 +100,8 @@ export async function syncStripePlans(plans: BillingPlans, options: SyncStripePl
   const wanted = [...new Set(specs.flatMap((s) => (s.meter === undefined ? [] : [s.meter])))];
   if (wanted.length) {
     const existing = new Map<string, string>();
-    for await (const meter of stripe.billing.meters.list({ limit: 100 })) existing.set(meter.event_name, meter.id);
+    // Active meters only: a deactivated meter counts no events, so prices on it would never bill usage.
+    for await (const meter of stripe.billing.meters.list({ status: 'active', limit: 100 })) if (meter.status === 'active') existing.set(meter.event_name, meter.id);
     for (const meter of wanted) {
       meters[meter] =
         existing.get(eventName(meter)) ??
