@@ -11,11 +11,9 @@ import { refreshClient } from './client-refresh.js';
 import { BackgroundTypeCheck } from './typecheck/index.js';
 import { loadAppWithInputs } from '../app-loader/index.js';
 import { writeAppTypes } from '../types/index.js';
-import { localAudiences } from './auth/issuer-plugin.js';
 import { apiKeyGate, deployedApiKeyAuthorizerTtl } from './auth/api-key-gate.js';
 import { checkJwt } from './auth/jwt-check.js';
-import { LocalIssuer } from './auth/local-issuer.js';
-import { UserStore } from './auth/user-store.js';
+import type { LocalIssuer } from './auth/local-issuer.js';
 import { DevClock, type DevClockMode } from './clock/index.js';
 import { EngineStartup } from './engines/engine-startup.js';
 import type { EnginePreferences } from './engines/index.js';
@@ -30,7 +28,8 @@ import { FirstAnswer } from './server/first-answer.js';
 import { gatewayAnswer } from './server/gateway-answer.js';
 import { buildHttpEvent, type JwtAuthorizerContext } from './server/gateway-event.js';
 import { errorResponse, mapFunctionResult } from './server/gateway-response.js';
-import { createHttpServer, engineNotReady, listenHttpServer, portInUseError, servedBy, wireHttpServer } from './server/http-server.js';
+import { openDevHttp } from './server/dev-http.js';
+import { engineNotReady, listenHttpServer, portInUseError, servedBy } from './server/http-server.js';
 import { RouteTable } from './server/route-table.js';
 import { send } from './server/send-response.js';
 import { startupTable } from './startup-table.js';
@@ -255,16 +254,13 @@ export class DevServer {
       // the seeded users (scrypt) are read, so the threads boot meanwhile.
       // The previous run's bundles of unchanged files are taken as they are: esbuild starts only for what changed.
       const compiled = host.rebuild(app.units, { reuseLastRun: true });
-      const issuer = await LocalIssuer.open(dataDir, url, localAudiences(app));
-      const users = UserStore.open(dataDir);
-      // Hashing the seeded passwords (scrypt, on libuv's threads) overlaps Fastify's load and the engines' start.
-      const seeded = users.seed(app.config.auth?.users ?? []);
-      seeded.catch(() => undefined);
-      // Only now the HTTP stack: the engines (the embedded database's own process), the spare threads and esbuild
-      // boot while Fastify loads on this thread.
       debug(`engines started at ${performance.now().toFixed(0)} ms`);
-      fastify = await createHttpServer(log);
-      await wireHttpServer(fastify, {
+      // The issuer, its users and the HTTP stack (dev/server/dev-http.ts): the engines (the embedded database's own
+      // process), the spare threads and esbuild boot while Fastify loads on this thread.
+      const http = await openDevHttp({
+        app,
+        dataDir,
+        url,
         listenHost: hostName,
         log,
         clock,
@@ -272,8 +268,6 @@ export class DevServer {
         consoleEvents,
         requestRecords,
         problems,
-        issuer,
-        users,
         devAuthToken: engines.devAuthToken,
         host,
         enginePlugins: startup.plugins,
@@ -281,9 +275,10 @@ export class DevServer {
         untilEnginesReady: () => startup.untilReady(),
         currentApp,
         freshness: () => server?.freshness,
-        serveRoute: (request, reply) => firstAnswer.track(server!.serveRoute(request, reply, issuer)),
+        serveRoute: (request, reply, issuer) => firstAnswer.track(server!.serveRoute(request, reply, issuer)),
         openApi: new DevOpenApi({ currentApp, freshness: () => server?.freshness, bundler, baseUrl: url, log }),
       });
+      fastify = http.fastify;
       // Listen while the handlers compile: a request waits for the build it needs, not for the server to start.
       void compiled;
       // Serving does not wait for the engines (the embedded database takes a second or more to boot and check its
@@ -292,7 +287,7 @@ export class DevServer {
       startup.startWaiting(options.engineReadyTimeoutMs ?? ENGINE_READY_TIMEOUT_MS, log);
       // Functions loaded once the engines are ready talk to them directly (the database's own port).
       void startup.settled().then(() => functionEnvironment.set(engines.readyFunctionEnvironment()));
-      await seeded;
+      await http.seeded;
       await listenHttpServer(fastify, hostName, port);
       debug(`listening at ${performance.now().toFixed(0)} ms`);
     } catch (error) {
