@@ -287,7 +287,6 @@ export class DevServer {
       startup.startWaiting(options.engineReadyTimeoutMs ?? ENGINE_READY_TIMEOUT_MS, log);
       // Functions loaded once the engines are ready talk to them directly (the database's own port).
       void startup.settled().then(() => functionEnvironment.set(engines.readyFunctionEnvironment()));
-      await http.seeded;
       await listenHttpServer(fastify, hostName, port);
       debug(`listening at ${performance.now().toFixed(0)} ms`);
     } catch (error) {
@@ -319,7 +318,14 @@ export class DevServer {
     server.dataDir = dataDir;
     server.requestRecords = requestRecords;
     server.problems = problems;
-    if (options.watch !== false) server.watcher = watchProject(rootDir, { onChange: () => server!.freshness.refresh(), log });
+    // Watching starts once the first request is answered: chokidar's first scan of the project (a stat per file)
+    // would compete with it, and every request checks its files anyway (the watcher only rebuilds ahead of time).
+    if (options.watch !== false) {
+      const watching = server;
+      void firstAnswer.settled(FIRST_REQUEST_GRACE_MS).then(() => {
+        if (!watching.stopping) watching.watcher = watchProject(rootDir, { onChange: () => watching.freshness.refresh(), log });
+      });
+    }
     return server;
   }
 

@@ -6,7 +6,7 @@ import { UserStore } from '../auth/user-store.js';
 import { createHttpServer, wireHttpServer, type HttpWiring } from './http-server.js';
 
 /** What the HTTP side of `fw dev` is opened with: the wiring, less what it makes itself (the issuer and its users). */
-export interface DevHttpOptions extends Omit<HttpWiring, 'issuer' | 'users' | 'serveRoute'> {
+export interface DevHttpOptions extends Omit<HttpWiring, 'issuer' | 'users' | 'usersSeeded' | 'serveRoute'> {
   readonly app: AppDefinition;
   /** Where the issuer keeps its key and its users (`.fw`). */
   readonly dataDir: string;
@@ -20,7 +20,10 @@ export interface DevHttpOptions extends Omit<HttpWiring, 'issuer' | 'users' | 's
 export interface DevHttp {
   readonly fastify: FastifyInstance;
   readonly issuer: LocalIssuer;
-  /** The stage's seeded users, their passwords hashed (scrypt): listen after it, so no sign-in finds one missing. */
+  /**
+   * The stage's seeded users, their passwords hashed (scrypt): serving does not wait for it, the sign-in, token and
+   * user endpoints do (`HttpWiring.usersSeeded`). A failure is logged and rejects nothing.
+   */
   readonly seeded: Promise<void>;
 }
 
@@ -33,11 +36,11 @@ export async function openDevHttp(options: DevHttpOptions): Promise<DevHttp> {
   const { app, dataDir, url, serveRoute, ...wiring } = options;
   const issuer = await LocalIssuer.open(dataDir, url, localAudiences(app));
   const users = UserStore.open(dataDir);
-  const seeded = users.seed(app.config.auth?.users ?? []);
-  seeded.catch(() => undefined);
+  // A failure (the users file unwritable) is said once; the sign-in endpoints then serve the users as they are.
+  const seeded = users.seed(app.config.auth?.users ?? []).catch((error: Error) => wiring.log.error(`the stage config's users were not seeded: ${error.message}`));
   const fastify = await createHttpServer(wiring.log);
   try {
-    await wireHttpServer(fastify, { ...wiring, issuer, users, serveRoute: (request, reply) => serveRoute(request, reply, issuer) });
+    await wireHttpServer(fastify, { ...wiring, issuer, users, usersSeeded: seeded, serveRoute: (request, reply) => serveRoute(request, reply, issuer) });
   } catch (error) {
     await fastify.close().catch(() => undefined);
     throw error;

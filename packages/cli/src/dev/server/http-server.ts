@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { DEV_PATHS, type AppDefinition } from '@framework/core';
+import { DEV_OAUTH_PATHS, DEV_PATHS, type AppDefinition } from '@framework/core';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { DevServerError } from '../../errors.js';
 import type { ActivityLog } from '../activity/index.js';
@@ -49,6 +49,11 @@ export interface HttpWiring {
   readonly issuer: LocalIssuer;
   /** The dev issuer's users (`.fw/dev/auth/users.json`), who sign in on its login page. */
   readonly users: UserStore;
+  /**
+   * Settles once the stage config's users are seeded (their passwords hashed): the sign-in, token and user endpoints
+   * wait for it; the app's routes do not. @default - seeded already
+   */
+  readonly usersSeeded?: Promise<unknown>;
   /** This run's secret of the user admin endpoint (`FW_DEV_AUTH_TOKEN`, which functions get). */
   readonly devAuthToken: string;
   readonly host: FunctionHost;
@@ -79,6 +84,9 @@ export async function createHttpServer(log: DevLogger): Promise<FastifyInstance>
     logger: false,
     genReqId: () => randomUUID(),
     return503OnClosing: false,
+    // No timer per registered plugin (avvio's 10 s guard against a plugin that never calls back): the dev server's
+    // plugins are its own, and the timers cost start-up time.
+    pluginTimeout: 0,
     frameworkErrors: frameworkErrorAnswer,
     clientErrorHandler: clientErrorAnswer(log),
     schemaController: { compilersFactory: lazySchemaCompilers() },
@@ -177,6 +185,18 @@ export async function wireHttpServer(fastify: FastifyInstance, wiring: HttpWirin
     const pending = wiring.freshness()?.beforeRequest();
     if (!pending) return done();
     pending.then(() => done(), done);
+  });
+  // Seeding hashes passwords (scrypt): serving does not wait for it, the endpoints that read the users do.
+  let seeded = wiring.usersSeeded === undefined;
+  void wiring.usersSeeded?.then(
+    () => (seeded = true),
+    () => (seeded = true),
+  );
+  fastify.addHook('onRequest', (request, _reply, done) => {
+    if (seeded) return done();
+    const url = request.raw.url ?? '/';
+    if (!isDevPath(url) && !url.startsWith('/oauth2/') && !url.startsWith(DEV_OAUTH_PATHS.logout)) return done();
+    wiring.usersSeeded!.then(() => done(), () => done());
   });
   await fastify.register(issuerPlugin(wiring.issuer, () => wiring.currentApp()));
   await fastify.register(oauthPlugin(wiring.issuer, wiring.users, () => wiring.currentApp()));
