@@ -190,7 +190,8 @@ export class FrameworkStack extends Stack {
     Tags.of(this).add('framework:stage', app.stage);
 
     this.bundle = props.bundle ?? bundleApp(app, props.bundleOptions);
-    this.handlerInfo = props.handlerInfo ?? readHandlerInfo(app, this.bundle);
+    // `bundleOptions.cache: false` turns off both kept results: the builds and what was read from them.
+    this.handlerInfo = props.handlerInfo ?? readHandlerInfo(app, this.bundle, { cache: props.bundleOptions?.cache });
     const { needs, references, services } = this.analyzeBundles();
     this.needs = needs;
     this.references = references;
