@@ -232,7 +232,10 @@ const packages: WorkspacePackage[] = [
     // `./api-key-authorizer`: the HTTP API's Lambda authorizer of routes that accept keys, bundled into its own
     // function by @framework/infra.
     subpathExports: { './api-key-authorizer': 'api-key-authorizer/index' },
-    sideEffectFree: false,
+    // Only the index has an import-time effect (it registers `service.http`): a function that imports the package
+    // for webhooks or API keys and never names `service.http` bundles neither the HTTP client nor undici (which, being
+    // CommonJS, esbuild would otherwise keep for the effects its loading might have).
+    sideEffectFiles: ['./lib/index.js'],
     testTimeout: 60000,
   }),
   new WorkspacePackage(project, {

@@ -35,6 +35,12 @@ export interface WorkspacePackageOptions {
   readonly testTimeout?: number;
   /** Runtime packages are side-effect free so bundlers can tree-shake them. @default true */
   readonly sideEffectFree?: boolean;
+  /**
+   * The only modules with side effects at import (package.json `sideEffects` as a list, paths like `./lib/index.js`):
+   * a bundler then drops the package's other modules when nothing they export is used. Overrides `sideEffectFree`.
+   * @default - `sideEffectFree` decides for the whole package
+   */
+  readonly sideEffectFiles?: readonly string[];
   /** @default 'Apache-2.0' */
   readonly license?: string;
 }
@@ -80,7 +86,7 @@ export class WorkspacePackage extends Component {
         license: options.license ?? 'Apache-2.0',
         type: 'module',
         engines: { node: '>=20' },
-        sideEffects: !(options.sideEffectFree ?? true),
+        sideEffects: options.sideEffectFiles ? [...options.sideEffectFiles] : !(options.sideEffectFree ?? true),
         main: './lib/index.js',
         types: './lib/index.d.ts',
         exports: exportsMap,

@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import type { AppDefinition } from '@framework/core';
-import { bundleApp, needsOf, preloadSdkClients, referencesOf, sdkClientsToPreload } from '@framework/infra';
+import { bundleApp, needsOf, preloadSdkClients, referencesOf, sdkClientsToPreload, serviceBundleDefines } from '@framework/infra';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const workDir = path.join(repoRoot, '.bench', 'runtime');
@@ -125,8 +125,10 @@ export async function coldInit(): Promise<void> {
   const plain = timeImports({ framework: ours.entryFile, lean: lean.file }, outside);
   console.log(`cold init without the SDK (outside Lambda: our preload off) | example POST /tasks: ${plain['framework']!.toFixed(1)} ms, Middy 6.4 + body parser + error handler + pg (no idempotency, no queue): ${plain['lean']!.toFixed(1)} ms, ratio ${(plain['framework']! / plain['lean']!).toFixed(2)}x (medians of ${SAMPLES})`);
 
-  // esbuild's metafile of the app build is not kept by bundleApp: rebuild POST /tasks alone to list its inputs.
-  const meta = await build({ entryPoints: [path.join(example, unit.file)], absWorkingDir: example, bundle: true, write: false, platform: 'node', target: 'node22', format: 'esm', mainFields: ['module', 'main'], minify: true, legalComments: 'none', external: ['@aws-sdk/*', 'pg-native'], metafile: true, logLevel: 'silent', outdir: path.join(workDir, 'meta') });
+  // esbuild's metafile of the app build is not kept by bundleApp: rebuild POST /tasks alone, with the service defines
+  // bundleApp gives it (what it leaves out stays out of the list), to list its inputs.
+  const define = serviceBundleDefines(referencesOf(ours.projectCode, ours.projectPackages));
+  const meta = await build({ entryPoints: [path.join(example, unit.file)], absWorkingDir: example, define, bundle: true, write: false, platform: 'node', target: 'node22', format: 'esm', mainFields: ['module', 'main'], minify: true, legalComments: 'none', external: ['@aws-sdk/*', 'pg-native'], metafile: true, logLevel: 'silent', outdir: path.join(workDir, 'meta') });
   const byPackage = new Map<string, number>();
   for (const [input, info] of Object.entries(Object.values(meta.metafile.outputs)[0]!.inputs)) {
     const m = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input) ?? /packages\/([^/]+)\//.exec(input);

@@ -146,11 +146,17 @@ describe('referencesOf: the resources a function names', () => {
       "await invoke({ function: 'task-summary' }, { payload: {} }); await service.invoke<{ n: number }>({ function: \"reports/daily\", }, {});",
       "const b = service.storage.bucket('attachments'); const c = service.storage.avatars; await b.list({}); await c.presignDownload('k');",
     ].join('\n');
-    expect(referencesOf(code)).to.deep.equal({ queues: ['audit', 'other', 'task-events'], functions: ['reports/daily', 'task-summary'], buckets: ['attachments', 'avatars'], bucketWrites: false, wsSends: false, wsRegistry: false, wsPublishes: false });
+    expect(referencesOf(code)).to.deep.equal({ queues: ['audit', 'other', 'task-events'], functions: ['reports/daily', 'task-summary'], buckets: ['attachments', 'avatars'], bucketWrites: false, wsSends: false, wsRegistry: false, wsPublishes: false, httpClient: false });
   });
 
   it('names nothing for a function that only returns data', () => {
-    expect(referencesOf("export const main = handler(async (_b, ctx) => ({ status: 'ok', requestId: ctx.requestId }));", new Set(['@framework/runtime']))).to.deep.equal({ queues: [], functions: [], buckets: [], bucketWrites: false, wsSends: false, wsRegistry: false, wsPublishes: false });
+    expect(referencesOf("export const main = handler(async (_b, ctx) => ({ status: 'ok', requestId: ctx.requestId }));", new Set(['@framework/runtime']))).to.deep.equal({ queues: [], functions: [], buckets: [], bucketWrites: false, wsSends: false, wsRegistry: false, wsPublishes: false, httpClient: false });
+  });
+
+  it('keeps service.http where the code has the word http other than as a URL scheme', () => {
+    expect(referencesOf('const r = await service.http.get(url);').httpClient).to.equal(true);
+    expect(referencesOf('const { http } = service; await http.post(u);').httpClient).to.equal(true);
+    expect(referencesOf("await fetch('http://example.com/a'); await fetch('https://example.com/b');").httpClient).to.equal(false);
   });
 
   it('tells a bucket writer from a reader', () => {
@@ -163,7 +169,7 @@ describe('referencesOf: the resources a function names', () => {
     expect(referencesOf('await service.queues[name].send(e);').queues).to.equal('all');
     expect(referencesOf('await invoke(target, {});').functions).to.equal('all');
     expect(referencesOf('const b = service.storage.bucket(id);').buckets).to.equal('all');
-    expect(referencesOf('', new Set(['@aws-sdk/client-sqs', '@aws-sdk/client-lambda', '@aws-sdk/client-s3']))).to.deep.equal({ queues: 'all', functions: 'all', buckets: 'all', bucketWrites: true, wsSends: false, wsRegistry: false, wsPublishes: false });
+    expect(referencesOf('', new Set(['@aws-sdk/client-sqs', '@aws-sdk/client-lambda', '@aws-sdk/client-s3']))).to.deep.equal({ queues: 'all', functions: 'all', buckets: 'all', bucketWrites: true, wsSends: false, wsRegistry: false, wsPublishes: false, httpClient: false });
   });
 
   it('marks a function that sends to WebSocket connections: service.ws.send/broadcast/disconnect, ws destructured, or the management client imported directly', () => {
@@ -200,8 +206,9 @@ describe('referencesOf: the resources a function names', () => {
       const app = defineApp({ ...SMALL_APP, rootDir: project.dir });
       const bundle = bundleApp(app);
       const refs = (name: string) => referencesOf(bundle.functions.get(name)!.projectCode, bundle.functions.get(name)!.projectPackages);
-      expect(refs('shop-dev-route-get-a')).to.deep.equal({ queues: [], functions: [], buckets: ['files'], bucketWrites: false, wsSends: false, wsRegistry: false, wsPublishes: false });
-      expect(refs('shop-dev-route-post-a')).to.deep.equal({ queues: [], functions: [], buckets: ['files'], bucketWrites: true, wsSends: false, wsRegistry: false, wsPublishes: false });
+      // `kind: 'http'` could as well be `service['http']`: the HTTP client is kept (the analysis errs on keeping)
+      expect(refs('shop-dev-route-get-a')).to.deep.equal({ queues: [], functions: [], buckets: ['files'], bucketWrites: false, wsSends: false, wsRegistry: false, wsPublishes: false, httpClient: true });
+      expect(refs('shop-dev-route-post-a')).to.deep.equal({ queues: [], functions: [], buckets: ['files'], bucketWrites: true, wsSends: false, wsRegistry: false, wsPublishes: false, httpClient: true });
     } finally {
       project.remove();
     }

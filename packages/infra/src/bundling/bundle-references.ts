@@ -24,6 +24,13 @@ export interface FunctionReferences {
   /** Whether it publishes to a topic (`ws.publish(`): a large topic goes through the framework's fan-out queue. */
   readonly wsPublishes: boolean;
   /**
+   * Whether its code may reach `service.http` (`@framework/integrations`): the word `http` anywhere but in a URL
+   * (`service.http`, a destructured `http`, a string that could index it). `false` leaves the HTTP client out of the
+   * bundle (`serviceBundleDefines`); no grant depends on it.
+   * @default - unknown: the client is kept
+   */
+  readonly httpClient?: boolean;
+  /**
    * Whether it administers the user pool through `service.auth` (`auth.createUser(`, `auth.machineToken(`, ...; any
    * `service.auth` or destructured `auth` followed by one of `AUTH_SERVICE_METHODS`), or imports Cognito's SDK client.
    * @default false
@@ -103,6 +110,8 @@ const WS_DIRECT_CLIENT = '@aws-sdk/client-apigatewaymanagementapi';
  * read. A function whose project code imports it gets the WebSocket grants, as it needs them under fw dev.
  */
 const CHAT_PACKAGE = '@framework-pro/chat';
+/** The word `http` other than as a URL's scheme (`'http://...'`; `https` is another word): `service.http` may be reached. */
+const HTTP_CLIENT = /\bhttp\b(?!:\/\/)/;
 const BUCKET_WRITE = new RegExp(String.raw`\.\s*(?:${BUCKET_WRITE_METHODS.join('|')})\s*\(`);
 
 /** The literal of a match's string groups, if any. */
@@ -158,6 +167,7 @@ export function referencesOf(projectCode: string, projectPackages: ReadonlySet<s
     wsSends: projectPackages.has(WS_DIRECT_CLIENT) || projectPackages.has(CHAT_PACKAGE) || WS_SEND.test(projectCode),
     wsRegistry: projectPackages.has(CHAT_PACKAGE) || WS_REGISTRY.test(projectCode),
     wsPublishes: projectPackages.has(CHAT_PACKAGE) || WS_PUBLISH.test(projectCode),
+    httpClient: HTTP_CLIENT.test(projectCode),
     // Only when true: a function that does not call service.auth reads as before.
     ...(projectPackages.has(AUTH_DIRECT_CLIENT) || AUTH_ADMIN.test(projectCode) ? { authAdmin: true } : {}),
     ...(projectPackages.has(INTEGRATIONS_PACKAGE) && CREATE_API_KEYS.test(projectCode) ? { apiKeys: true } : {}),

@@ -151,6 +151,12 @@ export const SERVICE_CLIENT_OMIT_DEFINES = {
   queues: 'globalThis.__fwOmitServiceQueues',
   invoke: 'globalThis.__fwOmitServiceInvoke',
   ws: 'globalThis.__fwOmitServiceWs',
+  /**
+   * `service.http` of `@framework/integrations` (an extension, registered when that package is imported): left out,
+   * the HTTP client and undici (about 520 KB) stay out of a function that imports the package for something else
+   * (webhooks, API keys) and never calls `service.http`.
+   */
+  http: 'globalThis.__fwOmitServiceHttp',
 } as const;
 
 declare global {
@@ -160,6 +166,8 @@ declare global {
   var __fwOmitServiceInvoke: boolean | undefined;
   // eslint-disable-next-line no-var
   var __fwOmitServiceWs: boolean | undefined;
+  // eslint-disable-next-line no-var
+  var __fwOmitServiceHttp: boolean | undefined;
 }
 
 /** `service.ws` left out of a bundle whose code sends to no WebSocket connection: each call says why. */
