@@ -44,6 +44,11 @@ describe('serviceBundleDefines: service clients a function does not name stay ou
     });
     after(() => project.remove());
 
+    it('bundles a route without options as a plain route: no schema, scope or middleware code', () => {
+      expect(code('shop-dev-route-get-plain')).to.not.include('VALIDATION_FAILED');
+      expect(code('shop-dev-route-get-plain')).to.not.include('INSUFFICIENT_SCOPE');
+    });
+
     it('bundles neither the SQS nor the Lambda client into a route that sends and invokes nothing', () => {
       const plain = code('shop-dev-route-get-plain');
       expect(plain).to.not.include('@aws-sdk/client-sqs');

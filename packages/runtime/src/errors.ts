@@ -59,6 +59,7 @@ export const RUNTIME_ERROR_CODES = {
   FW_ERR_API_KEY_VERIFIER_MISSING: "A route accepts API keys (`auth: [..., 'apiKey']`) but no verifier was registered in its function (`createApiKeys(...)` of `@framework/integrations` registers one).",
   FW_ERR_SERVICE_EXTENSION: 'Two packages registered the same service property, or an extension factory threw.',
   FW_ERR_SERVICE_LEFT_OUT: "`service.queues` or `service.invoke` was used in a deployed function whose own code names no queue / no function, so its bundle left the client out.",
+  FW_ERR_ROUTE_OPTIONS_LEFT_OUT: "A route's `handler(...)` declares options (scopes, schemas, middleware, `auth`) that its own files never name, so `@framework/infra` bundled it as a plain route; raised when the bundle loads (`fw synth`).",
 } as const;
 
 export type RuntimeErrorCode = keyof typeof RUNTIME_ERROR_CODES;

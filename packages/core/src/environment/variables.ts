@@ -7,16 +7,45 @@
 /** The CDK context key `fw synth`/`fw deploy` carry the license key in; the stack sets it as `ENV.licenseKey`. */
 export const LICENSE_KEY_CONTEXT = '@framework/infra:licenseKey';
 
+/*
+ * Single constants for the names every function reads and those the tables below repeat: esbuild keeps an object
+ * literal whole once one of its properties is read, and a property read keeps the table that makes it, so the runtime
+ * reads these and a function's bundle carries the few names it uses, not every package's (about 0.9 KB of the minimal
+ * route). `ENV` holds the same values under its keys.
+ */
+/** `ENV.project`. */
+export const PROJECT_VAR = 'FW_PROJECT';
+/** `ENV.stage`. */
+export const STAGE_VAR = 'FW_STAGE';
+/** `ENV.region`. */
+export const REGION_VAR = 'FW_REGION';
+/** `ENV.logLevel`. */
+export const LOG_LEVEL_VAR = 'LOG_LEVEL';
+/** `ENV.authResourceServer`. */
+export const AUTH_RESOURCE_SERVER_VAR = 'FW_AUTH_RESOURCE_SERVER';
+/** `ENV.validateResponses`. */
+export const VALIDATE_RESPONSES_VAR = 'FW_VALIDATE_RESPONSES';
+/** `ENV.devEndpoint`. */
+export const DEV_ENDPOINT_VAR = 'FW_DEV_ENDPOINT';
+/** `ENV.devStorageToken`. */
+export const DEV_STORAGE_TOKEN_VAR = 'FW_DEV_STORAGE_TOKEN';
+/** `ENV.devAuthToken`. */
+export const DEV_AUTH_TOKEN_VAR = 'FW_DEV_AUTH_TOKEN';
+/** `ENV.devInboxToken`. */
+export const DEV_INBOX_TOKEN_VAR = 'FW_DEV_INBOX_TOKEN';
+/** `ENV.devSmtpPort`. */
+export const DEV_SMTP_PORT_VAR = 'FW_DEV_SMTP_PORT';
+
 /** Variables every function gets. */
 export const ENV = {
   /** Project name from base config. */
-  project: 'FW_PROJECT',
+  project: PROJECT_VAR,
   /** Stage being run or deployed (`dev`, `prod`, ...). */
-  stage: 'FW_STAGE',
+  stage: STAGE_VAR,
   /** Region from base config. */
-  region: 'FW_REGION',
+  region: REGION_VAR,
   /** Minimum log level: debug, info, warn, error. */
-  logLevel: 'LOG_LEVEL',
+  logLevel: LOG_LEVEL_VAR,
   /** DynamoDB table of the idempotency and saga stores: `<project>-<stage>-idempotency`, locally and deployed. */
   idempotencyTable: 'FW_IDEMPOTENCY_TABLE',
   /** JWT issuer URL of the auth intent (Cognito user pool locally the dev server). */
@@ -29,7 +58,7 @@ export const ENV = {
    * Identifier of the app's resource server: access tokens carry its scopes as `<identifier>/<scope>`, and the
    * runtime's scope check accepts that prefix and no other (the project name unless the stack names another).
    */
-  authResourceServer: 'FW_AUTH_RESOURCE_SERVER',
+  authResourceServer: AUTH_RESOURCE_SERVER_VAR,
   /**
    * The roles `config/security.ts` declares, comma-separated (empty when none): `service.auth.setRoles` refuses any
    * other, locally and deployed (a Cognito group that is no declared role grants nothing).
@@ -47,7 +76,7 @@ export const ENV = {
    * `1`: routes check their return values against their `response` schemas (a mismatch answers 500 and logs the
    * fields). `fw dev` sets it; the deployed stack does not (a route opts in with `validateResponse: true`; `FW_*` names are reserved, so a function intent's `environment` cannot add it).
    */
-  validateResponses: 'FW_VALIDATE_RESPONSES',
+  validateResponses: VALIDATE_RESPONSES_VAR,
   /**
    * The `@framework-pro` license key (an Ed25519-signed token, checked offline by `@framework-pro/license`). Deployed,
    * the stack sets it on every function when the deploying environment has it (`fw deploy` passes it through the CDK
@@ -58,7 +87,7 @@ export const ENV = {
    * Local development only: base URL of the dev server, used by `invoke` and the queue client instead of the cloud.
    * Never set in a deployed function.
    */
-  devEndpoint: 'FW_DEV_ENDPOINT',
+  devEndpoint: DEV_ENDPOINT_VAR,
   /**
    * The KMS key (ARN) of `@framework/integrations`' token vault, on the functions granted it (`IntegrationsVaultKey`
    * of `@framework/infra`); unset under `fw dev`, where the vault uses a local key file under `.fw/`.
@@ -68,19 +97,19 @@ export const ENV = {
    * Local development only: the per-run secret the storage client presents to the dev server's storage engine (its
    * object API answers no one else). Never set in a deployed function.
    */
-  devStorageToken: 'FW_DEV_STORAGE_TOKEN',
+  devStorageToken: DEV_STORAGE_TOKEN_VAR,
   /**
    * Local development only: the per-run secret `service.auth` presents to the dev issuer's user admin endpoint
    * (`DEV_PATHS.authAdmin`), which answers no one else. Never set in a deployed function.
    */
-  devAuthToken: 'FW_DEV_AUTH_TOKEN',
+  devAuthToken: DEV_AUTH_TOKEN_VAR,
   /**
    * Local development only: the per-run secret `@framework/notify`'s local providers present to the dev server's
    * inbox (`DEV_PATHS.inbox`). Never set in a deployed function.
    */
-  devInboxToken: 'FW_DEV_INBOX_TOKEN',
+  devInboxToken: DEV_INBOX_TOKEN_VAR,
   /** Local development only: the port of the local inbox's SMTP server (on the dev server's host). */
-  devSmtpPort: 'FW_DEV_SMTP_PORT',
+  devSmtpPort: DEV_SMTP_PORT_VAR,
   /**
    * The app's plans (`billing` of `defineApp`, checked, `graceSeconds` filled in) as JSON, when the app declares
    * billing: `@framework-pro/billing` reads them here, so a function never loads `fw.config.ts` or the config codecs.
@@ -101,7 +130,7 @@ export const AUTH_TRIGGER_ENV = {
   /** JSON `{ roles: { <role>: [scope] }, clients: { <app client name>: [scope] } }`, from `config/security.ts`. */
   scopeRules: 'FW_AUTH_SCOPE_RULES',
   /** The resource server's identifier, the prefix of custom scopes in tokens (the same variable functions get). */
-  resourceServer: ENV.authResourceServer,
+  resourceServer: AUTH_RESOURCE_SERVER_VAR,
 } as const;
 
 /**
@@ -133,7 +162,7 @@ export const TOKEN_VERIFIER_ENV = {
 export const API_KEYS_PEPPER_SECRET_ARN_ENV = 'FW_API_KEYS_PEPPER_SECRET_ARN';
 
 /** Variables the dev server sets that deployed functions never get (excluded when comparing both). */
-export const DEV_ONLY_ENV: readonly string[] = [ENV.devEndpoint, ENV.devStorageToken, ENV.devAuthToken, ENV.devInboxToken, ENV.devSmtpPort, ENV.validateResponses];
+export const DEV_ONLY_ENV: readonly string[] = [DEV_ENDPOINT_VAR, DEV_STORAGE_TOKEN_VAR, DEV_AUTH_TOKEN_VAR, DEV_INBOX_TOKEN_VAR, DEV_SMTP_PORT_VAR, VALIDATE_RESPONSES_VAR];
 
 export { envToken } from './env-token.js';
 export { databaseEnv } from '../intents/databases.js';

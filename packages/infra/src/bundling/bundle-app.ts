@@ -8,6 +8,7 @@ import { InfraError } from '../errors.js';
 import { cachedBuildSync, type HashMemo } from './build-cache.js';
 import { referencesOf } from './bundle-references.js';
 import { packageNameOf, packagesOfOutput } from './bundle-usage.js';
+import { routeOptionDefines } from './route-defines.js';
 import { serviceBundleDefines } from './service-defines.js';
 
 /** Options of `bundleApp`. */
@@ -241,7 +242,8 @@ export function bundleApp(app: AppDefinition, options: BundleOptions = {}): AppB
   const wsRegistryName = app.ws?.registryFunctionName;
   if (wsRegistryName) entryPoints[`${wsRegistryName}/index`] = wsRegistryEntry(app.rootDir, outDir);
   if (Object.keys(entryPoints).length === 0) return { outDir, functions: new Map(), migrations: new Map() };
-  // Read first: which service clients each function names decides its defines (`serviceBundleDefines`). Functions
+  // Read first: which service clients each function names and whether it declares route options decide its defines
+  // (`serviceBundleDefines`, `routeOptionDefines`). Functions
   // with the same defines share one esbuild build (most apps need one or two); the framework's own entries
   // (migrations, the auth trigger) keep every client.
   const project = projectCodeOf(app, units);
@@ -254,7 +256,7 @@ export function bundleApp(app: AppDefinition, options: BundleOptions = {}): AppB
   const groups = new Map<string, { define: Record<string, string>; entryPoints: Record<string, string> }>();
   for (const [entry, file] of Object.entries(entryPoints)) {
     const own = project.get(entry.slice(0, -'/index'.length));
-    const define = own ? serviceBundleDefines(referencesOf(own.code, own.packages)) : {};
+    const define = own ? { ...serviceBundleDefines(referencesOf(own.code, own.packages)), ...routeOptionDefines(own.code, own.packages) } : {};
     const key = Object.keys(define).sort().join(',');
     let group = groups.get(key);
     if (!group) groups.set(key, (group = { define, entryPoints: {} }));

@@ -18,6 +18,7 @@ import { getService, type Service } from '../service/service.js';
 import { ENV, ROUTE_SCHEMA_PARTS, ROUTE_SCHEMAS_KEY } from '@framework/core/names';
 import { responseForError } from './error-response.js';
 import { parseBody } from './parse-body.js';
+import { plainRoute } from './plain-route.js';
 import { isExplicitResponse, toHttpResponse, type ExplicitResponse } from './response.js';
 import {
   checkResponse,
@@ -216,6 +217,17 @@ export function handler(
     typeof fnOrDefinition === 'function'
       ? { ...maybeOptions, fn: fnOrDefinition as HandlerFn }
       : (fnOrDefinition as HandlerDefinition & SchemaHandlerOptions);
+  // if/else, not an early return: esbuild drops the branch a `define` makes dead, with what only it imports.
+  if (globalThis.__fwPlainRoute) {
+    // The info `routeWithOptions` gives a route without options.
+    return withHandlerInfo(plainRoute(definition as unknown as Readonly<Record<string, unknown>>, definition.fn), { kind: 'http', scopes: Object.freeze([]), middleware: Object.freeze([]), idempotent: false });
+  } else {
+    return routeWithOptions(definition);
+  }
+}
+
+/** `handler(...)` of a route that may declare schemas, scopes, `auth` methods and middleware. */
+function routeWithOptions(definition: HandlerDefinition & SchemaHandlerOptions): HttpHandler {
   const validate = requestValidator(definition);
   const responseSchema = definition.response;
   const validateResponse = definition.validateResponse;

@@ -1,4 +1,4 @@
-import { ENV } from '@framework/core/names';
+import { LOG_LEVEL_VAR } from '@framework/core/names';
 import { currentTenant } from '../context/tenant.js';
 
 /** Log levels, lowest first. */
@@ -54,7 +54,7 @@ function stdoutSink(line: string): void {
 
 /** `LOG_LEVEL` as a level; anything unknown (or unset) is `info`, so a typo never silences errors. */
 export function levelFromEnv(env: NodeJS.ProcessEnv = process.env): LogLevel {
-  const raw = env[ENV.logLevel]?.trim().toLowerCase();
+  const raw = env[LOG_LEVEL_VAR]?.trim().toLowerCase();
   return raw === 'debug' || raw === 'info' || raw === 'warn' || raw === 'error' ? raw : raw === 'warning' ? 'warn' : 'info';
 }
 

@@ -1,4 +1,5 @@
-import { ENV } from '@framework/core/names';
+// Single constants, not `ENV`: a bundle then carries these three names, not the whole table (see core).
+import { PROJECT_VAR, REGION_VAR, STAGE_VAR } from '@framework/core/names';
 import { RuntimeError } from '../errors.js';
 import { invoke } from '../invoke/invoke.js';
 import { queueClient, type QueueClient } from '../queues/queue-client.js';
@@ -130,9 +131,9 @@ function createService(): Service {
   const service = Object.create(serviceProto) as Service;
   // Identity is read from the environment at access time, so tests and the dev server may change it between calls.
   Object.defineProperties(service, {
-    project: { enumerable: true, get: () => process.env[ENV.project] ?? '' },
-    stage: { enumerable: true, get: () => process.env[ENV.stage] ?? '' },
-    region: { enumerable: true, get: () => process.env[ENV.region] ?? process.env['AWS_REGION'] },
+    project: { enumerable: true, get: () => process.env[PROJECT_VAR] ?? '' },
+    stage: { enumerable: true, get: () => process.env[STAGE_VAR] ?? '' },
+    region: { enumerable: true, get: () => process.env[REGION_VAR] ?? process.env['AWS_REGION'] },
     env: { enumerable: true, get: () => process.env },
     invoke: { enumerable: true, value: globalThis.__fwOmitServiceInvoke ? () => leftOut('invoke') : invoke },
     queues: { enumerable: true, value: globalThis.__fwOmitServiceQueues ? new Proxy({}, { get: (_t, id) => (typeof id === 'string' ? leftOut('queues') : undefined) }) : queuesProxy() },
@@ -172,21 +173,19 @@ declare global {
 
 /** `service.ws` left out of a bundle whose code sends to no WebSocket connection: each call says why. */
 function leftOutWs(): WsClient {
-  const fail = (): never => {
-    throw new RuntimeError(
-      'FW_ERR_SERVICE_LEFT_OUT',
-      "service.ws is not in this function's bundle: its code calls none of ws.send(, broadcast(, disconnect(, subscribe(, unsubscribe(, publish( or connections( (and so has no grant on the WebSocket API or its registry either). Call them on service.ws in the function's own code, then deploy again.",
-    );
-  };
+  const fail = (): never => leftOut('ws');
   return { send: fail, broadcast: fail, disconnect: fail, subscribe: fail, unsubscribe: fail, publish: fail, connections: fail };
 }
 
-/** What a left-out client answers: an error naming why it is missing and the fix, not `undefined is not a function`. */
-function leftOut(name: 'queues' | 'invoke'): never {
-  throw new RuntimeError(
-    'FW_ERR_SERVICE_LEFT_OUT',
-    `service.${name} is not in this function's bundle: its code names no ${name === 'queues' ? "queue (service.queues['id'])" : "function (invoke({ function: 'id' }))"}. Name the ${name === 'queues' ? 'queue' : 'function'} in the function's own code (a literal id, or a bracket expression for an id computed at run time), then deploy again.`,
-  );
+/** The call that keeps each client in a bundle (what `@framework/infra`'s analysis looks for). */
+const KEPT_BY = { queues: "service.queues['id']", invoke: "invoke({ function: 'id' })", ws: 'service.ws.send( (or broadcast, disconnect, subscribe, unsubscribe, publish, connections)' } as const;
+
+/**
+ * What a left-out client answers: an error naming why it is missing and the fix, not `undefined is not a function`.
+ * Short on purpose: every bundle without the clients carries it (the README's error table has the long form).
+ */
+function leftOut(name: keyof typeof KEPT_BY): never {
+  throw new RuntimeError('FW_ERR_SERVICE_LEFT_OUT', `service.${name} is not in this function's bundle: its own code never calls ${KEPT_BY[name]}. Write that call in the function's own code (an id computed at run time counts), then deploy again.`);
 }
 
 let currentService: Service | undefined;
