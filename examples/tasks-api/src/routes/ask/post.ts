@@ -1,9 +1,9 @@
 import { handler } from '@framework/runtime';
-import { z } from 'zod';
+import { z } from '../../lib/zod.js';
 import { askOwnerTasks } from '../../lib/ai.js';
 import { tenancy } from '../../lib/tenancy.js';
 
-const question = z.object({ question: z.string().trim().min(1).max(500) });
+const question = z.object({ question: z.string().check(z.trim(), z.minLength(1), z.maxLength(500)) });
 
 const citation = z.object({ marker: z.number(), chunkId: z.string(), documentId: z.string(), source: z.string() });
 const answered = z.object({ answer: z.string(), found: z.boolean(), citations: z.array(citation) });

@@ -1,7 +1,7 @@
 import { sql } from '@framework/data';
 import { Conflict, handler } from '@framework/runtime';
 import { requireTenant } from '@framework-pro/tenancy';
-import { z } from 'zod';
+import { z } from '../../../lib/zod.js';
 import { billingProvider } from '../../../lib/billing.js';
 import { tenancy } from '../../../lib/tenancy.js';
 
@@ -12,7 +12,7 @@ import { tenancy } from '../../../lib/tenancy.js';
 export const main = handler({
   scopes: ['tasks:admin'],
   middleware: [tenancy],
-  body: z.object({ plan: z.enum(['pro']), seats: z.number().int().min(1).max(1000).optional(), successUrl: z.url(), cancelUrl: z.url() }),
+  body: z.object({ plan: z.enum(['pro']), seats: z.optional(z.int().check(z.minimum(1), z.maximum(1000))), successUrl: z.url(), cancelUrl: z.url() }),
   fn: async (body, ctx, service) => {
     const tenant = requireTenant(ctx);
     const customer = await service.db.maybeOne<{ customer_id: string }>(sql`SELECT customer_id FROM billing_customers`);

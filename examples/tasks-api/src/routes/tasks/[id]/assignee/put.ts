@@ -1,6 +1,6 @@
 import { sql } from '@framework/data';
 import { Conflict, handler, NotFound } from '@framework/runtime';
-import { z } from 'zod';
+import { z } from '../../../../lib/zod.js';
 import { NOTIFY_QUEUE, notify } from '../../../../lib/notify.js';
 import { tenancy } from '../../../../lib/tenancy.js';
 
@@ -8,10 +8,10 @@ import { tenancy } from '../../../../lib/tenancy.js';
 export const MAX_OPEN_ASSIGNMENTS = 3;
 
 const assignee = z.object({
-  name: z.string().trim().min(1).max(100),
+  name: z.string().check(z.trim(), z.minLength(1), z.maxLength(100)),
   email: z.email(),
-  phone: z.string().regex(/^\+[1-9]\d{6,14}$/, 'an E.164 number such as +14155550100').optional(),
-  locale: z.string().regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'a language tag such as en or fr-CA').optional(),
+  phone: z.optional(z.string().check(z.regex(/^\+[1-9]\d{6,14}$/, 'an E.164 number such as +14155550100'))),
+  locale: z.optional(z.string().check(z.regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'a language tag such as en or fr-CA'))),
 });
 
 /**

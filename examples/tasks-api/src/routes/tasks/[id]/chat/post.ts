@@ -1,10 +1,10 @@
 import { sql } from '@framework/data';
 import { handler, NotFound } from '@framework/runtime';
-import { z } from 'zod';
+import { z } from '../../../../lib/zod.js';
 import { chat } from '../../../../lib/chat.js';
 import { tenancy } from '../../../../lib/tenancy.js';
 
-const body = z.object({ members: z.array(z.string().min(1).max(256)).max(50).optional() }).optional();
+const body = z.optional(z.object({ members: z.optional(z.array(z.string().check(z.minLength(1), z.maxLength(256))).check(z.maxLength(50))) }));
 
 /**
  * POST /tasks/{id}/chat `{ members? }` → the task's discussion room, created on first use. Only the task's owner may

@@ -1,6 +1,6 @@
 import { handler, NotFound } from '@framework/runtime';
 import { sql } from '@framework/data';
-import { z } from 'zod';
+import { z } from '../../../../lib/zod.js';
 import type { TaskEvent } from '../../../../lib/tasks.js';
 import { tenancy } from '../../../../lib/tenancy.js';
 
@@ -10,8 +10,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const main = handler({
   scopes: ['tasks:write'],
   middleware: [tenancy],
-  body: z.object({ dueAt: z.iso.datetime({ offset: true }).nullable() }),
-  response: z.object({ id: z.string(), dueAt: z.string().nullable() }),
+  body: z.object({ dueAt: z.nullable(z.iso.datetime({ offset: true })) }),
+  response: z.object({ id: z.string(), dueAt: z.nullable(z.string()) }),
   fn: async (body, ctx, service) => {
     const id = ctx.pathParams.id!;
     const row = UUID.test(id)
