@@ -7,7 +7,8 @@
  * authenticated GET /tasks (20 rows) on the embedded engine (PGlite) and on native PostgreSQL against plain Fastify +
  * `pg` on the engine's own port, and launch to first 200 of a 2-route app with no intents against plain Fastify and of
  * the example with PGlite. `BENCH_ONLY=database-and-launch` runs only those last figures (`BENCH_ONLY=launch` the
- * launch figures alone); `BENCH_ONLY=requests` only the launch and requests-per-second figures.
+ * launch figures alone, `BENCH_ONLY=database` the database routes alone); `BENCH_ONLY=requests` only the launch and
+ * requests-per-second figures. `BENCH_CPU_PROF=<folder>` runs fw dev with `--cpu-prof` (one profile per thread).
  * Beside each req/s ratio it prints the CPU time per request of fw dev's main thread, of all its threads and of plain
  * Fastify, read from /proc around each round: on a shared machine that moves far less than req/s does.
  * Runs on a copy of examples/tasks-api in a temporary folder (its node_modules linked to the repository's), plus a
@@ -79,7 +80,9 @@ async function untilHealthy(child: ChildProcess, port: number, started: number):
 async function startDev(dir: string, port: number, databases = 'embedded'): Promise<{ child: ChildProcess; launchMs: number }> {
   const started = performance.now();
   // --no-typecheck: the background type check would compete for the CPU with the measured requests.
-  const child = spawn(process.execPath, [cli, 'dev', '--port', String(port), '--engine', `databases=${databases}`, '--no-typecheck'], { cwd: dir, stdio: ['ignore', process.env.BENCH_VERBOSE ? 'inherit' : 'ignore', 'inherit'] });
+  // BENCH_CPU_PROF=<folder>: fw dev runs with --cpu-prof (a .cpuprofile per thread, written when it stops).
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
+  const child = spawn(process.execPath, [...profile, cli, 'dev', '--port', String(port), '--engine', `databases=${databases}`, '--no-typecheck'], { cwd: dir, stdio: ['ignore', process.env.BENCH_VERBOSE ? 'inherit' : 'ignore', 'inherit'] });
   return untilHealthy(child, port, started);
 }
 
@@ -242,13 +245,19 @@ async function tasksRoute(dir: string, databases: 'embedded' | 'native', seconds
     const names = (await admin.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname NOT IN ('postgres', 'template0', 'template1')`)).rows;
     await admin.end();
     const plainPort = await freePort();
-    plain = spawn(process.execPath, [path.join(__dirname, 'plain-tasks.mjs'), String(enginePort), names[0]?.datname ?? 'postgres', String(plainPort)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    // The anchor verifies the token as fw dev does: the issuer and the audience it was minted for.
+    const claims = JSON.parse(Buffer.from(authorization.split('.')[1]!, 'base64url').toString('utf8')) as { iss: string; aud?: string | string[]; client_id?: string };
+    const audience = claims.client_id ?? [claims.aud ?? ''].flat()[0]!;
+    plain = spawn(process.execPath, [path.join(__dirname, 'plain-tasks.mjs'), String(enginePort), names[0]?.datname ?? 'postgres', String(plainPort), claims.iss, audience], { stdio: ['ignore', 'pipe', 'inherit'] });
     await new Promise<void>((resolve) => plain!.stdout!.on('data', (d: Buffer) => d.toString().includes('ready') && resolve()));
     const devUrl = `${base}/tasks`;
     const plainUrl = `http://127.0.0.1:${plainPort}/tasks`;
     const headers = { authorization };
-    const check = JSON.parse((await getWith(plainUrl, headers)).body) as { tasks: unknown[] };
-    if (check.tasks.length < 20) throw new Error(`plain Fastify + pg sees ${check.tasks.length} tasks`);
+    const [devAnswer, plainAnswer] = [await getWith(devUrl, headers), await getWith(plainUrl, headers)];
+    const check = JSON.parse(plainAnswer.body) as { tasks: unknown[] };
+    if (plainAnswer.status !== 200 || check.tasks.length < 20) throw new Error(`plain Fastify + pg answers ${plainAnswer.status} ${plainAnswer.body.slice(0, 200)}`);
+    // Like for like: the same rows in the same JSON (both answer the same request of the same tenant and owner).
+    if (JSON.stringify(check) !== JSON.stringify(JSON.parse(devAnswer.body))) throw new Error('plain Fastify + pg and fw dev answer GET /tasks differently');
     await load(devUrl, { connections: 10, durationMs: 1000, headers });
     await load(plainUrl, { connections: 10, durationMs: 1000, headers });
     const devRuns: Awaited<ReturnType<typeof load>>[] = [];
@@ -259,11 +268,11 @@ async function tasksRoute(dir: string, databases: 'embedded' | 'native', seconds
       devRuns.push(await load(devUrl, { connections: 10, durationMs: seconds * 400, headers }));
       ratios.push(devRuns[round]!.perSecond / plainRuns[round]!.perSecond);
     }
-    const errors = devRuns.reduce((n, r) => n + r.errors, 0) + plainRuns.reduce((n, r) => n + r.errors, 0);
+    const [devErrors, plainErrors] = [devRuns.reduce((n, r) => n + r.errors, 0), plainRuns.reduce((n, r) => n + r.errors, 0)];
     const target = databases === 'embedded' ? '>= 0.6, p50 < 10 ms' : '>= 0.8';
     console.log(
       `GET /tasks (20 rows, ${databases === 'embedded' ? 'embedded engine (PGlite)' : 'native PostgreSQL'}) req/s: fw dev ${median(devRuns.map((r) => r.perSecond)).toFixed(0)} (p50 ${median(devRuns.map((r) => r.p50Ms)).toFixed(1)} ms), ` +
-        `plain Fastify + pg ${median(plainRuns.map((r) => r.perSecond)).toFixed(0)} (p50 ${median(plainRuns.map((r) => r.p50Ms)).toFixed(1)} ms), ratio ${median(ratios).toFixed(2)} (pairs ${ratios.map((r) => r.toFixed(2)).join(', ')}; target ${target})${errors ? `; ${errors} non-200 answers` : ''}`,
+        `plain Fastify + pg ${median(plainRuns.map((r) => r.perSecond)).toFixed(0)} (p50 ${median(plainRuns.map((r) => r.p50Ms)).toFixed(1)} ms), ratio ${median(ratios).toFixed(2)} (pairs ${ratios.map((r) => r.toFixed(2)).join(', ')}; target ${target})${devErrors + plainErrors ? `; non-200 answers: fw dev ${devErrors}, plain ${plainErrors}` : ''}`,
     );
   } finally {
     if (plain) await stop(plain);
@@ -325,6 +334,7 @@ async function databaseRoutesAndLaunches(dir: string, seconds: number): Promise<
   } else {
     console.log('GET /tasks on native PostgreSQL: skipped (no postgres on PATH)');
   }
+  if (process.env.BENCH_ONLY === 'database') return;
   progress('launch to first 200');
   await launches(dir);
 }
@@ -334,7 +344,7 @@ const findOnPath = (name: string) => (process.env.PATH ?? '').split(path.delimit
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 async function main(): Promise<void> {
-  if (process.env.BENCH_ONLY === 'database-and-launch' || process.env.BENCH_ONLY === 'launch') {
+  if (process.env.BENCH_ONLY === 'database-and-launch' || process.env.BENCH_ONLY === 'database' || process.env.BENCH_ONLY === 'launch') {
     // Only the database routes and launch figures, or the launch figures alone (on a fresh copy of the example).
     const dir = copyProject();
     try {
