@@ -1,4 +1,4 @@
-import { z } from './zod.js';
+import * as z from './zod.js';
 
 const scope = z.enum(['tasks:read', 'tasks:write', 'tasks:admin']);
 const positiveInt = z.int().check(z.positive());

@@ -1,4 +1,4 @@
-import { z } from './zod.js';
+import * as z from './zod.js';
 
 // The shapes the routes declare: the runtime checks requests against them (400 VALIDATION_FAILED listing every issue)
 // and, under fw dev, the responses too; the handlers get the parsed, typed values.

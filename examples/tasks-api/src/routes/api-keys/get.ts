@@ -1,5 +1,5 @@
 import { handler } from '@framework/runtime';
-import { z } from '../../lib/zod.js';
+import * as z from '../../lib/zod.js';
 import { apiKeyView } from '../../lib/api-key-view.js';
 import { apiKeyRecord } from '../../lib/integration-schemas.js';
 import { apiKeys } from '../../lib/integrations.js';

@@ -1,5 +1,5 @@
 import { handler } from '@framework/runtime';
-import { z } from '../../lib/zod.js';
+import * as z from '../../lib/zod.js';
 import { askOwnerTasks } from '../../lib/ai.js';
 import { tenancy } from '../../lib/tenancy.js';
 

@@ -1,6 +1,6 @@
 import { getDatabase, sql } from '@framework/data';
 import { handler } from '@framework/runtime';
-import { z } from '../../lib/zod.js';
+import * as z from '../../lib/zod.js';
 import { billing } from '../../lib/billing.js';
 import { tenancy } from '../../lib/tenancy.js';
 

@@ -1,6 +1,6 @@
 import { sql } from '@framework/data';
 import { Conflict, handler } from '@framework/runtime';
-import { z } from '../../../lib/zod.js';
+import * as z from '../../../lib/zod.js';
 import { billingProvider } from '../../../lib/billing.js';
 import { tenancy } from '../../../lib/tenancy.js';
 

@@ -1,7 +1,7 @@
 import { sql } from '@framework/data';
 import { handler } from '@framework/runtime';
 import { requireTenant } from '@framework-pro/tenancy';
-import { z } from '../../../lib/zod.js';
+import * as z from '../../../lib/zod.js';
 import { billingProvider } from '../../../lib/billing.js';
 import { tenancy } from '../../../lib/tenancy.js';
 

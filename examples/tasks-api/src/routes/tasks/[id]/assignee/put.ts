@@ -1,6 +1,6 @@
 import { sql } from '@framework/data';
 import { Conflict, handler, NotFound } from '@framework/runtime';
-import { z } from '../../../../lib/zod.js';
+import * as z from '../../../../lib/zod.js';
 import { NOTIFY_QUEUE, notify } from '../../../../lib/notify.js';
 import { tenancy } from '../../../../lib/tenancy.js';
 

@@ -1,6 +1,6 @@
 import { sql } from '@framework/data';
 import { handler, NotFound } from '@framework/runtime';
-import { z } from '../../../../lib/zod.js';
+import * as z from '../../../../lib/zod.js';
 import { chat } from '../../../../lib/chat.js';
 import { tenancy } from '../../../../lib/tenancy.js';
 

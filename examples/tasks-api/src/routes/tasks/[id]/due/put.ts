@@ -1,6 +1,6 @@
 import { handler, NotFound } from '@framework/runtime';
 import { sql } from '@framework/data';
-import { z } from '../../../../lib/zod.js';
+import * as z from '../../../../lib/zod.js';
 import type { TaskEvent } from '../../../../lib/tasks.js';
 import { tenancy } from '../../../../lib/tenancy.js';
 
