@@ -238,6 +238,11 @@ async function tasksRoute(dir: string, databases: 'embedded' | 'native', seconds
     for (let i = listed.tasks.length; i < 20; i++) {
       if ((await post(`${base}/tasks`, { title: `task ${i}` }, { authorization })).status >= 300) throw new Error('POST /tasks failed');
     }
+    // After its first answer fw dev loads every route of the app once, one after another, each in a worker thread of
+    // its own (the start-up table's scopes, warm instances): about 25 module graphs here, seconds of CPU on a small
+    // machine. GET /_dev/functions answers once every route is loaded, so the rounds below measure requests, not that.
+    const warmed = await getWith(`${base}/_dev/functions`, {});
+    if (warmed.status !== 200) throw new Error(`GET /_dev/functions answered ${warmed.status}`);
     const enginePort = listeningPortsBelow(dev.child.pid!)[0];
     if (enginePort === undefined) throw new Error(`no listening port below fw dev (${databases})`);
     const admin = new pg.Client({ host: '127.0.0.1', port: enginePort, user: 'postgres', database: 'postgres' });
