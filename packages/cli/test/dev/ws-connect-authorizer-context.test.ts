@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { accessTokenOf } from '@framework/auth';
 import { authorizerContextOf } from '@framework/auth/ws-connect-authorizer';
 import { authFromWsEvent, type WsEvent } from '@framework/runtime';
-import { devConnectAuthorizerContext } from '../../src/dev/engines/ws.js';
+import { devConnectAuthorizerContext } from '../../src/dev/engines/ws-authorizer-context.js';
 
 /** A message event of a connection whose `$connect` authorizer returned `authorizer`. */
 function messageEvent(authorizer: Record<string, unknown>): WsEvent {

@@ -9,7 +9,7 @@ import { selectEngines, type EnginePreferences } from './index.js';
 export type EngineOutputs = Map<string, Readonly<Record<string, Readonly<Record<string, string>>>>>;
 
 /**
- * The local engines of one `fw dev` run, started one after another in selection order: what they serve (outputs,
+ * The local engines of one `fw dev` run, started side by side: what they serve (outputs,
  * variables, HTTP plugins, worker services, start-up table lines) and which are still getting ready.
  */
 export class EngineStartup {
@@ -29,41 +29,57 @@ export class EngineStartup {
   private readonly readiness: Promise<void>[] = [];
 
   /**
-   * Starts the engine of each intent the app uses. On a failure the engines already created stay in `engines`, for
-   * the caller to stop with everything else it started.
+   * Starts the engine of each intent the app uses, all at once (their module loading, files and servers overlap: one
+   * after another, an app with billing, storage and notifications paid each in turn before serving), then records
+   * what they serve in selection order, so outputs, plugins and the start-up table do not depend on which was first.
+   * On a failure the engines already created stay in `engines`, for the caller to stop with everything else it
+   * started; the first failure in selection order is thrown.
    */
   async start(app: AppDefinition, context: DevContext, host: FunctionHost, preferences: EnginePreferences | undefined): Promise<void> {
     const { log } = context;
-    for (const factory of await selectEngines(app, preferences)) {
-      const began = performance.now();
-      const engine = await factory.create();
-      this.engines.push(engine);
-      try {
-        const started = await engine.start(app, context);
-        if (process.env.FW_DEV_DEBUG === '1') process.stderr.write(`[fw:debug] the ${factory.intent} engine started in ${(performance.now() - began).toFixed(0)} ms\n`);
-        this.outputs.set(factory.intent, started.outputs);
-        this.functionOutputs.set(factory.intent, started.outputs);
-        Object.assign(this.env, started.env);
-        if (started.plugin) this.plugins.push(started.plugin);
-        for (const [name, service] of Object.entries(started.workerServices ?? {})) host.provide(name, service);
-        for (const line of started.summary ?? []) this.summaries.push(`${factory.intent.padEnd(11)} ${factory.kind.padEnd(9)} ${line}`);
-        if (!started.summary?.length) this.summaries.push(`${factory.intent.padEnd(11)} ${factory.kind.padEnd(9)} ${factory.label}`);
-        if (started.ready) {
-          const name = `the ${factory.intent} engine (${factory.label})`;
-          this.notReady.add(name);
-          const direct = started.readyOutputs?.then((outputs) => outputs && this.functionOutputs.set(factory.intent, outputs));
-          this.readiness.push(
-            Promise.all([started.ready, direct])
-              .then(() => undefined)
-              .catch((error: Error) => log.error(`${name} did not get ready: ${error.message}`))
-              .finally(() => this.notReady.delete(name)),
-          );
+    const factories = await selectEngines(app, preferences);
+    const debug = process.env.FW_DEV_DEBUG === '1';
+    const results = await Promise.allSettled(
+      factories.map(async (factory) => {
+        const began = performance.now();
+        const engine = await factory.create();
+        this.engines.push(engine);
+        try {
+          const started = await engine.start(app, context);
+          // Handled below once every engine started: a readiness failing meanwhile is not an unhandled rejection.
+          started.ready?.catch(() => undefined);
+          started.readyOutputs?.catch(() => undefined);
+          if (debug) process.stderr.write(`[fw:debug] the ${factory.intent} engine started in ${(performance.now() - began).toFixed(0)} ms\n`);
+          return started;
+        } catch (error) {
+          if (isFrameworkError(error)) throw error;
+          throw new DevServerError('FW_ERR_DEV_ENGINE_START', `the ${factory.kind} ${factory.intent} engine (${factory.label}) failed to start: ${(error as Error).message}`, { cause: error });
         }
-      } catch (error) {
-        if (isFrameworkError(error)) throw error;
-        throw new DevServerError('FW_ERR_DEV_ENGINE_START', `the ${factory.kind} ${factory.intent} engine (${factory.label}) failed to start: ${(error as Error).message}`, { cause: error });
+      }),
+    );
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
+    factories.forEach((factory, index) => {
+      const started = (results[index] as PromiseFulfilledResult<Awaited<ReturnType<DevEngine['start']>>>).value;
+      this.outputs.set(factory.intent, started.outputs);
+      this.functionOutputs.set(factory.intent, started.outputs);
+      Object.assign(this.env, started.env);
+      if (started.plugin) this.plugins.push(started.plugin);
+      for (const [name, service] of Object.entries(started.workerServices ?? {})) host.provide(name, service);
+      for (const line of started.summary ?? []) this.summaries.push(`${factory.intent.padEnd(11)} ${factory.kind.padEnd(9)} ${line}`);
+      if (!started.summary?.length) this.summaries.push(`${factory.intent.padEnd(11)} ${factory.kind.padEnd(9)} ${factory.label}`);
+      if (started.ready) {
+        const name = `the ${factory.intent} engine (${factory.label})`;
+        this.notReady.add(name);
+        const direct = started.readyOutputs?.then((outputs) => outputs && this.functionOutputs.set(factory.intent, outputs));
+        this.readiness.push(
+          Promise.all([started.ready, direct])
+            .then(() => undefined)
+            .catch((error: Error) => log.error(`${name} did not get ready: ${error.message}`))
+            .finally(() => this.notReady.delete(name)),
+        );
       }
-    }
+    });
   }
 
   /** The wait `startWaiting` began: settles when every engine is ready or the wait ran out. */
