@@ -25,6 +25,7 @@ import { OUT_OF_MEMORY_ERROR_TYPE, SYNC_REQUEST_LIMIT_BYTES, describeBytes, even
 import { HandlerBundler } from './functions/handler-bundler.js';
 import { isDevPath } from './server/dev-endpoint-guard.js';
 import { FirstAnswer } from './server/first-answer.js';
+import { RequestActivity } from './server/request-activity.js';
 import { gatewayAnswer } from './server/gateway-answer.js';
 import { buildHttpEvent, type JwtAuthorizerContext } from './server/gateway-event.js';
 import { errorResponse, mapFunctionResult } from './server/gateway-response.js';
@@ -53,6 +54,12 @@ export const ENGINE_READY_TIMEOUT_MS = 120_000;
  * comes, that work waits for its answer instead.
  */
 const FIRST_REQUEST_GRACE_MS = 200;
+
+/**
+ * How long no request must have been in flight before the start-up loads the next route: each load is a thread
+ * importing a module graph (seconds of CPU on a small machine), so under traffic it waits and requests keep the CPU.
+ */
+const WARM_UP_QUIET_MS = 300;
 
 const DEBUG = process.env.FW_DEV_DEBUG === '1';
 function debug(message: string): void {
@@ -245,6 +252,7 @@ export class DevServer {
     let fastify: FastifyInstance | undefined;
     const startup = new EngineStartup();
     const firstAnswer = new FirstAnswer();
+    const requests = new RequestActivity();
     let environment: Record<string, string>;
     try {
       const engines = await startEngines(startup, app, context, host, options.engines);
@@ -275,7 +283,7 @@ export class DevServer {
         untilEnginesReady: () => startup.untilReady(),
         currentApp,
         freshness: () => server?.freshness,
-        serveRoute: (request, reply, issuer) => firstAnswer.track(server!.serveRoute(request, reply, issuer)),
+        serveRoute: (request, reply, issuer) => firstAnswer.track(requests.track(server!.serveRoute(request, reply, issuer))),
         openApi: new DevOpenApi({ currentApp, freshness: () => server?.freshness, bundler, baseUrl: url, log }),
       });
       fastify = http.fastify;
@@ -301,11 +309,14 @@ export class DevServer {
     writeStateFile(dataDir, { pid: process.pid, url, stage, env: { ...stateEnv, [ENV.devEndpoint]: url } });
     server = new DevServer(url, rootDir, app, fastify, host, bundler, configInputs, startup.engines, environment, log, async (s) => {
       // Load each route once, one after another, for the scopes in the table (and warm instances): after the first
-      // request is answered, which these loads would otherwise slow down.
+      // request is answered, and each only once no request came for a moment (a request for a route not loaded yet
+      // loads it itself, at once).
       if (options.warmRoutes !== false) await firstAnswer.settled(FIRST_REQUEST_GRACE_MS);
       const scopes = new Map<string, readonly string[] | undefined>();
       for (const route of options.warmRoutes === false ? [] : s.currentApp().routes) {
-        const loaded = await host.load(route);
+        await requests.quiet(WARM_UP_QUIET_MS, () => s.stopping !== undefined);
+        if (s.stopping) break;
+        const loaded = await host.loadInBackground(route);
         scopes.set(route.functionName, loaded.ok ? loaded.info.scopes : undefined);
       }
       print(startupTable(s.currentApp(), url, scopes, startup.summaries));

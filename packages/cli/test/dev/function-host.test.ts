@@ -114,6 +114,31 @@ describe('dev function host (worker threads, in-process)', function () {
     expect(errors).to.deep.equal([]);
   });
 
+  it('loads in the background one handler at a time, while a load of its own (a request) does not wait for them', async () => {
+    // Given handlers whose import writes when it starts and ends, half a second apart
+    const trace = path.join(rootDir, 'loads.log');
+    const traced = ['one', 'two', 'three', 'request'].map((id) => unit('function', id, `src/functions/${id}.ts`));
+    for (const u of traced) {
+      fs.writeFileSync(
+        path.join(rootDir, u.file),
+        `import * as fs from 'node:fs';\nfs.appendFileSync(${JSON.stringify(trace)}, 'start ${u.id}\\n');\nawait new Promise((resolve) => setTimeout(resolve, 400));\nfs.appendFileSync(${JSON.stringify(trace)}, 'end ${u.id}\\n');\nexport const main = async () => '${u.id}';\n`,
+      );
+    }
+    const h = startHost(30_000);
+    await h.rebuild(traced);
+    // When three are queued in the background, then one is loaded for a request
+    const background = traced.slice(0, 3).map((u) => bounded(h.loadInBackground(u), 60_000));
+    const own = bounded(h.load(traced[3]!), 60_000);
+    const outcomes = await Promise.all([...background, own]);
+    // Then every load succeeds
+    for (const outcome of outcomes) expect(outcome).to.include({ ok: true });
+    // And the background loads never overlap: each starts after the previous one ended, in the order queued
+    const lines = fs.readFileSync(trace, 'utf8').trim().split('\n');
+    expect(lines.filter((l) => !l.endsWith('request'))).to.deep.equal(['start one', 'end one', 'start two', 'end two', 'start three', 'end three']);
+    // And the request's own load started before the queue reached its last handler
+    expect(lines.indexOf('start request')).to.be.lessThan(lines.indexOf('start three'));
+  });
+
   it('times out an invocation past the function timeout, and serves the next one', async () => {
     // Given a function of timeout 1 s whose handler never answers
     const h = startHost();

@@ -27,4 +27,21 @@ describe("the dev console's request records (log lines, event and answer by requ
     records.response('big', { status: 200, body: 'y'.repeat(100_000) });
     expect(records.get('big')!.response!.body.length).to.be.below(20_000);
   });
+
+  it("shows an HTTP event as its JSON when read, and cuts a queue's batch when it is recorded", () => {
+    const records = new RequestRecords();
+    // An HTTP event with a small body: the record shows exactly its JSON
+    const http = { rawPath: '/tasks', headers: { authorization: 'Bearer abc' }, requestContext: { http: { method: 'GET' } }, body: '{"a":1}' };
+    records.event('h-1', http);
+    expect(records.get('h-1')!.event).to.equal(JSON.stringify(http));
+    // Read twice: the same text
+    expect(records.get('h-1')!.event).to.equal(JSON.stringify(http));
+    // A batch of large messages: held cut, whether or not anyone reads it
+    const batch = { Records: Array.from({ length: 10 }, (_, i) => ({ messageId: `m-${i}`, body: 'z'.repeat(200_000) })) };
+    records.event('q-1', batch);
+    expect(records.get('q-1')!.event!.length).to.be.below(20_000);
+    // A second event for the same request replaces the first
+    records.event('h-1', { ...http, rawPath: '/other' });
+    expect(records.get('h-1')!.event).to.include('"/other"');
+  });
 });

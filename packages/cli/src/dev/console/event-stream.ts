@@ -13,13 +13,15 @@ const BACKLOG = 200;
  * `GET /_dev/events` (server-sent events), so a page sees what happened before it opened, then everything as it happens.
  */
 export class ConsoleEventStream {
-  private readonly backlog: string[] = [];
+  /** The events themselves: written out only when a page reads them (most requests are never shown). */
+  private readonly backlog: ConsoleEvent[] = [];
   private readonly listeners = new Set<(frame: string) => void>();
 
   publish(event: ConsoleEvent): void {
-    const frame = `data: ${JSON.stringify(event)}\n\n`;
-    this.backlog.push(frame);
+    this.backlog.push(event);
     if (this.backlog.length > BACKLOG) this.backlog.shift();
+    if (this.listeners.size === 0) return;
+    const frame = frameOf(event);
     for (const listener of this.listeners) listener(frame);
   }
 
@@ -34,7 +36,7 @@ export class ConsoleEventStream {
       reply.hijack();
       const raw = reply.raw;
       raw.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive', 'x-request-id': request.id });
-      raw.write(`retry: 1000\n\n${this.backlog.join('')}`);
+      raw.write(`retry: 1000\n\n${this.backlog.map(frameOf).join('')}`);
       const listener = (frame: string) => raw.write(frame);
       const end = () => {
         this.listeners.delete(listener);
@@ -46,4 +48,9 @@ export class ConsoleEventStream {
       request.raw.on('close', end);
     });
   }
+}
+
+/** One server-sent event. */
+function frameOf(event: ConsoleEvent): string {
+  return `data: ${JSON.stringify(event)}\n\n`;
 }

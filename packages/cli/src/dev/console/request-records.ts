@@ -39,6 +39,8 @@ function cut(text: string, max = MAX_TEXT): string {
  */
 export class RequestRecords {
   private readonly records = new Map<string, RequestRecord>();
+  /** Events recorded but not written out yet (`event`); forgotten with their record. */
+  private readonly unwritten = new WeakMap<RequestRecord, unknown>();
 
   private record(requestId: string): RequestRecord {
     let record = this.records.get(requestId);
@@ -62,7 +64,27 @@ export class RequestRecords {
     record.logs.push({ time: new Date().toISOString(), stream, text: cut(text) });
   }
 
+  /**
+   * The event a function got. Kept as it is and written out as text only when the record is read (`get`): most
+   * requests are never looked at, and writing each event out cost every request a `JSON.stringify` of its headers.
+   * The event must not change afterwards (the dev server builds a new one per request).
+   */
   event(requestId: string, event: unknown): void {
+    const record = this.record(requestId);
+    // Only an HTTP event with a small body waits (its size is bounded by Node's 16 KB of headers); text, a queue's
+    // batch or a large body is cut now: the record never holds megabytes.
+    const { body, requestContext } = (typeof event === 'object' && event !== null ? event : {}) as { body?: unknown; requestContext?: unknown };
+    const small = requestContext !== undefined && (body === undefined || (typeof body === 'string' && body.length <= MAX_EVENT_BODY));
+    if (!small) {
+      this.unwritten.delete(record);
+      this.writeEvent(record, event);
+      return;
+    }
+    record.event = undefined;
+    this.unwritten.set(record, event);
+  }
+
+  private writeEvent(record: RequestRecord, event: unknown): void {
     let text: string;
     try {
       // A large body is cut before the event is written out: the record never holds megabytes.
@@ -72,7 +94,7 @@ export class RequestRecords {
     } catch {
       text = String(event);
     }
-    this.record(requestId).event = cut(text);
+    record.event = cut(text);
   }
 
   response(requestId: string, response: { status?: number; headers?: Readonly<Record<string, string>>; body: string }): void {
@@ -80,7 +102,12 @@ export class RequestRecords {
   }
 
   get(requestId: string): RequestRecord | undefined {
-    return this.records.get(requestId);
+    const record = this.records.get(requestId);
+    if (record && this.unwritten.has(record)) {
+      this.writeEvent(record, this.unwritten.get(record));
+      this.unwritten.delete(record);
+    }
+    return record;
   }
 }
 

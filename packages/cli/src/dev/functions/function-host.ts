@@ -318,6 +318,8 @@ export class FunctionHost {
   private fullBuildQueued = false;
   private nextId = 1;
   private stopped = false;
+  /** The last background load queued (`loadInBackground`). */
+  private backgroundLoads: Promise<unknown> = Promise.resolve();
 
   private preloadFile?: string;
   private preloadText = '';
@@ -450,12 +452,26 @@ export class FunctionHost {
   }
 
   /**
+   * `load`, one at a time with the other background loads (the start-up's loading of every route, GET /_dev/functions):
+   * each load is a thread importing its handler's whole module graph, seconds of CPU on a small machine, so twenty
+   * started at once starved the requests and each other (past INIT_TIMEOUT_MS, failing loads that would have
+   * succeeded). A request's own load never waits in this queue.
+   */
+  loadInBackground(unit: FunctionUnit): Promise<LoadOutcome> {
+    // On a bare thread: it imports only what this handler needs, where a spare would first preload every package of
+    // every handler (and then be replaced by another one preloading them again).
+    const outcome = this.backgroundLoads.then(async () => (await this.loaded(unit, true)).outcome);
+    this.backgroundLoads = outcome.catch(() => undefined);
+    return outcome;
+  }
+
+  /**
    * The unit's instance once its handler loaded (or why not). An instance the host ended while it was still loading
    * (a rebuild retired it) says nothing about the handler: the load moves to a fresh instance instead of failing.
    */
-  private async loaded(unit: FunctionUnit): Promise<{ instance?: Instance; outcome: LoadOutcome }> {
+  private async loaded(unit: FunctionUnit, bareThread = false): Promise<{ instance?: Instance; outcome: LoadOutcome }> {
     for (let attempt = 1; ; attempt++) {
-      const instance = await this.instance(unit);
+      const instance = await this.instance(unit, bareThread);
       if (!(instance instanceof Instance)) return { outcome: instance };
       const outcome = instance.loadOutcome ?? (await instance.ready);
       if (!outcome.ok && instance.superseded && !this.stopped && attempt < LOAD_ATTEMPTS) {
@@ -499,7 +515,7 @@ export class FunctionHost {
     void instance.kill();
   }
 
-  private async instance(unit: FunctionUnit): Promise<Instance | Extract<LoadOutcome, { ok: false }>> {
+  private async instance(unit: FunctionUnit, bareThread = false): Promise<Instance | Extract<LoadOutcome, { ok: false }>> {
     if (this.stopped) return { ok: false, errorType: 'Runtime.Stopped', errorMessage: 'fw dev is stopping' };
     const current = this.instances.get(unit.functionName);
     if (current && !current.dead && current.generation === this.generation && this.buildsQueued === 0) return current;
@@ -511,7 +527,7 @@ export class FunctionHost {
     if (!built) await this.bundler.build([unit.file], false);
     const result = this.bundler.result(unit.file)!;
     if (!result.ok) return { ok: false, errorType: 'CompileError', errorMessage: `${unit.file} does not compile: ${result.message}` };
-    const handle = this.takeSpare(unit.memorySize);
+    const handle = bareThread ? this.bareThread(unit.memorySize) : this.takeSpare(unit.memorySize);
     const instance = new Instance(handle, this.generation, unit, result.bundle, this.environment(unit), (dead) => {
       if (this.instances.get(unit.functionName) === dead) this.instances.delete(unit.functionName);
     }, this.log, this.options.initTimeoutMs ?? INIT_TIMEOUT_MS);
@@ -526,8 +542,11 @@ export class FunctionHost {
   private takeSpare(memorySize: number): WorkerHandle {
     const index = this.spares.findIndex((spare) => spare.memorySize === memorySize);
     // A thread started for a load at once boots bare: the handler imports what it needs, without waiting for a preload.
-    const handle = index === -1 ? new WorkerHandle(undefined, this.baseEnvironment(), memorySize, this.services, this.options.output, this.options.onLogLine) : this.spares.splice(index, 1)[0]!;
-    return handle;
+    return index === -1 ? this.bareThread(memorySize) : this.spares.splice(index, 1)[0]!;
+  }
+
+  private bareThread(memorySize: number): WorkerHandle {
+    return new WorkerHandle(undefined, this.baseEnvironment(), memorySize, this.services, this.options.output, this.options.onLogLine);
   }
 
   async stop(): Promise<void> {

@@ -220,9 +220,10 @@ export async function wireHttpServer(fastify: FastifyInstance, wiring: HttpWirin
           hold?.release();
         }
       },
+      // GET /_dev/functions loads every route for its scopes: one at a time, behind the start-up's own loads.
       load: async (unit) => {
         await wiring.freshness()?.beforeInvoke(unit.file);
-        return host.load(unit);
+        return host.loadInBackground(unit);
       },
       log,
     }),
