@@ -108,6 +108,29 @@ for (const engine of ENGINES) {
       expect(await setting()).to.be.oneOf(['', null]);
     });
 
+    it('withTransactionSettings: a view on the same pool whose statements and transactions take its own settings', async () => {
+      let current: TransactionSettings | undefined = { 'app.tenant_id': 'bound' };
+      const bound = db.withTransactionSettings(() => current);
+      // Its own settings, whatever scope it is called from: statements, transactions (and their savepoints).
+      expect(await setting(bound)).to.equal('bound');
+      expect(await scope.run({ 'app.tenant_id': 'acme' }, () => setting(bound))).to.equal('bound');
+      expect(await bound.transaction((tx) => tx.transaction((inner) => setting(inner)))).to.equal('bound');
+      expect(await bound.one<{ n: number }>(sql`SELECT 1 AS n`, { prepare: true })).to.deep.equal({ n: 1 });
+      // Read at each statement; none (or an empty set) runs without settings, even inside a scope.
+      current = { 'app.tenant_id': 'changed' };
+      expect(await setting(bound)).to.equal('changed');
+      current = undefined;
+      expect(await scope.run({ 'app.tenant_id': 'acme' }, () => setting(bound))).to.be.oneOf(['', null]);
+      current = {};
+      expect(await setting(bound)).to.be.oneOf(['', null]);
+      // The database itself still follows the scope, and the bound settings did not stay on the one connection.
+      expect(await scope.run({ 'app.tenant_id': 'acme' }, () => setting())).to.equal('acme');
+      expect(await setting()).to.be.oneOf(['', null]);
+      // Bad settings are refused as they are from the provider.
+      current = { 'search_path; DROP': 'x' };
+      expect(await setting(bound).catch((e: unknown) => e)).to.be.instanceOf(SqlUsageError);
+    });
+
     it('refuses a setting name that is not a custom "prefix.name"', async () => {
       const error = await scope.run({ 'search_path; DROP': 'x' }, () => setting()).catch((e: unknown) => e);
       expect(error).to.be.instanceOf(SqlUsageError);

@@ -1,4 +1,5 @@
 import type { Queryable } from '@framework/data';
+import { runWithTenant, type TenantInfo } from '@framework/runtime';
 import { ChatConfigError } from './errors.js';
 import type { ChatEvent } from './events/chat-event.js';
 import { checkPreSendBudget, type PreSendHook } from './hooks/pre-send.js';
@@ -43,6 +44,13 @@ export interface SessionOptions {
    * @default - none
    */
   readonly fanOut?: (event: ChatEvent) => unknown;
+  /**
+   * The tenant the app's `preSend` and `onEvent` run as (`runWithTenant`: `currentTenant()` and `service.db` inside
+   * them act for it), for a session whose `db` carries its tenant explicitly (`tenantDatabase(db, tenant)`) outside
+   * any tenant scope: the package's WebSocket handler. Inside a tenant scope (an HTTP route) it is not needed.
+   * @default - the hooks run in the caller's scope
+   */
+  readonly tenant?: TenantInfo;
 }
 
 /**
@@ -174,6 +182,19 @@ export function createChat(options: ChatOptions = {}): Chat {
   return {
     limits,
     presence,
-    as: (userId, db, session = {}) => new ChatSession({ db, userId: input.userIdInput(userId), limits, preSend: options.preSend, preSendBudgetMs, onEvent: options.onEvent, fanOut: session.fanOut, presence }),
+    as: (userId, db, session = {}) => {
+      const { preSend, onEvent } = inTenant(session.tenant, options);
+      return new ChatSession({ db, userId: input.userIdInput(userId), limits, preSend, preSendBudgetMs, onEvent, fanOut: session.fanOut, presence });
+    },
+  };
+}
+
+/** The app's hooks, each run inside `tenant`'s scope when one is given (they may read `currentTenant()`). */
+function inTenant(tenant: TenantInfo | undefined, options: ChatOptions): Pick<ChatOptions, 'preSend' | 'onEvent'> {
+  const { preSend, onEvent } = options;
+  if (!tenant) return { preSend, onEvent };
+  return {
+    preSend: preSend && ((draft) => runWithTenant(tenant, () => preSend(draft))),
+    onEvent: onEvent && ((event) => runWithTenant(tenant, () => onEvent(event))),
   };
 }

@@ -11,7 +11,8 @@ import { QueryRunner, isIdempotentRead, type DataLogger, type QueryOptions, type
 import { beginStatement, ConnectionTransaction } from './transaction.js';
 import { preparedStatementName } from './prepared-statement-name.js';
 import { StatementWithSettings } from './statement-with-settings.js';
-import { currentTransactionSettings, settingsStatement, type TransactionSettings } from './transaction-settings.js';
+import { SettingsBoundDatabase, type SettingsRunner } from './settings-bound-database.js';
+import { currentTransactionSettings, settingsStatement, type TransactionSettings, type TransactionSettingsProvider } from './transaction-settings.js';
 
 export interface DatabaseOptions {
   /**
@@ -61,7 +62,7 @@ export function transactionBackoff(attempt: number, random: () => number = Math.
  * A PostgreSQL database behind a `pg` pool: the one client for PGlite under `fw dev`, a native server, and
  * Aurora/RDS when deployed. The pool is created on first use (deployed, that is when the secret is read).
  */
-export class Database extends QueryRunner {
+export class Database extends QueryRunner implements SettingsRunner {
   private poolPromise?: Promise<pg.Pool>;
   private readyPool?: pg.Pool;
   private readonly options: DatabaseOptions;
@@ -93,8 +94,23 @@ export class Database extends QueryRunner {
     return this.poolPromise;
   }
 
+  /**
+   * A view of this database (same pool) whose statements and transactions take their settings (the tenant, the role)
+   * from `settings` rather than from the process's provider (`setTransactionSettingsProvider`, which reads the
+   * caller's async context). For a caller that holds its scope explicitly: `@framework-pro/tenancy`'s
+   * `tenantDatabase(db, tenant)` builds one with row-level security's settings for that tenant. `settings` is called
+   * for each statement and transaction; `undefined` (or no settings) runs them without any.
+   */
+  public withTransactionSettings(settings: TransactionSettingsProvider): SettingsBoundDatabase {
+    return new SettingsBoundDatabase(this, settings, this.logger, this.mapConstraints);
+  }
+
   protected override run(compiled: CompiledQuery, options: QueryOptions | undefined): Promise<PgQueryResult> {
-    const settings = currentTransactionSettings();
+    return this.runWithSettingsOf(compiled, options, currentTransactionSettings());
+  }
+
+  /** @internal One statement with `settings` (the process's, or a bound view's); the view's way in. */
+  public runWithSettingsOf(compiled: CompiledQuery, options: QueryOptions | undefined, settings: TransactionSettings | undefined): Promise<PgQueryResult> {
     if (settings) {
       // Settings (the tenant) only exist inside a transaction: the statement gets one of its own, in the same round
       // trip as the settings (see StatementWithSettings).
@@ -177,8 +193,12 @@ export class Database extends QueryRunner {
     return result;
   }
 
-  public async transaction<T>(fn: (tx: Transaction) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
-    const settings = currentTransactionSettings();
+  public transaction<T>(fn: (tx: Transaction) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
+    return this.transactionWithSettingsOf(fn, options, currentTransactionSettings());
+  }
+
+  /** @internal A transaction that starts with `settings` (the process's, or a bound view's); the view's way in. */
+  public async transactionWithSettingsOf<T>(fn: (tx: Transaction) => Promise<T>, options: TransactionOptions, settings: TransactionSettings | undefined): Promise<T> {
     // BEGIN and the settings in one round trip; set_config(..., true) lasts until this transaction ends.
     const begin = settings ? `${beginStatement(options)}; ${settingsStatement(settings)}` : beginStatement(options);
     const maxRetries = options.maxRetries ?? 3;

@@ -1,4 +1,5 @@
 export { Database, transactionBackoff, type DatabaseOptions } from './database.js';
+export { SettingsBoundDatabase } from './settings-bound-database.js';
 export { getDatabase, closeDatabases } from './get-database.js';
 export { connectionSettings, databaseTokensInEnv, isDeployedLambda, LOCAL_SECRET, LAMBDA_CA_BUNDLE, tlsSettings } from './connection-settings.js';
 export { readDatabaseSecret, forgetDatabaseSecret, type DatabaseSecret } from './database-secret.js';

@@ -1,6 +1,6 @@
 import '@framework/data';
-import { HttpError, runWithTenant, wsHandler, type AppScope, type Service, type WsContext, type WsHandler } from '@framework/runtime';
-import { resolveTenant, TenancyHttpError, type TenantRequest, type TenantResolutionOptions } from '@framework-pro/tenancy';
+import { HttpError, wsHandler, type AppScope, type Service, type WsContext, type WsHandler } from '@framework/runtime';
+import { resolveTenant, TenancyHttpError, tenantDatabase, type TenantRequest, type TenantResolutionOptions } from '@framework-pro/tenancy';
 import type { Chat, ChatSession } from '../chat.js';
 import { ChatHttpError } from '../errors.js';
 import { CHAT_OPS, type ChatOp, type ChatPushFrame } from './frames.js';
@@ -125,13 +125,17 @@ export function chatSocket(chat: Chat, options: ChatSocketOptions = {}): WsHandl
       const request: TenantRequest = { auth, headers: {}, pathParams: {}, rawEvent: ctx.rawEvent as unknown as TenantRequest['rawEvent'] };
       const tenant = resolveTenant(request, { from: ['claim'], ...(tenancy.claim ? { claim: tenancy.claim } : {}), ...(tenancy.idPattern ? { idPattern: tenancy.idPattern } : {}) });
       if (!tenant) throw new TenancyHttpError('TENANT_REQUIRED', "Chat rooms belong to a tenant, and the connection's token names none: sign in as a user of a tenant.");
-      await runWithTenant({ id: tenant.id }, async () => {
-        const topic = (roomId: string) => roomTopic(tenant.id, roomId);
-        const fanOut = roomFanOut(service, tenant.id);
-        const me = chat.as(auth.subject, service.db, { fanOut: fanOut.event });
-        const result = await perform(op as ChatOp, { me, frame, connectionId: ctx.connectionId, service, topic, push: fanOut.push, typingTtlMs: chat.presence.typingTtlMs });
-        await answer({ type: 'ack', ...result });
-      });
+      // The tenant goes with the session's database rather than into `runWithTenant`: on Node 20 entering an
+      // AsyncLocalStorage turns promise hooks on for the whole thread from then on, and this thread's every frame
+      // (a send's fan-out: a hundred connections, a promise or more each) would pay for them. Row-level security is
+      // the same (`tenantDatabase` gives each statement the settings `runWithTenant` would); the app's own hooks,
+      // which may read `currentTenant()`, still run inside `runWithTenant` (`tenant` below).
+      const scope = { id: tenant.id };
+      const topic = (roomId: string) => roomTopic(tenant.id, roomId);
+      const fanOut = roomFanOut(service, tenant.id);
+      const me = chat.as(auth.subject, tenantDatabase(service.db, scope), { fanOut: fanOut.event, tenant: scope });
+      const result = await perform(op as ChatOp, { me, frame, connectionId: ctx.connectionId, service, topic, push: fanOut.push, typingTtlMs: chat.presence.typingTtlMs });
+      await answer({ type: 'ack', ...result });
     } catch (error) {
       if (error instanceof HttpError) {
         await answer({ type: 'error', code: error.code, message: error.message });

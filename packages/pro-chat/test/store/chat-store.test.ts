@@ -1,4 +1,4 @@
-import { runWithTenant } from '@framework-pro/tenancy';
+import { currentTenant, runWithTenant, tenantDatabase } from '@framework-pro/tenancy';
 import { expect } from 'chai';
 import { ChatHttpError, createChat, type ChatEvent, type ChatHttpErrorCode } from '../../src/index.js';
 import { ENGINES, useChatDatabase } from '../support/chat-database.js';
@@ -328,6 +328,35 @@ describe('chat limits and hooks (PGlite)', function () {
       stall = undefined;
       expect((await alice.history(room.id)).messages.map((m) => m.text)).to.deep.equal(['card [card]']);
     });
+  });
+
+  it("runs outside any tenant scope on a tenant's database (the WebSocket handler's way), its hooks inside the tenant's scope", async () => {
+    const seen: { hook: string; tenant: string | undefined }[] = [];
+    const chat = createChat({
+      preSend: (draft) => {
+        seen.push({ hook: 'preSend', tenant: currentTenant()?.id });
+        return draft.text === 'no' ? { reject: 'no' } : undefined;
+      },
+      onEvent: (event) => void seen.push({ hook: `onEvent ${event.type}`, tenant: currentTenant()?.id }),
+    });
+    // What src/realtime/chat-socket.ts does with a frame's tenant: no runWithTenant around the operations.
+    const session = (user: string, tenant: string) => chat.as(user, tenantDatabase(database.db(), { id: tenant }), { tenant: { id: tenant } });
+    expect(currentTenant()).to.equal(undefined);
+    const room = await session('alice', 'acme').createRoom({ members: ['bob'] });
+    const { message } = await session('alice', 'acme').send(room.id, { clientMessageId: 'c1', text: 'acme only' });
+    await expectRefused(session('alice', 'acme').send(room.id, { clientMessageId: 'c2', text: 'no' }), 'CHAT_MESSAGE_REJECTED');
+    expect(seen.filter((s) => !s.hook.startsWith('onEvent member.'))).to.deep.equal([
+      { hook: 'preSend', tenant: 'acme' },
+      { hook: 'onEvent message.sent', tenant: 'acme' },
+      { hook: 'preSend', tenant: 'acme' },
+    ]);
+    // Row-level security as in a tenant scope: another tenant's session (same user ids) finds nothing, in any scope.
+    const bob = session('bob', 'globex');
+    expect(await bob.rooms()).to.deep.equal([]);
+    await expectRefused(bob.history(room.id), 'CHAT_ROOM_NOT_FOUND');
+    await expectRefused(acme(() => bob.send(room.id, { clientMessageId: 'g1', text: 'hello?' })), 'CHAT_ROOM_NOT_FOUND');
+    await expectRefused(bob.edit(message.id, 'x'), 'CHAT_MESSAGE_NOT_FOUND');
+    expect((await acme(() => chat.as('bob', database.db()).history(room.id))).messages.map((m) => m.text)).to.deep.equal(['acme only']);
   });
 
   it('shows presence until its heartbeat expires, passes typing on at most once per interval, and lets it expire', async () => {

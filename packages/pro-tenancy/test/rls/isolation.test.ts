@@ -11,6 +11,7 @@ import {
   disableRowLevelSecurity,
   enableRowLevelSecurity,
   runWithTenant,
+  tenantDatabase,
   tenantTable,
   TenancyCheckError,
   TenancyUsageError,
@@ -124,6 +125,38 @@ for (const engine of ENGINES) {
       }
     });
 
+    it('tenantDatabase(db, tenant): the same isolation with the tenant given, not read from the async context', async () => {
+      const acme = tenantDatabase(db, { id: 'acme' });
+      const globex = tenantDatabase(db, { id: 'globex' });
+      const a = await acme.one<Task>(sql`INSERT INTO tasks (title) VALUES ('a1') RETURNING *`);
+      const g = await globex.one<Task>(sql`INSERT INTO tasks (title) VALUES ('g1') RETURNING *`);
+      expect([a.tenant_id, g.tenant_id]).to.deep.equal(['acme', 'globex']);
+      expect((await acme.many<Task>(sql`SELECT * FROM tasks`)).map((t) => t.title)).to.deep.equal(['a1']);
+      expect((await acme.one<{ user: string }>(sql`SELECT current_user AS user`)).user).to.equal('fw_app');
+      // Another tenant's rows: invisible to updates and deletes, refused to inserts, in a transaction too.
+      expect((await acme.query(sql`UPDATE tasks SET title = 'x' WHERE id = ${g.id}`)).rowCount).to.equal(0);
+      expect((await acme.query(sql`DELETE FROM tasks WHERE id = ${g.id}`)).rowCount).to.equal(0);
+      const error = await acme.transaction((tx) => tx.query(sql`INSERT INTO tasks (title, tenant_id) VALUES ('sneaky', 'globex')`)).catch((e: unknown) => e);
+      expect(String((error as Error).message)).to.match(/row-level security/);
+      expect(await acme.transaction((tx) => tx.many<Task>(sql`SELECT * FROM tasks`))).to.have.length(1);
+      // The explicit tenant wins over a scope it runs in (one request's frame, another's scope), and over asAllTenants.
+      expect((await runWithTenant({ id: 'globex' }, () => acme.many<Task>(sql`SELECT * FROM tasks`))).map((t) => t.tenant_id)).to.deep.equal(['acme']);
+      setRootLogger(createLogger({ sink: () => undefined }));
+      try {
+        expect((await asAllTenants('test', () => acme.many<Task>(sql`SELECT * FROM tasks`))).map((t) => t.tenant_id)).to.deep.equal(['acme']);
+      } finally {
+        setRootLogger(undefined);
+      }
+      // Row-level security off: no settings at all, as inside runWithTenant (the owner sees both rows).
+      disableRowLevelSecurity();
+      try {
+        expect(await acme.many<Task>(sql`SELECT * FROM tasks`)).to.have.length(2);
+      } finally {
+        enableRowLevelSecurity();
+      }
+      expect(await acme.many<Task>(sql`SELECT * FROM tasks`)).to.have.length(1);
+    });
+
     it('never leaks across tenants interleaved on one pooled connection (property)', async function () {
       this.timeout(240_000);
       const tenants = ['t0', 't1', 't2', 't3'];
@@ -131,6 +164,8 @@ for (const engine of ENGINES) {
         // null: code running outside any tenant (a forgotten runWithTenant) must see nothing at all.
         tenant: fc.constantFrom<string | null>(...tenants, null),
         op: fc.constantFrom('insert', 'list', 'transaction', 'count'),
+        // true: the tenant given explicitly (tenantDatabase), inside another tenant's scope; false: runWithTenant.
+        explicit: fc.boolean(),
       });
       await fc.assert(
         fc.asyncProperty(fc.array(step, { minLength: 2, maxLength: 12 }), async (steps) => {
@@ -140,14 +175,16 @@ for (const engine of ENGINES) {
             steps.map((s, i) => {
               if (s.tenant === null) return list().then((rows) => ({ tenant: '(none)', seen: rows.map((t) => t.tenant_id) }));
               const tenant = s.tenant;
-              return runWithTenant({ id: tenant }, async (): Promise<string[]> => {
-                if (s.op === 'insert') return [(await insert(`${tenant}-${i}`)).tenant_id];
-                if (s.op === 'list') return (await list()).map((t) => t.tenant_id);
+              const on = s.explicit ? tenantDatabase(db, { id: tenant }) : db;
+              const scope = s.explicit ? tenants[(tenants.indexOf(tenant) + 1) % tenants.length]! : tenant;
+              return runWithTenant({ id: scope }, async (): Promise<string[]> => {
+                if (s.op === 'insert') return [(await on.one<Task>(sql`INSERT INTO tasks (title) VALUES (${`${tenant}-${i}`}) RETURNING *`)).tenant_id];
+                if (s.op === 'list') return (await on.many<Task>(sql`SELECT * FROM tasks ORDER BY id`)).map((t) => t.tenant_id);
                 if (s.op === 'count') {
-                  const seen = await db.one<{ tenants: string[] }>(sql`SELECT coalesce(array_agg(DISTINCT tenant_id), '{}') AS tenants FROM tasks`);
+                  const seen = await on.one<{ tenants: string[] }>(sql`SELECT coalesce(array_agg(DISTINCT tenant_id), '{}') AS tenants FROM tasks`);
                   return seen.tenants;
                 }
-                return db.transaction(async (tx) => {
+                return on.transaction(async (tx) => {
                   await tx.query(sql`INSERT INTO tasks (title) VALUES (${`${tenant}-tx-${i}`})`);
                   await new Promise((resolve) => setImmediate(resolve));
                   return (await tx.many<Task>(sql`SELECT * FROM tasks`)).map((t) => t.tenant_id);
