@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { expect } from 'chai';
+import * as ts from 'typescript';
 
 /*
  * docs/architecture.md stays true: every file it names exists, every constant it names is defined in the code, every
@@ -31,6 +32,20 @@ function repositoryFiles(): string[] {
 
 /** The code spans of the page (text between backticks). */
 const spans = [...doc.matchAll(/`([^`\n]+)`/g)].map((m) => m[1]!);
+
+/**
+ * Whether a source file's code (identifiers and strings, not its comments) names the WebSocket kind: `ws`, `wsUrl`,
+ * `WsDefinition`, `FW_ERR_WS_GONE`, `'./ws/index.js'`, `publicWebSocketRoute` (not `aws`, `AWS_REGION`, `news`).
+ */
+function namesWebSocketKind(file: string): boolean {
+  const source = ts.createSourceFile(file, fs.readFileSync(path.join(root, file), 'utf8'), ts.ScriptTarget.Latest, false);
+  const mention = /(^|[^A-Za-z])(ws|WS)([^a-z]|$)|Ws[A-Z]|WebSocket/;
+  const visit = (node: ts.Node): boolean => {
+    if ((ts.isIdentifier(node) || ts.isStringLiteralLike(node) || ts.isTemplateLiteralToken(node)) && mention.test(node.text)) return true;
+    return ts.forEachChild(node, visit) ?? false;
+  };
+  return visit(source);
+}
 
 describe('docs/architecture.md', () => {
   const files = repositoryFiles();
@@ -72,6 +87,40 @@ describe('docs/architecture.md', () => {
     // Every file of the table without a placeholder exists as named (the placeholders are `<kind>`).
     const missing = tableFiles.filter((file) => !file.includes('<') && !fs.existsSync(path.join(root, file)));
     expect(missing).to.deep.equal([]);
+  });
+
+  it('lists the files a handler kind touches (the WebSocket API), each edited one still naming it, the folded ones not', () => {
+    const section = /### Adding a handler kind: the files\n([\s\S]*?)\n(?=#{2,3} )/.exec(doc)?.[1] ?? '';
+    const rows = section.split('\n').filter((line) => /^\| \d+ \|/.test(line)).map((line) => line.split('|').map((cell) => cell.trim()));
+    expect(rows.length, 'the section has its table').to.be.greaterThan(10);
+    const listed = rows.map((cells) => ({ file: /^`([^`]+\.ts)`$/.exec(cells[2]!)?.[1] ?? cells[2]!, how: cells[3]! }));
+    expect(listed.filter((row) => !/\.ts$/.test(row.file)), 'one file per row').to.deep.equal([]);
+    expect(listed.filter((row) => row.how !== 'new' && row.how !== 'edited'), 'each row new or edited').to.deep.equal([]);
+    expect(listed.map((row) => row.file).filter((file) => !fs.existsSync(path.join(root, file))), 'every file exists').to.deep.equal([]);
+    const newFiles = listed.filter((row) => row.how === 'new').map((row) => row.file);
+    const edited = listed.filter((row) => row.how === 'edited').map((row) => row.file);
+    // The files a kind is meant to touch besides its own folders (the issue's list).
+    const intended = ['packages/core/src/intents/registry.ts', 'packages/infra/src/stack/framework-stack.ts', 'packages/cli/src/dev/engines/index.ts', 'src/intents/intents.ts', 'src/components/intent-kinds.ts'];
+    const stated = /That is (\d+) source files: (\d+) new and (\d+) edited, (\d+) of the edited ones outside/.exec(section);
+    expect(stated, 'the section states the count').to.not.equal(null);
+    expect(stated!.slice(1).map(Number)).to.deep.equal([listed.length, newFiles.length, edited.length, edited.filter((file) => !intended.includes(file)).length]);
+    // Each edited file still holds the kind's seam (else the seam was folded and the table is behind the code).
+    expect(edited.filter((file) => !namesWebSocketKind(file)), 'edited files that no longer name the WebSocket kind').to.deep.equal([]);
+    // The seams folded into the kind module or read through the registry stay folded.
+    const folded = [
+      'packages/core/src/intents/function-unit.ts',
+      'packages/core/src/intents/intent-kind.ts',
+      'packages/core/src/handlers/handler-info.ts',
+      'packages/core/src/handlers/handler-kind.ts',
+      'packages/core/src/app/build-stage.ts',
+      'packages/core/src/app/define-app.ts',
+      'packages/core/src/environment/dev-worker-services.ts',
+      'packages/cli/src/dev/server/dev-endpoint-guard.ts',
+      'packages/cli/src/dev/dev-server.ts',
+      'packages/cli/src/dev/clock/dev-clock.ts',
+    ];
+    expect(folded.filter(namesWebSocketKind), 'folded seams that name the WebSocket kind again').to.deep.equal([]);
+    expect(folded.filter((file) => listed.some((row) => row.file === file))).to.deep.equal([]);
   });
 
   it('lists every workspace package, and every package README links to it', () => {

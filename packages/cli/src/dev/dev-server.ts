@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ENV, WS_DIR, type AppDefinition } from '@framework/core';
+import { ENV, kindSourceFolders, type AppDefinition } from '@framework/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ActivityLog, turnBatchedWriter, type ActivityLogOptions } from './activity/index.js';
 import { ConsoleEventStream, DevProblems, RequestRecords } from './console/index.js';
@@ -492,9 +492,10 @@ function warnMissingRoutesDir(rootDir: string, app: AppDefinition, log: DevLogge
 
 /** The folders the app's units are discovered in. */
 function discoveryFolders(rootDir: string, app: AppDefinition): string[] {
-  const { routes, functions, queues, crons } = app.directories;
-  // src/ws/ too: a WebSocket route file added or removed changes the app model as a route file does.
-  return [routes, functions, queues, crons, WS_DIR].map((dir) => path.join(rootDir, dir));
+  const { routes, functions } = app.directories;
+  // And every kind's own folder (src/queues, src/crons, src/ws): a file added or removed there changes the app model
+  // as a route file does.
+  return [routes, functions, ...kindSourceFolders()].map((dir) => path.join(rootDir, dir));
 }
 
 function intentShape(app: AppDefinition): string {

@@ -1,10 +1,14 @@
+import { isIntentHandlerKind } from '../intents/registry.js';
+import type { HandlerKind } from './handler-kind.js';
+
 /**
  * What a handler declares about itself, readable from the exported `main` without invoking it. The runtime's
  * `handler(...)` and `taskHandler(...)` attach it (`main.handlerInfo`); the dev server reads it to check tokens
  * locally, the infra package to configure the gateway's authorizer and the idempotency table.
  */
 export interface HandlerInfo {
-  readonly kind: 'http' | 'task' | 'ws';
+  /** `http`, `task`, or the handler kind an intent kind brings (`ws`: see `HandlerKinds`). */
+  readonly kind: HandlerKind;
   /** Required scopes; empty means public. */
   readonly scopes: readonly string[];
   /** Names of the middlewares, in order. */
@@ -28,7 +32,7 @@ const AUTH_METHODS: readonly string[] = ['jwt', 'apiKey'];
 /**
  * The one reader of a handler module's declaration, for the dev worker and for infra's bundling alike: `main` as the
  * module exports it, its `handlerInfo` taken field by field (a module is user code: only strings count as scopes and
- * middleware names, a kind other than `task` is `http`). Undefined when `main` declares nothing (a plain Lambda
+ * middleware names, a kind other than `task` and the intent kinds' handler kinds is `http`). Undefined when `main` declares nothing (a plain Lambda
  * handler: a public route).
  */
 export function handlerInfoOf(main: unknown): HandlerInfo | undefined {
@@ -38,7 +42,7 @@ export function handlerInfoOf(main: unknown): HandlerInfo | undefined {
   const { kind, scopes, middleware, retries, idempotent, auth } = info as Record<string, unknown>;
   const methods = strings(auth).filter((method): method is AuthMethod => AUTH_METHODS.includes(method));
   return {
-    kind: kind === 'task' || kind === 'ws' ? kind : 'http',
+    kind: kind === 'task' || isIntentHandlerKind(kind) ? kind : 'http',
     scopes: strings(scopes),
     middleware: strings(middleware),
     ...(typeof retries === 'number' ? { retries } : {}),

@@ -4,6 +4,13 @@ import { parseSchedule, type ScheduleSpec } from '../schedule/schedule-expressio
 import type { FunctionUnit } from './function-unit.js';
 import type { CodecKit, IntentKindModule } from './intent-kind.js';
 
+declare module './function-unit.js' {
+  /** `cron`: this kind's functions. */
+  interface UnitKinds {
+    readonly cron: true;
+  }
+}
+
 /** A scheduled task (`src/crons/<id>.ts`). */
 export interface ScheduleIntent {
   readonly id: string;

@@ -1,4 +1,15 @@
-export type UnitKind = 'route' | 'function' | 'queue' | 'cron' | 'ws';
+/**
+ * The kinds of deployed function, one key each: `route` (the routes folder) and `function` (the functions folder, the
+ * migration unit) here; a kind that brings its own units adds its key from its module (`declare module
+ * './function-unit.js' { interface UnitKinds { queue: true } }`), so a new handler kind edits no file but its own.
+ */
+export interface UnitKinds {
+  readonly route: true;
+  readonly function: true;
+}
+
+/** The kind of a deployed function: `route`, `function`, `queue`, `cron`, `ws` (each kind module adds its own). */
+export type UnitKind = keyof UnitKinds;
 
 /** What every deployed function has. */
 export interface FunctionUnit {

@@ -119,6 +119,12 @@ export interface IntentKindModule<Intent, Definitions, Output extends string = n
   readonly ids?: 'flat' | 'path';
   /** For a list kind whose every intent has its handler file in one folder (`src/queues/<id>.ts`). */
   readonly handlerFolder?: KindHandlerFolder;
+  /**
+   * For a kind that discovers its own handler files in `build` (`src/ws/`, read from `KindStage.rootDir`): that folder,
+   * project-relative. A file added there or removed changes the app model, so `fw dev` watches it as it watches the
+   * routes folder (with the `handlerFolder` of the other kinds).
+   */
+  readonly sourceDir?: string;
   /** The codec of its value under `infrastructure` (with `configKey`). */
   readonly codec?: (kit: CodecKit) => codec.Codec<Intent>;
   /**

@@ -5,6 +5,13 @@ import type { ConfigProblem } from '../errors.js';
 import type { FunctionUnit } from './function-unit.js';
 import { outputRef, type CodecKit, type IntentKindModule, type KindCheckContext, type KindValue } from './intent-kind.js';
 
+declare module './function-unit.js' {
+  /** `queue`: this kind's functions. */
+  interface UnitKinds {
+    readonly queue: true;
+  }
+}
+
 /** A queue with its consumer (`src/queues/<id>.ts`). */
 export interface QueueIntent {
   readonly id: string;

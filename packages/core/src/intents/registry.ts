@@ -1,5 +1,6 @@
 import type { Codec } from '../config/codec.js';
 import type { ConfigProblem } from '../errors.js';
+import type { HandlerKind, RuntimeHandlerKind } from '../handlers/handler-kind.js';
 import type { FunctionUnit } from './function-unit.js';
 import type { CodecKit, IntentKindModule, KindCheckContext, KindHandlerFolder, KindSettings, KindStage } from './intent-kind.js';
 import { authKind } from './auth.js';
@@ -42,6 +43,20 @@ export const INTENT_KIND_REGISTRY = {
   ws: wsKind,
   notify: notifyKind,
 } as const;
+
+/**
+ * The handler kinds intent kinds bring (`handlerInfo.kind`), each with the kind that owns it: the handler reader
+ * (`handlerInfoOf`) keeps these kinds and reads any other but `task` as `http`. A kind adds its handler kind to
+ * `HandlerKinds` from its module; this record then does not compile until it names it too.
+ */
+export const KIND_HANDLERS: { readonly [H in Exclude<HandlerKind, RuntimeHandlerKind>]: IntentKindName } = {
+  ws: 'ws',
+};
+
+/** Whether `kind` is a handler kind an intent kind brings (`ws`). */
+export function isIntentHandlerKind(kind: unknown): kind is Exclude<HandlerKind, RuntimeHandlerKind> {
+  return typeof kind === 'string' && Object.hasOwn(KIND_HANDLERS, kind);
+}
 
 /** The name of a kind: its field in `AppDefinition`. */
 export type IntentKindName = keyof typeof INTENT_KIND_REGISTRY;
@@ -161,6 +176,17 @@ export interface HandlerFolderKind extends KindHandlerFolder {
 /** The kinds with a handler folder (`src/queues`, `src/crons`), in `CONFIG_ORDER`. */
 export function handlerFolderKinds(): HandlerFolderKind[] {
   return kindsInConfigOrder().flatMap((m) => (m.handlerFolder ? [{ key: m.configKey, dir: m.handlerFolder.dir, what: m.handlerFolder.what, example: m.handlerFolder.example }] : []));
+}
+
+/**
+ * The project-relative folders the kinds discover handler files in (`src/queues`, `src/crons`, `src/ws`), in registry
+ * order: a file added or removed there changes the app model (besides the routes and functions folders).
+ */
+export function kindSourceFolders(): string[] {
+  return KIND_NAMES.flatMap((kind) => {
+    const module = INTENT_KIND_REGISTRY[kind] as IntentKindModule<unknown, unknown, string, string>;
+    return [module.handlerFolder?.dir, module.sourceDir].filter((dir): dir is string => dir !== undefined);
+  });
 }
 
 /** A kind's stage settings, by the kind's name (its group under `settings` and `overrides`). */

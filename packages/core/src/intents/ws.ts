@@ -6,6 +6,20 @@ import { wsApiName, wsConnectAuthorizerFunctionName, wsFanoutQueueName, wsFuncti
 import type { FunctionUnit } from './function-unit.js';
 import { outputRef, type CodecKit, type IntentKindModule, type KindValue } from './intent-kind.js';
 
+declare module './function-unit.js' {
+  /** `ws`: this kind's functions. */
+  interface UnitKinds {
+    readonly ws: true;
+  }
+}
+
+declare module '../handlers/handler-kind.js' {
+  /** `ws`: `wsHandler`'s functions (the runtime's `@framework/runtime` `ws/`), one per file of `src/ws/`. */
+  interface HandlerKinds {
+    readonly ws: true;
+  }
+}
+
 /**
  * Outputs of the WebSocket API that reach functions: the URL clients connect to, the `@connections` endpoint, the
  * connection registry's table and the fan-out queue's URL.
@@ -157,6 +171,7 @@ function discoverWsRoutes(rootDir: string): { routes: { routeKey: string; file: 
  */
 export const wsKind: IntentKindModule<WebSocketIntent, WsDefinition | undefined, (typeof WS_OUTPUTS)[number], 'ws'> = {
   configKey: 'ws',
+  sourceDir: WS_DIR,
   codec: wsCodec,
   outputs: WS_OUTPUTS,
   build: (intent, { project, stage, config, rootDir }) => {
@@ -206,3 +221,23 @@ export const wsKind: IntentKindModule<WebSocketIntent, WsDefinition | undefined,
  * connection, `t#<topic>` on a subscription) with sort key `pk`, for the lookups by user and by topic.
  */
 export const WS_REGISTRY_TABLE = { partitionKey: 'pk', sortKey: 'sk', ttl: 'ttl', memberIndex: 'members', memberKey: 'gk' } as const;
+
+/**
+ * `fw dev` only: the dev server's WebSocket connection registry (connections, topics; in memory: connections end with
+ * `fw dev`), a worker service (see `DEV_WORKER_SERVICES_KEY`).
+ */
+export const DEV_WS_REGISTRY_SERVICE = 'ws-registry';
+
+/**
+ * The dev server's WebSocket API: `service.ws` sends and closes through it from a function's thread, the work the
+ * deployed function does through the `@connections` management API over HTTPS (which the dev server also serves).
+ */
+export const DEV_WS_SERVICE = 'ws';
+
+/** One `@connections` operation sent to the dev server's WebSocket API. */
+export type DevWsRequest = { readonly op: 'send'; readonly connectionId: string; readonly data: Uint8Array } | { readonly op: 'disconnect'; readonly connectionId: string };
+
+/** Its answer: what the management API would have answered (200, 410 Gone, 413 Payload Too Large). */
+export interface DevWsReply {
+  readonly result: 'sent' | 'closed' | 'gone' | 'too-large';
+}

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { handlerInfoOf } from '../../src/index.js';
+import { handlerInfoOf, INTENT_KIND_REGISTRY, isIntentHandlerKind, KIND_HANDLERS } from '../../src/index.js';
 import * as names from '../../src/names.js';
 
 const main = (handlerInfo?: unknown) => Object.assign(async () => ({}), handlerInfo === undefined ? {} : { handlerInfo });
@@ -13,6 +13,15 @@ describe('handlerInfoOf: the one reader of a handler module', () => {
       idempotent: true,
     });
     expect(handlerInfoOf(main({ kind: 'task', scopes: [], middleware: [], retries: 2 }))).to.deep.equal({ kind: 'task', scopes: [], middleware: [], retries: 2 });
+  });
+
+  it('keeps the handler kinds the intent kinds bring (ws), each owned by a kind of the registry, and no other', () => {
+    expect(handlerInfoOf(main({ kind: 'ws', scopes: ['chat:join'], middleware: [] }))).to.deep.equal({ kind: 'ws', scopes: ['chat:join'], middleware: [] });
+    expect(Object.keys(KIND_HANDLERS)).to.deep.equal(['ws']);
+    for (const owner of Object.values(KIND_HANDLERS)) expect(INTENT_KIND_REGISTRY).to.have.property(owner);
+    // Inherited names are no handler kinds (a user module's handlerInfo is untrusted).
+    expect(['ws', 'toString', 'constructor', 'http', 'task', 1].map(isIntentHandlerKind)).to.deep.equal([true, false, false, false, false, false]);
+    expect(handlerInfoOf(main({ kind: 'toString', scopes: [], middleware: [] }))?.kind).to.equal('http');
   });
 
   it('declares nothing for a plain Lambda handler, or a handlerInfo that is not an object', () => {

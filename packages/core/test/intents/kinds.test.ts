@@ -7,6 +7,7 @@ import {
   ENV,
   INTENT_KIND_REGISTRY,
   INTENT_OUTPUTS,
+  kindSourceFolders,
   MIGRATION_MEMORY_SIZE,
   MIGRATION_TIMEOUT_SECONDS,
   defineApp,
@@ -35,6 +36,10 @@ describe('intent kinds', () => {
   it('give the model a field for every kind of the registry, and their functions after the routes in registry order', () => {
     for (const kind of Object.keys(INTENT_KIND_REGISTRY)) expect(dev, kind).to.have.property(kind);
     expect(dev.units.map((u) => u.kind)).to.deep.equal([...dev.routes.map(() => 'route'), ...dev.functions.map(() => 'function'), ...dev.queues.map(() => 'queue'), ...dev.crons.map(() => 'cron')]);
+  });
+
+  it('name the folders they discover handler files in (fw dev watches them), read from the registry', () => {
+    expect(kindSourceFolders()).to.deep.equal(['src/queues', 'src/crons', 'src/ws']);
   });
 
   it('reference only outputs that INTENT_OUTPUTS names for their kind', () => {

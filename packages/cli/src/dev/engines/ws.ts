@@ -6,6 +6,7 @@ import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { LocalWebSocketApi } from '../ws/local-websocket-api.js';
 import type { DevContext, DevEngine, EngineStart } from './engine.js';
 import type { WsConnections } from './ws-connections.js';
+import { DEV_ENDPOINT_ANY_BODY } from '../server/dev-endpoint-guard.js';
 
 /** The management API's error, as API Gateway answers it (the SDK reads the type from `x-amzn-errortype`). */
 function managementError(reply: FastifyReply, statusCode: number, type: string, message: string): FastifyReply {
@@ -84,19 +85,19 @@ export class EmbeddedWsEngine implements DevEngine {
       server.server.on('upgrade', onUpgrade);
       server.addHook('onClose', async () => void server.server.off('upgrade', onUpgrade));
       const connections = `${DEV_PATHS.ws}/@connections/:id`;
-      server.post<{ Params: { id: string } }>(connections, async (request, reply) => {
+      server.post<{ Params: { id: string } }>(connections, { config: DEV_ENDPOINT_ANY_BODY }, async (request, reply) => {
         const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
         const result = openApi()?.send(request.params.id, body) ?? 'gone';
         if (result === 'gone') return managementError(reply, 410, 'GoneException', `connection ${request.params.id} does not exist (it closed, or never opened)`);
         if (result === 'too-large') return managementError(reply, 413, 'PayloadTooLargeException', `the message is ${body.length} bytes; API Gateway sends at most 128 KB`);
         return reply.code(200).send();
       });
-      server.get<{ Params: { id: string } }>(connections, async (request, reply) => {
+      server.get<{ Params: { id: string } }>(connections, { config: DEV_ENDPOINT_ANY_BODY }, async (request, reply) => {
         const description = openApi()?.describe(request.params.id);
         if (!description) return managementError(reply, 410, 'GoneException', `connection ${request.params.id} does not exist`);
         return reply.code(200).header('content-type', 'application/json').send(JSON.stringify(description));
       });
-      server.delete<{ Params: { id: string } }>(connections, async (request, reply) => {
+      server.delete<{ Params: { id: string } }>(connections, { config: DEV_ENDPOINT_ANY_BODY }, async (request, reply) => {
         if (!openApi()?.disconnect(request.params.id)) return managementError(reply, 410, 'GoneException', `connection ${request.params.id} does not exist`);
         return reply.code(204).send();
       });

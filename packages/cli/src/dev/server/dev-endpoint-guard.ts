@@ -13,10 +13,20 @@ export const DEV_PATH_PREFIX = `${DEV_PATH_ROOT}/`;
  */
 const STORAGE_PATH_PREFIX = `${DEV_PATHS.storage}/`;
 /**
- * The WebSocket API's `@connections` endpoint: the AWS SDK posts the message as `application/octet-stream`, as to
- * API Gateway. The Host and Origin rules still apply, so no web page reaches it.
+ * What a dev endpoint's route tells the guard (Fastify's route `config`), so an engine that serves its own endpoint
+ * states its exception there rather than in this file.
  */
-const WS_MANAGEMENT_PREFIX = `${DEV_PATHS.ws}/`;
+export interface DevEndpointRouteConfig {
+  /**
+   * The endpoint takes a body of any media type, as the AWS service it stands in for does (the WebSocket API's
+   * `@connections` endpoint: the AWS SDK posts the message as `application/octet-stream`). The Host and Origin rules
+   * still apply, so no web page reaches it.
+   */
+  readonly devEndpointAnyBody?: boolean;
+}
+
+/** The route `config` of a dev endpoint that takes a body of any media type (see `DevEndpointRouteConfig`). */
+export const DEV_ENDPOINT_ANY_BODY: DevEndpointRouteConfig = Object.freeze({ devEndpointAnyBody: true });
 /**
  * The dev issuer's sign-in endpoints (Cognito's paths, not under `/_dev`): the app's front end navigates to them and
  * posts the login form from their own origin, so only the Host rule applies. It keeps a DNS-rebound page from
@@ -117,7 +127,7 @@ export function devEndpointGuard(options: DevEndpointGuardOptions): (request: Fa
     if (origin !== undefined && !isSameOrigin(origin, hostHeader!)) {
       return refuse(reply, 403, 'CROSS_ORIGIN_REQUEST', `the /_dev endpoints do not answer web pages of other origins (Origin ${JSON.stringify(origin)}); call them from a terminal, a script or a function, not from a browser page`);
     }
-    if (routeUrl?.startsWith(WS_MANAGEMENT_PREFIX)) return undefined;
+    if ((request.routeOptions.config as DevEndpointRouteConfig | undefined)?.devEndpointAnyBody === true) return undefined;
     if (!READ_ONLY_METHODS.has(request.method)) {
       const contentType = request.headers['content-type'];
       const hasBody = contentType !== undefined || request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length'] ?? 0) > 0;
