@@ -3,7 +3,7 @@ import * as net from 'node:net';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { expect } from 'chai';
-import { startApp, TestingError, type ClientFactoryOptions, type TestApp, type HttpClient } from '../src/index.js';
+import { DatabaseSnapshot, startApp, TestingError, type ClientFactoryOptions, type TestApp, type HttpClient } from '../src/index.js';
 import { copyExample } from './helpers/example-copy.js';
 
 /** Whether something accepts connections on this port of 127.0.0.1. */
@@ -181,6 +181,28 @@ describe('startApp (the example app, PGlite)', function () {
       const [event] = await app.db().query<{ id: string }>('SELECT id FROM task_events');
       expect(event!.id).to.equal('1');
     });
+
+    it('the next app starts from the snapshot kept beside the migrated template (no wait for its database), equal to a live one, and resets from it', async () => {
+      const testDir = path.join(example.dir, '.fw', 'test');
+      const template = fs.readdirSync(testDir).find((f) => /^migrated-embedded-[0-9a-f]{16}$/.test(f));
+      const saved = path.join(testDir, template!, 'snapshot-main.json');
+      expect(fs.existsSync(saved), 'the first app kept its snapshot').to.equal(true);
+      const second = await startApp({ root: example.dir, engines: { databases: 'embedded' } });
+      try {
+        await second.db().seed('tasks', [{ owner: 'second', title: 'only in the second app', tenant_id: 'acme' }]);
+        expect(await app.db().query('SELECT id FROM tasks'), 'each app has its own database').to.deep.equal([]);
+        await second.resetData();
+        expect(await second.db().query('SELECT id FROM tasks')).to.deep.equal([]);
+        const live = await DatabaseSnapshot.take(second.db().endpoint);
+        try {
+          expect(JSON.parse(JSON.stringify(live.content))).to.deep.equal(JSON.parse(fs.readFileSync(saved, 'utf8')));
+        } finally {
+          await live.close();
+        }
+      } finally {
+        await second.stop();
+      }
+    });
   });
 
   describe('observation', () => {
@@ -254,8 +276,11 @@ describe('startApp: stop()', function () {
       await app.stop();
       await app.stop();
       expect(await listening(port)).to.equal(false);
-      // Only the templates the next app copies stay (fresh from initdb, and migrated); this app's data folder is gone.
-      expect(fs.readdirSync(path.join(example.dir, '.fw', 'test')).filter((f) => !/^((pglite|postgres)-template-|migrated-(embedded|native)-[0-9a-f]{16}$)/.test(f))).to.deep.equal([]);
+      // Only what the next app copies stays (the templates, fresh from initdb and migrated; the compiled handlers);
+      // this app's data folder is gone.
+      const left = fs.readdirSync(path.join(example.dir, '.fw', 'test'));
+      expect(left.filter((f) => !/^((pglite|postgres)-template-|migrated-(embedded|native)-[0-9a-f]{16}$|build$)/.test(f))).to.deep.equal([]);
+      expect(fs.existsSync(path.join(example.dir, '.fw', 'test', 'build', 'src', 'routes', 'health', 'get.mjs')), 'the handlers it compiled are kept for the next app').to.equal(true);
       const error = await app.drain().then(
         () => undefined,
         (e: unknown) => e,

@@ -241,17 +241,18 @@ export class DevServer {
     const currentApp = () => server?.currentApp() ?? app;
     const functionEnvironment = new FunctionEnvironment(app.region, buildDir, currentApp);
     const bundler = new HandlerBundler(rootDir, buildDir);
+    const firstAnswer = new FirstAnswer();
     const host = new FunctionHost(bundler, () => functionEnvironment.base(), (unit) => functionEnvironment.forUnit(unit), log, {
       ...(options.functionOutput ? { output: options.functionOutput } : {}),
       ...(options.preloadPackages === false ? { preloadPackages: false } : {}),
       onLogLine: (line, stream, lastRequestId) => requestRecords.line(line, stream, lastRequestId),
       onHandlerProblem: (file, problem) => problems.set(file, problem),
+      sparesAfter: () => firstAnswer.settled(FIRST_REQUEST_GRACE_MS),
     });
     const context = engineContext({ rootDir, dataDir, url, host: reachable, log, clock, functions: host, requestRecords, consoleEvents, ...(activity ? { activity } : {}), currentApp, freshness: () => server?.freshness });
 
     let fastify: FastifyInstance | undefined;
     const startup = new EngineStartup();
-    const firstAnswer = new FirstAnswer();
     const requests = new RequestActivity();
     let environment: Record<string, string>;
     try {

@@ -9,3 +9,4 @@ export { readStateFile, stateFilePath, type DevState } from './state-file.js';
 export { buildHttpEvent, gatewayTime, isTextBody, type IncomingRequest, type JwtAuthorizerContext } from './server/gateway-event.js';
 export { mapFunctionResult, errorResponse, type GatewayResponse } from './server/gateway-response.js';
 export { RouteTable, type RouteMatch } from './server/route-table.js';
+export { BUILD_MANIFEST } from './functions/handler-bundler.js';

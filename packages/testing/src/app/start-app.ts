@@ -6,6 +6,7 @@ import type { DevServer, EmbeddedQueueEngine, EnginePreferences, PostgresEngine 
 import { authorizedFetch, deployedTokens, devIssuerTokens, type DeployedMachineClients, type TokenSource } from '../auth/token-source.js';
 import type { Identity } from '../auth/identity.js';
 import { DatabaseSnapshot } from '../data/database-snapshot.js';
+import { readSavedSnapshots, saveSnapshots } from '../data/saved-snapshots.js';
 import { testDatabase, type TestDatabase } from '../data/test-database.js';
 import { linkDatabasesToMemory, removeDataFolder } from '../data/memory-folder.js';
 import { migratedTemplate } from '../data/migrated-template.js';
@@ -16,6 +17,7 @@ import { TestingError } from '../errors.js';
 import { HttpClient, type ClientFactoryOptions } from '../http/http-client.js';
 import { bucketObserver, queueObserver, strictRecord, type BucketObserver, type QueueObserver } from '../observe/local-observers.js';
 import { LogCapture } from '../observe/log-capture.js';
+import { keepBuild, seedBuild } from './build-cache.js';
 import { cleanUpOnExit } from './exit-cleanup.js';
 import type { InvokeResult, TestApp, TestClock, TraceEntry } from './test-app.js';
 
@@ -59,15 +61,20 @@ export async function startApp<C = HttpClient>(options: StartAppOptions<C> = {})
     }
     return remoteApp(base.toString().replace(/\/$/, ''), deployedTokens(options.machineClients), makeClient);
   }
-  const { DevServer, ENGINES_BY_INTENT, findOnPath, loadApp, postgresUser, pgliteBackend, nativeBackend, applyPendingMigrations } = await import('@framework/cli/dev');
+  const began = performance.now();
+  const { BUILD_MANIFEST, DevServer, ENGINES_BY_INTENT, findOnPath, loadApp, postgresUser, pgliteBackend, nativeBackend, applyPendingMigrations } = await import('@framework/cli/dev');
   const root = path.resolve(options.root ?? process.cwd());
   const testDir = path.join(root, '.fw', 'test');
   const dataDir = path.join(testDir, `${process.pid}-${randomBytes(4).toString('hex')}`);
   fs.mkdirSync(dataDir, { recursive: true });
   const forget = cleanUpOnExit(dataDir);
+  /** The migrated template the databases were copied from, where their snapshot is kept (see saved-snapshots.ts). */
+  let template: string | undefined;
   try {
     // The database starts from a copy of a folder fresh from initdb, made once per project, not from an initdb per app.
+    debug(`@framework/cli/dev loaded in ${(performance.now() - began).toFixed(0)} ms`);
     const model = await loadApp(root, options.stage ?? 'dev');
+    debug(`app model loaded at ${(performance.now() - began).toFixed(0)} ms`);
     const choice = options.engines?.databases;
     const native = ENGINES_BY_INTENT.databases.find((f) => f.kind === 'native');
     const nativeRuns = choice !== 'embedded' && native !== undefined && (await native.isAvailable(model));
@@ -80,6 +87,7 @@ export async function startApp<C = HttpClient>(options: StartAppOptions<C> = {})
       const migrated = await migratedTemplate(testDir, model, { kind: 'embedded', base, layDown: (dir) => copyPgliteTemplate(base, dir, ids), backend: pgliteBackend, migrate: applyPendingMigrations });
       if (migrated) copyMigratedPglite(migrated, dataDir, ids);
       else copyPgliteTemplate(base, dataDir, ids);
+      template = migrated;
     }
     const initdb = findOnPath('initdb');
     if (model.databases.length && nativeRuns && initdb) {
@@ -87,12 +95,15 @@ export async function startApp<C = HttpClient>(options: StartAppOptions<C> = {})
       const base = await postgresTemplate(testDir, initdb, user);
       const migrated = await migratedTemplate(testDir, model, { kind: 'native', base, layDown: (dir) => copyPostgresTemplate(base, dir, user), backend: nativeBackend, migrate: applyPendingMigrations });
       copyPostgresTemplate(migrated ? path.join(migrated, 'databases', 'native') : base, dataDir, user);
+      template = migrated;
     }
   } catch (error) {
     removeDataFolder(dataDir);
     forget();
     throw error;
   }
+  debug(`databases laid down at ${(performance.now() - began).toFixed(0)} ms`);
+  seedBuild(testDir, dataDir);
   const logs = new LogCapture(options.verbose === true);
   const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
   let server: DevServer;
@@ -120,10 +131,25 @@ export async function startApp<C = HttpClient>(options: StartAppOptions<C> = {})
     forget();
     throw error;
   }
+  debug(`dev server listening at ${(performance.now() - began).toFixed(0)} ms`);
   const snapshots = new Map<string, DatabaseSnapshot>();
   try {
-    const endpoints = await (server.engine('databases') as PostgresEngine | undefined)?.endpoints();
-    for (const [id, endpoint] of endpoints ?? []) snapshots.set(id, await DatabaseSnapshot.take(endpoint));
+    const engine = server.engine('databases') as PostgresEngine | undefined;
+    const saved = engine && template ? readSavedSnapshots(template, [...engine.publishedEndpoints().keys()]) : undefined;
+    if (engine && saved) {
+      // The databases start as copies of the template the snapshot was taken from: nothing waits for them to boot
+      // (PGlite takes a second or more) until the test queries, seeds or resets one.
+      const direct = engine.endpoints();
+      for (const [id, published] of engine.publishedEndpoints()) {
+        const endpoint = direct.then((endpoints) => endpoints?.get(id) ?? Promise.reject(new Error(`database ${id} did not start (see app.logs(), or startApp({ verbose: true }) for the dev server's messages)`)));
+        snapshots.set(id, DatabaseSnapshot.known(published, endpoint, saved.get(id)!));
+      }
+    } else if (engine) {
+      const endpoints = await engine.endpoints();
+      for (const [id, endpoint] of endpoints ?? []) snapshots.set(id, await DatabaseSnapshot.take(endpoint));
+      // Taken before any test ran: what the template holds, kept beside it for the next apps.
+      if (template && snapshots.size) saveSnapshots(template, snapshots);
+    }
   } catch (error) {
     await Promise.all([...snapshots.values()].map((s) => s.close()));
     await server.stop();
@@ -131,7 +157,13 @@ export async function startApp<C = HttpClient>(options: StartAppOptions<C> = {})
     forget();
     throw error;
   }
-  return localApp(server, dataDir, snapshots, logs, forget, makeClient);
+  debug(`databases snapshotted at ${(performance.now() - began).toFixed(0)} ms`);
+  return localApp(server, dataDir, snapshots, logs, () => keepBuild(testDir, dataDir, BUILD_MANIFEST), forget, makeClient);
+}
+
+/** `FW_DEV_DEBUG=1`: where startApp's time goes, on stderr (as fw dev's own start-up lines). */
+function debug(message: string): void {
+  if (process.env.FW_DEV_DEBUG === '1') process.stderr.write(`[fw:debug] startApp: ${message}\n`);
 }
 
 function clientsFor<C>(baseUrl: string, tokens: TokenSource, makeClient: (o: ClientFactoryOptions) => C) {
@@ -143,7 +175,7 @@ function clientsFor<C>(baseUrl: string, tokens: TokenSource, makeClient: (o: Cli
   };
 }
 
-function localApp<C>(server: DevServer, dataDir: string, snapshots: Map<string, DatabaseSnapshot>, logs: LogCapture, forget: () => void, makeClient: (o: ClientFactoryOptions) => C): TestApp<C> {
+function localApp<C>(server: DevServer, dataDir: string, snapshots: Map<string, DatabaseSnapshot>, logs: LogCapture, keepBuild: () => void, forget: () => void, makeClient: (o: ClientFactoryOptions) => C): TestApp<C> {
   const app = server.currentApp();
   const clients = clientsFor(server.url, devIssuerTokens(server.url), makeClient);
   let stopping: Promise<void> | undefined;
@@ -214,6 +246,7 @@ function localApp<C>(server: DevServer, dataDir: string, snapshots: Map<string, 
       stopping ??= (async () => {
         await Promise.all([...snapshots.values()].map((s) => s.close()));
         await server.stop();
+        keepBuild();
         removeDataFolder(dataDir);
         forget();
       })();

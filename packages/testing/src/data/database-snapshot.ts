@@ -7,7 +7,7 @@ export interface DatabaseEndpoint {
   readonly database: string;
 }
 
-interface TableSnapshot {
+export interface TableSnapshot {
   /** `"schema"."table"`, quoted. */
   readonly name: string;
   /** Quoted names of the columns a row is restored into (generated columns left out). */
@@ -16,7 +16,7 @@ interface TableSnapshot {
   readonly rows: string | undefined;
 }
 
-interface SequenceSnapshot {
+export interface SequenceSnapshot {
   readonly name: string;
   readonly lastValue: string;
   readonly isCalled: boolean;
@@ -64,25 +64,65 @@ function restoreStatements(tables: readonly TableSnapshot[], sequences: readonly
   return statements.join(';\n');
 }
 
+/** What a snapshot holds: every table's rows and every sequence's position (JSON, kept beside a migrated template). */
+export interface SnapshotContent {
+  readonly tables: readonly TableSnapshot[];
+  readonly sequences: readonly SequenceSnapshot[];
+}
+
+/** Reads the snapshot of the database `client` is connected to: one round trip. */
+async function readContent(client: pg.Client): Promise<SnapshotContent> {
+  const [, tableRows, sequenceRows] = (await client.query(SNAPSHOT)) as unknown as [unknown, pg.QueryResult<{ name: string; columns: string | null; rows: string | null }>, pg.QueryResult<{ name: string; last_value: string; is_called: boolean }>];
+  const tables: TableSnapshot[] = tableRows.rows.map((t) => ({ name: t.name, columns: t.columns ?? '', rows: t.rows ?? undefined }));
+  const sequences = sequenceRows.rows.map((s) => ({ name: s.name, lastValue: s.last_value, isCalled: s.is_called }));
+  return { tables, sequences };
+}
+
+/** A snapshot read back from JSON, or undefined when it is not one (a file of another version, cut short). */
+export function parseSnapshotContent(text: string): SnapshotContent | undefined {
+  try {
+    const value = JSON.parse(text) as SnapshotContent;
+    const fine = Array.isArray(value.tables) && Array.isArray(value.sequences) && value.tables.every((t) => typeof t.name === 'string' && typeof t.columns === 'string' && (t.rows === undefined || typeof t.rows === 'string'));
+    return fine ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The rows of every table and the position of every sequence of one database, taken once after the migrations ran,
  * and put back before each test: one transaction that empties every table, re-inserts the rows the migrations left
  * (seed data, the migrations' own bookkeeping) and resets the sequences. The schema is not touched, so the open
  * connections of the app's functions stay valid (dropping and re-creating the database would break their pools), and
  * the same statements work on PGlite and on a native PostgreSQL server.
+ *
+ * Taken from the running database (`take`), or known before it runs (`known`: the snapshot of the migrated template
+ * it was copied from, read when that template was first used): then nothing waits for the database to boot until
+ * the test queries, seeds or resets it.
  */
 export class DatabaseSnapshot {
   /** The whole restore, written once: the statements and the rows (as JSON literals) in one text. */
   private readonly restoreSql: string;
+  private connecting?: Promise<pg.Client>;
+  private connected?: pg.Client;
+  private direct?: DatabaseEndpoint;
 
   private constructor(
-    /** Where the database answers (user `postgres`, no password). */
-    readonly endpoint: DatabaseEndpoint,
-    private readonly client: pg.Client,
-    tables: readonly TableSnapshot[],
-    sequences: readonly SequenceSnapshot[],
+    private readonly published: DatabaseEndpoint,
+    private readonly directEndpoint: Promise<DatabaseEndpoint>,
+    /** What it restores. */
+    readonly content: SnapshotContent,
+    client?: pg.Client,
   ) {
-    this.restoreSql = restoreStatements(tables, sequences);
+    this.restoreSql = restoreStatements(content.tables, content.sequences);
+    if (client) {
+      this.connected = client;
+      this.connecting = Promise.resolve(client);
+    }
+    void directEndpoint.then(
+      (endpoint) => (this.direct = endpoint),
+      () => undefined,
+    );
   }
 
   /** Connects and takes the snapshot of the database as it is now. */
@@ -90,33 +130,53 @@ export class DatabaseSnapshot {
     const client = new pg.Client({ host: endpoint.host, port: endpoint.port, database: endpoint.database, user: 'postgres' });
     await client.connect();
     try {
-      const [, tableRows, sequenceRows] = (await client.query(SNAPSHOT)) as unknown as [unknown, pg.QueryResult<{ name: string; columns: string | null; rows: string | null }>, pg.QueryResult<{ name: string; last_value: string; is_called: boolean }>];
-      const tables: TableSnapshot[] = tableRows.rows.map((t) => ({ name: t.name, columns: t.columns ?? '', rows: t.rows ?? undefined }));
-      const sequences = sequenceRows.rows.map((s) => ({ name: s.name, lastValue: s.last_value, isCalled: s.is_called }));
-      return new DatabaseSnapshot(endpoint, client, tables, sequences);
+      return new DatabaseSnapshot(endpoint, Promise.resolve(endpoint), await readContent(client), client);
     } catch (error) {
       await client.end().catch(() => undefined);
       throw error;
     }
   }
 
+  /**
+   * A snapshot whose content is known already (the database starts as a copy of what it was taken from): connects to
+   * `direct` (the server's own port, once it is up) at the first query, seed or restore. `published` answers meanwhile
+   * (the dev server's forwarding port, which holds a connection until the database is ready).
+   */
+  static known(published: DatabaseEndpoint, direct: Promise<DatabaseEndpoint>, content: SnapshotContent): DatabaseSnapshot {
+    return new DatabaseSnapshot(published, direct, content);
+  }
+
+  /** Where the database answers (user `postgres`, no password): its server's own port once known. */
+  get endpoint(): DatabaseEndpoint {
+    return this.direct ?? this.published;
+  }
+
   /** Puts the database back as it was when the snapshot was taken: one round trip, one transaction. */
   async restore(): Promise<void> {
     if (!this.restoreSql) return;
+    const client = await this.client();
     try {
-      await this.client.query(this.restoreSql);
+      await client.query(this.restoreSql);
     } catch (error) {
-      await this.client.query('ROLLBACK').catch(() => undefined);
+      await client.query('ROLLBACK').catch(() => undefined);
       throw error;
     }
   }
 
-  /** The connection the snapshot restores through (tests seed and query with it). */
-  get connection(): pg.Client {
-    return this.client;
+  /** The connection the snapshot restores through (tests seed and query with it), opened at its first use. */
+  client(): Promise<pg.Client> {
+    this.connecting ??= this.directEndpoint.then(async (endpoint) => {
+      const client = new pg.Client({ host: endpoint.host, port: endpoint.port, database: endpoint.database, user: 'postgres' });
+      await client.connect();
+      this.connected = client;
+      return client;
+    });
+    return this.connecting;
   }
 
   async close(): Promise<void> {
-    await this.client.end().catch(() => undefined);
+    // A connection still opening is closed once open: nothing may keep the test process alive.
+    const client = this.connected ?? (this.connecting ? await this.connecting.catch(() => undefined) : undefined);
+    await client?.end().catch(() => undefined);
   }
 }

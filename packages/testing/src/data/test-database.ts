@@ -11,11 +11,12 @@ export interface TestDatabase {
 }
 
 export function testDatabase(snapshot: DatabaseSnapshot): TestDatabase {
-  const client = snapshot.connection;
   return {
-    endpoint: snapshot.endpoint,
+    get endpoint() {
+      return snapshot.endpoint;
+    },
     async query(text, params) {
-      return (await client.query(text, params as unknown[] | undefined)).rows;
+      return (await (await snapshot.client()).query(text, params as unknown[] | undefined)).rows;
     },
     async seed(table, rows) {
       const name = table
@@ -23,6 +24,7 @@ export function testDatabase(snapshot: DatabaseSnapshot): TestDatabase {
         .map((part) => `"${part.replace(/"/g, '""')}"`)
         .join('.');
       // One insert per set of columns: a column a row leaves out gets its default, not NULL.
+      const client = await snapshot.client();
       const stored: any[] = [];
       for (const row of rows) {
         const columns = Object.keys(row).map((c) => `"${c.replace(/"/g, '""')}"`).join(', ');

@@ -78,6 +78,16 @@ export class PostgresEngine implements DevEngine {
     return endpoints;
   }
 
+  /**
+   * Where each database answers at once, by id: the dev server's forwarding port, which holds a connection until the
+   * database is ready (what functions get first). For a test harness that must not wait for the database to boot.
+   */
+  publishedEndpoints(): Map<string, { host: string; port: number; database: string }> {
+    const endpoints = new Map<string, { host: string; port: number; database: string }>();
+    for (const [id, proxy] of this.proxies) endpoints.set(id, { host: this.host, port: proxy.port, database: this.databaseNames.get(id) ?? id });
+    return endpoints;
+  }
+
   /** Resolves when the databases accept connections (or every backend failed: undefined). */
   async ready(): Promise<boolean> {
     return (await this.running) !== undefined;

@@ -44,6 +44,11 @@ export interface FunctionHostOptions {
    * a first call that does not wait for packages it never uses. @default true
    */
   readonly preloadPackages?: boolean;
+  /**
+   * What replacing a taken spare waits for besides the load it stands in for (`fw dev`: its first request answered):
+   * two threads booting and preloading beside the first invocation would take the CPU it needs. @default - nothing
+   */
+  readonly sparesAfter?: () => Promise<void>;
 }
 
 /** A line a function thread printed, the stream it went to and the request id of the thread's latest invocation. */
@@ -532,8 +537,9 @@ export class FunctionHost {
       if (this.instances.get(unit.functionName) === dead) this.instances.delete(unit.functionName);
     }, this.log, this.options.initTimeoutMs ?? INIT_TIMEOUT_MS);
     this.instances.set(unit.functionName, instance);
-    // Spares are replaced once this load is done: booting them meanwhile would slow the load they stand in for.
-    void instance.ready.then(() => this.fillSpares());
+    // Spares are replaced once this load is done (and the first request answered): booting them meanwhile would
+    // slow the load they stand in for.
+    void Promise.all([instance.ready, this.options.sparesAfter?.()]).then(() => this.fillSpares());
     const t0 = performance.now();
     if (DEBUG) void instance.ready.then((o) => debug(`${unit.id}: instance of generation ${this.generation} ${o.ok ? 'ready' : 'failed'} in ${(performance.now() - t0).toFixed(1)} ms`));
     return instance;
