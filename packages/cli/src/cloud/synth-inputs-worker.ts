@@ -4,7 +4,7 @@
  * is posted as `ok: false`: the main thread then does the same work in process, where the error keeps its class.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { bundleApp, readHandlerInfo } from '@framework/infra/bundling';
+import { bundleAppAsync, readHandlerInfoAsync } from '@framework/infra/bundling';
 import { loadApp } from '../app-loader/index.js';
 import type { SynthInputsRequest, SynthInputsResult } from './synth-inputs.js';
 
@@ -12,8 +12,9 @@ const { rootDir, stage } = workerData as SynthInputsRequest;
 let result: SynthInputsResult;
 try {
   const app = await loadApp(rootDir, stage);
-  const bundle = bundleApp(app);
-  result = { ok: true, bundle, handlerInfo: readHandlerInfo(app, bundle) };
+  // esbuild's builds at once, then the bundles loaded by one process per core: the same outputs as in process.
+  const bundle = await bundleAppAsync(app);
+  result = { ok: true, bundle, handlerInfo: await readHandlerInfoAsync(app, bundle) };
 } catch (error) {
   result = { ok: false, message: String((error as Error)?.message ?? error) };
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { buildSync, version as esbuildVersion, type BuildOptions, type Metafile } from 'esbuild';
+import { build, buildSync, version as esbuildVersion, type BuildOptions, type Metafile } from 'esbuild';
 
 /** Entries kept in a cache folder; the least recently used beyond this are removed (a stage's groups, a few stages). */
 const MAX_ENTRIES = 48;
@@ -126,6 +126,40 @@ function prune(cacheDir: string): void {
 }
 
 /**
+ * The kept build for `options` when every one of its input files still has the same bytes: its output files are
+ * placed in `options.outdir` and its metafile returned. Undefined when there is none (or it no longer holds); the
+ * caller then builds and calls `keepBuild`.
+ */
+function reuseBuild(options: CachedBuildOptions, entryDir: string, memo: HashMemo | undefined): Metafile | undefined {
+  const manifestFile = path.join(entryDir, 'manifest.json');
+  let manifest: CacheManifest | undefined;
+  try {
+    manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as CacheManifest;
+  } catch {
+    return undefined;
+  }
+  if (!stillValid(manifest, options.absWorkingDir, memo)) return undefined;
+  try {
+    for (const output of manifest.outputs) place(path.join(entryDir, 'files', output), path.join(options.outdir, output));
+    const now = new Date();
+    fs.utimesSync(manifestFile, now, now);
+    return manifest.metafile;
+  } catch {
+    // An entry removed or damaged meanwhile: build, and write it again.
+    return undefined;
+  }
+}
+
+/** Keeps a fresh build's outputs and metafile for the next time; a cache that cannot be written only costs time. */
+function keepBuild(cacheDir: string, entryDir: string, options: CachedBuildOptions, metafile: Metafile, memo: HashMemo | undefined): void {
+  try {
+    writeEntry(cacheDir, entryDir, options, metafile, memo);
+  } catch {
+    // A read-only project, a full disk: the next build runs esbuild again.
+  }
+}
+
+/**
  * `buildSync(options)` with a cache under `cacheDir`: when a previous build had the same options and every one of its
  * input files still has the same bytes, its output files are placed in `options.outdir` instead of building again
  * (the same bytes, so the same asset hashes) and its metafile is returned. Otherwise esbuild builds, and the outputs,
@@ -138,31 +172,27 @@ function prune(cacheDir: string): void {
 export function cachedBuildSync(options: CachedBuildOptions, cacheDir: string | undefined, memo?: HashMemo): Metafile {
   const run = () => buildSync({ ...options, write: true, metafile: true }).metafile!;
   if (!cacheDir) return run();
-  const key = buildKey(options);
-  const entryDir = path.join(cacheDir, key);
-  const manifestFile = path.join(entryDir, 'manifest.json');
-  let manifest: CacheManifest | undefined;
-  try {
-    manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as CacheManifest;
-  } catch {
-    manifest = undefined;
-  }
-  if (manifest && stillValid(manifest, options.absWorkingDir, memo)) {
-    try {
-      for (const output of manifest.outputs) place(path.join(entryDir, 'files', output), path.join(options.outdir, output));
-      const now = new Date();
-      fs.utimesSync(manifestFile, now, now);
-      return manifest.metafile;
-    } catch {
-      // An entry removed or damaged meanwhile: build, and write it again.
-    }
-  }
+  const entryDir = path.join(cacheDir, buildKey(options));
+  const reused = reuseBuild(options, entryDir, memo);
+  if (reused) return reused;
   const metafile = run();
-  try {
-    writeEntry(cacheDir, entryDir, options, metafile, memo);
-  } catch {
-    // A cache that cannot be written (a read-only project, a full disk) only costs the next build its time.
-  }
+  keepBuild(cacheDir, entryDir, options, metafile, memo);
+  return metafile;
+}
+
+/**
+ * `cachedBuildSync` with esbuild's asynchronous API, so several builds run at once in esbuild's one service process
+ * (it spreads them over every core). In the example's cold `fw synth`, its 7 builds one after another through
+ * `buildSync` took 37 s wall at load 16; started together through `build`, 10 s, for the same CPU time.
+ */
+export async function cachedBuild(options: CachedBuildOptions, cacheDir: string | undefined, memo?: HashMemo): Promise<Metafile> {
+  const run = async () => (await build({ ...options, write: true, metafile: true })).metafile!;
+  if (!cacheDir) return run();
+  const entryDir = path.join(cacheDir, buildKey(options));
+  const reused = reuseBuild(options, entryDir, memo);
+  if (reused) return reused;
+  const metafile = await run();
+  keepBuild(cacheDir, entryDir, options, metafile, memo);
   return metafile;
 }
 

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { apiKeyAuthorizerFunctionName, LAMBDA_HANDLER, type AppDefinition, type FunctionUnit } from '@framework/core';
 import { buildSync, type BuildFailure, type Metafile } from 'esbuild';
 import { InfraError } from '../errors.js';
-import { cachedBuildSync, type HashMemo } from './build-cache.js';
+import { cachedBuild, cachedBuildSync, type CachedBuildOptions, type HashMemo } from './build-cache.js';
 import { referencesOf } from './bundle-references.js';
 import { packageNameOf, packagesOfOutput } from './bundle-usage.js';
 import { routeOptionDefines } from './route-defines.js';
@@ -219,20 +219,33 @@ function projectCodeOf(app: AppDefinition, units: readonly FunctionUnit[]): Map<
   return out;
 }
 
+/** What `bundleApp` decided before building: the output folder, the esbuild builds (one per group of defines), the names. */
+interface BundlePlan {
+  readonly app: AppDefinition;
+  readonly outDir: string;
+  /** One esbuild build per group of functions with the same defines. */
+  readonly builds: readonly CachedBuildOptions[];
+  readonly cacheDir: string | undefined;
+  readonly project: Map<string, { code: string; packages: Set<string> }>;
+  readonly migrateHandler: string | undefined;
+  readonly authTriggerName: string | undefined;
+  readonly wsAuthorizerName: string | undefined;
+  readonly wsRegistryName: string | undefined;
+  readonly apiKeyAuthorizerName: string | undefined;
+}
+
 /**
- * Bundles every function of the app (routes, standalone functions, queue consumers, crons) in ONE esbuild build
- * with an entry point per function. Splitting is off on purpose: each function folder is self-contained, so its
- * asset hash depends only on its own code and an unchanged function is never redeployed because a shared chunk
- * moved. esbuild's output is deterministic, and the folder is emptied first, so the same sources give the same bytes.
+ * Everything `bundleApp` does before esbuild runs: the output folder emptied, the entry points, the project's own code
+ * of each function (`projectCodeOf`) and from it the groups of functions sharing their defines. When the app has
+ * nothing to bundle, the (empty) bundle itself.
  */
-export function bundleApp(app: AppDefinition, options: BundleOptions = {}): AppBundle {
+function planBundle(app: AppDefinition, options: BundleOptions): BundlePlan | AppBundle {
   const outDir = path.resolve(options.outDir ?? path.join(app.rootDir, '.fw', 'build', app.stage));
   fs.rmSync(outDir, { recursive: true, force: true });
   fs.mkdirSync(outDir, { recursive: true });
   const entryPoints: Record<string, string> = {};
   for (const unit of app.units) entryPoints[`${unit.functionName}/index`] = path.join(app.rootDir, unit.file);
 
-  const units = app.units;
   const migrateHandler = app.databases.length ? resolveMigrateHandler(app.rootDir) : undefined;
   if (migrateHandler) for (const db of app.databases) entryPoints[`${db.migrationFunctionName}/index`] = migrateHandler;
   const authTriggerName = app.auth && Object.keys(app.auth.roles).length ? app.auth.preTokenGenerationFunctionName : undefined;
@@ -246,7 +259,7 @@ export function bundleApp(app: AppDefinition, options: BundleOptions = {}): AppB
   // (`serviceBundleDefines`, `routeOptionDefines`). Functions
   // with the same defines share one esbuild build (most apps need one or two); the framework's own entries
   // (migrations, the auth trigger) keep every client.
-  const project = projectCodeOf(app, units);
+  const project = projectCodeOf(app, app.units);
   // The API-key authorizer comes from the project's own @framework/integrations (the one its createApiKeys uses).
   // Without it (an @framework/integrations that predates it) routes that accept keys verify callers in their function.
   const createsApiKeys = [...project.values()].some((own) => referencesOf(own.code, own.packages).apiKeys === true);
@@ -262,40 +275,40 @@ export function bundleApp(app: AppDefinition, options: BundleOptions = {}): AppB
     if (!group) groups.set(key, (group = { define, entryPoints: {} }));
     group.entryPoints[entry] = file;
   }
-  const metafile: Metafile = { inputs: {}, outputs: {} };
+  const builds = [...groups.values()].map((group): CachedBuildOptions => ({
+    entryPoints: group.entryPoints,
+    outdir: outDir,
+    absWorkingDir: app.rootDir,
+    bundle: true,
+    splitting: false,
+    platform: 'node',
+    target: app.config.settings.functions.runtime === 'nodejs20.x' ? 'node20' : 'node22',
+    format: 'esm',
+    outExtension: { '.js': '.mjs' },
+    mainFields: ['module', 'main'],
+    banner: { js: `${REQUIRE_BANNER} ${NAVIGATOR_BANNER}` },
+    define: { ...NAVIGATOR_DEFINE, ...group.define },
+    minify: options.minify ?? true,
+    sourcemap: (options.sourcemap ?? true) ? 'linked' : false,
+    sourcesContent: false,
+    legalComments: 'none',
+    external: [...(options.external ?? DEFAULT_EXTERNALS)],
+    logLevel: 'silent',
+  }));
   const cacheDir = (options.cache ?? true) ? path.join(app.rootDir, '.fw', 'bundle-cache') : undefined;
-  const hashes: HashMemo = new Map();
-  try {
-    for (const group of groups.values()) {
-      const built = cachedBuildSync({
-        entryPoints: group.entryPoints,
-        outdir: outDir,
-        absWorkingDir: app.rootDir,
-        bundle: true,
-        splitting: false,
-        platform: 'node',
-        target: app.config.settings.functions.runtime === 'nodejs20.x' ? 'node20' : 'node22',
-        format: 'esm',
-        outExtension: { '.js': '.mjs' },
-        mainFields: ['module', 'main'],
-        banner: { js: `${REQUIRE_BANNER} ${NAVIGATOR_BANNER}` },
-        define: { ...NAVIGATOR_DEFINE, ...group.define },
-        minify: options.minify ?? true,
-        sourcemap: (options.sourcemap ?? true) ? 'linked' : false,
-        sourcesContent: false,
-        legalComments: 'none',
-        external: [...(options.external ?? DEFAULT_EXTERNALS)],
-        logLevel: 'silent',
-      }, cacheDir, hashes);
-      Object.assign(metafile.inputs, built.inputs);
-      Object.assign(metafile.outputs, built.outputs);
-    }
-  } catch (error) {
-    throw bundleFailure(error);
-  }
+  return { app, outDir, builds, cacheDir, project, migrateHandler, authTriggerName, wsAuthorizerName, wsRegistryName, apiKeyAuthorizerName };
+}
 
+/** The bundle `planBundle` planned, from the metafiles of its builds (in the order of `plan.builds`). */
+function assembleBundle(plan: BundlePlan, built: readonly Metafile[]): AppBundle {
+  const { app, outDir, project, migrateHandler, authTriggerName, wsAuthorizerName, wsRegistryName, apiKeyAuthorizerName } = plan;
+  const metafile: Metafile = { inputs: {}, outputs: {} };
+  for (const one of built) {
+    Object.assign(metafile.inputs, one.inputs);
+    Object.assign(metafile.outputs, one.outputs);
+  }
   const functions = new Map<string, FunctionBundle>();
-  for (const unit of units) {
+  for (const unit of app.units) {
     const directory = path.join(outDir, unit.functionName);
     const entryFile = path.join(directory, 'index.mjs');
     const outputKey = path.relative(app.rootDir, entryFile).split(path.sep).join('/');
@@ -315,6 +328,45 @@ export function bundleApp(app: AppDefinition, options: BundleOptions = {}): AppB
   const wsRegistry = wsRegistryName ? { functionName: wsRegistryName, directory: path.join(outDir, wsRegistryName), handler: LAMBDA_HANDLER } : undefined;
   const apiKeyAuthorizer = apiKeyAuthorizerName ? { functionName: apiKeyAuthorizerName, directory: path.join(outDir, apiKeyAuthorizerName), handler: LAMBDA_HANDLER } : undefined;
   return { outDir, functions, migrations, authTrigger, wsAuthorizer, wsRegistry, ...(apiKeyAuthorizer ? { apiKeyAuthorizer } : {}) };
+}
+
+/**
+ * Bundles every function of the app (routes, standalone functions, queue consumers, crons) with an entry point per
+ * function, in one esbuild build per group of functions sharing their defines (most apps need one or two).
+ * Splitting is off on purpose: each function folder is self-contained, so its
+ * asset hash depends only on its own code and an unchanged function is never redeployed because a shared chunk
+ * moved. esbuild's output is deterministic, and the folder is emptied first, so the same sources give the same bytes.
+ * Synchronous, for a CDK construct that bundles while it is built; `bundleAppAsync` runs the builds at once.
+ */
+export function bundleApp(app: AppDefinition, options: BundleOptions = {}): AppBundle {
+  const plan = planBundle(app, options);
+  if (!('builds' in plan)) return plan;
+  const hashes: HashMemo = new Map();
+  let built: Metafile[];
+  try {
+    built = plan.builds.map((build) => cachedBuildSync(build, plan.cacheDir, hashes));
+  } catch (error) {
+    throw bundleFailure(error);
+  }
+  return assembleBundle(plan, built);
+}
+
+/**
+ * `bundleApp` with every group's esbuild build started at once (esbuild's asynchronous API: its service process
+ * spreads them over the cores), for a caller that bundles before it constructs the stack (`fw synth`). The same
+ * builds with the same options, so the same bytes, asset hashes and kept builds as `bundleApp`.
+ */
+export async function bundleAppAsync(app: AppDefinition, options: BundleOptions = {}): Promise<AppBundle> {
+  const plan = planBundle(app, options);
+  if (!('builds' in plan)) return plan;
+  const hashes: HashMemo = new Map();
+  let built: Metafile[];
+  try {
+    built = await Promise.all(plan.builds.map((build) => cachedBuild(build, plan.cacheDir, hashes)));
+  } catch (error) {
+    throw bundleFailure(error);
+  }
+  return assembleBundle(plan, built);
 }
 
 /**

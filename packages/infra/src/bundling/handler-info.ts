@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -123,6 +123,43 @@ class HandlerInfoCache {
   }
 }
 
+/** A failed reader process as the error the user acts on. */
+function readerFailure(how: string, stderr: string): InfraError {
+  return new InfraError('FW_ERR_INFRA_HANDLER_LOAD', `Reading the handlers' declared scopes failed (the process ${how}):\n${stderr.trim().slice(0, 2000)}\nA handler module must load without cloud access: move cloud calls from the module top level into the handler.`);
+}
+
+/** What `readHandlerInfo` found kept, and the bundles it must load (by function name). */
+function knownAndPending(app: AppDefinition, bundle: AppBundle, options: HandlerInfoOptions) {
+  const infos = new Map<string, HandlerInfo | undefined>();
+  const cache = (options.cache ?? true) ? new HandlerInfoCache(path.join(app.rootDir, '.fw', 'bundle-cache', 'handler-info.json'), moduleLoadEnvironment(app, '')) : undefined;
+  const files: Record<string, string> = {};
+  for (const [name, fn] of bundle.functions) {
+    const known = cache?.lookup(name, fn.entryFile);
+    if (known) infos.set(name, known.info ?? undefined);
+    else files[name] = fn.entryFile;
+  }
+  return { infos, cache, files };
+}
+
+/** Checks what the reader found for every function it loaded, keeps it, and returns every function's info in order. */
+function collect(bundle: AppBundle, files: Record<string, string>, result: ReaderResult, infos: Map<string, HandlerInfo | undefined>, cache: HandlerInfoCache | undefined): Map<string, HandlerInfo | undefined> {
+  for (const [name, fn] of bundle.functions) {
+    if (!(name in files)) continue;
+    const entry = result[name];
+    if (!entry || entry.error !== undefined) {
+      throw new InfraError('FW_ERR_INFRA_HANDLER_LOAD', `${fn.unit.file} threw while being loaded (to read the scopes it declares): ${entry?.error ?? 'no result'}\nA handler module must load without cloud access and without variables other than FW_PROJECT, FW_STAGE, FW_REGION and LOG_LEVEL: move that work into the handler.`);
+    }
+    if (entry.missingMain) {
+      throw new InfraError('FW_ERR_INFRA_HANDLER_EXPORT', `${fn.unit.file} does not export a function named "main" (exports: ${entry.exports?.join(', ') || 'none'}). Export the handler as main: export const main = handler(...)`);
+    }
+    infos.set(name, entry.info ?? undefined);
+    cache?.remember(name, entry.info ?? null);
+  }
+  cache?.save();
+  // In the functions' order, whichever were kept and whichever were read.
+  return new Map([...bundle.functions.keys()].map((name) => [name, infos.get(name)]));
+}
+
 /**
  * Reads every function's declared `handlerInfo` by importing its bundle in ONE child process with a neutral
  * environment: only the app's fixed variables (project, stage, region, log level), no credentials, no instance
@@ -133,47 +170,95 @@ class HandlerInfoCache {
  * A `main` without `handlerInfo` (a plain Lambda handler) declares no scopes: a public route, as with `handler()` and no scopes (nothing was declared to check).
  */
 export function readHandlerInfo(app: AppDefinition, bundle: AppBundle, options: HandlerInfoOptions = {}): Map<string, HandlerInfo | undefined> {
-  const infos = new Map<string, HandlerInfo | undefined>();
-  if (bundle.functions.size === 0) return infos;
-  const cache = (options.cache ?? true) ? new HandlerInfoCache(path.join(app.rootDir, '.fw', 'bundle-cache', 'handler-info.json'), moduleLoadEnvironment(app, '')) : undefined;
-  const files: Record<string, string> = {};
-  for (const [name, fn] of bundle.functions) {
-    const known = cache?.lookup(name, fn.entryFile);
-    if (known) infos.set(name, known.info ?? undefined);
-    else files[name] = fn.entryFile;
-  }
+  if (bundle.functions.size === 0) return new Map();
+  const { infos, cache, files } = knownAndPending(app, bundle, options);
   if (Object.keys(files).length === 0) return infos;
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-handler-info-'));
   const resultFile = path.join(tmp, 'result.json');
   try {
-    const env = moduleLoadEnvironment(app, tmp);
     const child = spawnSync(process.execPath, ['--input-type=module', '-e', READER], {
       cwd: app.rootDir,
-      env,
+      env: moduleLoadEnvironment(app, tmp),
       input: JSON.stringify({ files, resultFile, coreNames: CORE_NAMES_URL }),
       encoding: 'utf8',
-      timeout: 120_000,
+      timeout: READER_TIMEOUT_MS,
       maxBuffer: 16 * 1024 * 1024,
     });
-    if (!fs.existsSync(resultFile)) {
-      throw new InfraError('FW_ERR_INFRA_HANDLER_LOAD', `Reading the handlers' declared scopes failed (the process ${child.error ? `could not run: ${child.error.message}` : `exited with ${child.status ?? child.signal}`}):\n${(child.stderr || '').trim().slice(0, 2000)}\nA handler module must load without cloud access: move cloud calls from the module top level into the handler.`);
+    if (!fs.existsSync(resultFile)) throw readerFailure(child.error ? `could not run: ${child.error.message}` : `exited with ${child.status ?? child.signal}`, child.stderr || '');
+    return collect(bundle, files, JSON.parse(fs.readFileSync(resultFile, 'utf8')) as ReaderResult, infos, cache);
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+/** How long a reader process may take before it is stopped (a module that never finishes loading). */
+const READER_TIMEOUT_MS = 120_000;
+
+/** Splits the bundles to read into `count` lists of about the same bytes (largest first, each to the lightest list). */
+function balancedChunks(files: Record<string, string>, count: number): Array<Record<string, string>> {
+  const sized = Object.entries(files).map(([name, file]) => {
+    let size = 0;
+    try {
+      size = fs.statSync(file).size;
+    } catch {
+      // Missing: the reader reports it.
     }
-    const result = JSON.parse(fs.readFileSync(resultFile, 'utf8')) as ReaderResult;
-    for (const [name, fn] of bundle.functions) {
-      if (!(name in files)) continue;
-      const entry = result[name];
-      if (!entry || entry.error !== undefined) {
-        throw new InfraError('FW_ERR_INFRA_HANDLER_LOAD', `${fn.unit.file} threw while being loaded (to read the scopes it declares): ${entry?.error ?? 'no result'}\nA handler module must load without cloud access and without variables other than FW_PROJECT, FW_STAGE, FW_REGION and LOG_LEVEL: move that work into the handler.`);
+    return { name, file, size };
+  }).sort((a, b) => b.size - a.size || a.name.localeCompare(b.name));
+  const chunks = Array.from({ length: Math.min(count, sized.length) }, () => ({ bytes: 0, files: {} as Record<string, string> }));
+  for (const one of sized) {
+    const lightest = chunks.reduce((min, chunk) => (chunk.bytes < min.bytes ? chunk : min));
+    lightest.files[one.name] = one.file;
+    lightest.bytes += one.size;
+  }
+  return chunks.map((chunk) => chunk.files);
+}
+
+/** One reader process over `files`, asynchronously: resolves to what it found, or rejects with the user's error. */
+function readChunk(app: AppDefinition, files: Record<string, string>, tmp: string, index: number): Promise<ReaderResult> {
+  const resultFile = path.join(tmp, `result-${index}.json`);
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--input-type=module', '-e', READER], { cwd: app.rootDir, env: moduleLoadEnvironment(app, tmp), stdio: ['pipe', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (text: string) => {
+      if (stderr.length < 16_000) stderr += text;
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), READER_TIMEOUT_MS);
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      reject(readerFailure(`could not run: ${error.message}`, stderr));
+    });
+    child.once('close', (code, signal) => {
+      clearTimeout(timer);
+      try {
+        resolve(JSON.parse(fs.readFileSync(resultFile, 'utf8')) as ReaderResult);
+      } catch {
+        reject(readerFailure(`exited with ${code ?? signal}`, stderr));
       }
-      if (entry.missingMain) {
-        throw new InfraError('FW_ERR_INFRA_HANDLER_EXPORT', `${fn.unit.file} does not export a function named "main" (exports: ${entry.exports?.join(', ') || 'none'}). Export the handler as main: export const main = handler(...)`);
-      }
-      infos.set(name, entry.info ?? undefined);
-      cache?.remember(name, entry.info ?? null);
-    }
-    cache?.save();
-    // In the functions' order, whichever were kept and whichever were read.
-    return new Map([...bundle.functions.keys()].map((name) => [name, infos.get(name)]));
+    });
+    child.stdin.on('error', () => {
+      // The process ended before reading its input: 'close' reports it.
+    });
+    child.stdin.end(JSON.stringify({ files, resultFile, coreNames: CORE_NAMES_URL }));
+  });
+}
+
+/**
+ * `readHandlerInfo` with the bundles shared among one reader process per core, run at once (each loads its share of
+ * the bundles: in the example's cold `fw synth` loading the 41 bundles in one process took 2.9 s). The same neutral
+ * environment, checks, errors and kept results as `readHandlerInfo`.
+ */
+export async function readHandlerInfoAsync(app: AppDefinition, bundle: AppBundle, options: HandlerInfoOptions = {}): Promise<Map<string, HandlerInfo | undefined>> {
+  if (bundle.functions.size === 0) return new Map();
+  const { infos, cache, files } = knownAndPending(app, bundle, options);
+  if (Object.keys(files).length === 0) return infos;
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-handler-info-'));
+  try {
+    const results = await Promise.allSettled(balancedChunks(files, Math.max(1, os.availableParallelism())).map((chunk, index) => readChunk(app, chunk, tmp, index)));
+    const failed = results.find((one): one is PromiseRejectedResult => one.status === 'rejected');
+    if (failed) throw failed.reason;
+    const result: ReaderResult = Object.assign({}, ...results.map((one) => (one as PromiseFulfilledResult<ReaderResult>).value));
+    return collect(bundle, files, result, infos, cache);
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }
