@@ -14,7 +14,7 @@ import { build } from 'esbuild';
 import middy from '@middy/core';
 import httpErrorHandler from '@middy/http-error-handler';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
-import { referencesOf, routeOptionDefines, serviceBundleDefines } from '@framework/infra';
+import { lambdaBundleDefines, referencesOf, routeOptionDefines, serviceBundleDefines } from '@framework/infra';
 import { createLogger, handler, NotFound, setRootLogger } from '@framework/runtime';
 import { coldInit } from './cold-init.mjs';
 
@@ -149,10 +149,10 @@ async function measure(path: 'ok' | 'notFound'): Promise<Record<string, number>>
   return Object.fromEntries(Object.entries(samples).map(([name, s]) => [name, median(s)]));
 }
 
-/** Bundled as `@framework/infra` bundles a function with this source: its service and route-option defines included. */
+/** Bundled as `@framework/infra` bundles a function with this source: its Lambda, service and route-option defines included. */
 async function bundleBytes(source: string): Promise<number> {
   const result = await build({
-    define: { ...serviceBundleDefines(referencesOf(source)), ...routeOptionDefines(source, new Set(['@framework/runtime'])) },
+    define: { ...lambdaBundleDefines(), ...serviceBundleDefines(referencesOf(source)), ...routeOptionDefines(source, new Set(['@framework/runtime'])) },
     stdin: { contents: source, resolveDir: here, loader: 'ts' },
     bundle: true,
     minify: true,

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { expect } from 'chai';
 import { defineApp } from '@framework/core';
-import { bundleApp, serviceBundleDefines, type AppBundle } from '../src/index.js';
+import { bundleApp, lambdaBundleDefines, serviceBundleDefines, type AppBundle } from '../src/index.js';
 import { SMALL_APP, tempProject } from './helpers/temp-project.js';
 
 const repoNodeModules = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'node_modules');
@@ -47,6 +47,18 @@ describe('serviceBundleDefines: service clients a function does not name stay ou
     it('bundles a route without options as a plain route: no schema, scope or middleware code', () => {
       expect(code('shop-dev-route-get-plain')).to.not.include('VALIDATION_FAILED');
       expect(code('shop-dev-route-get-plain')).to.not.include('INSUFFICIENT_SCOPE');
+    });
+
+    it('bundles every function for Lambda (lambdaBundleDefines): without the stand-in context, answering with the one Lambda passes', async () => {
+      expect(lambdaBundleDefines()).to.deep.equal({ 'globalThis.__fwLambdaBundle': 'true' });
+      expect(code('shop-dev-route-get-plain')).to.not.include('stand-in Lambda context');
+      expect(code('shop-dev-route-post-send')).to.not.include('stand-in Lambda context');
+      const mod = (await import(pathToFileURL(bundle.functions.get('shop-dev-route-get-plain')!.entryFile).href)) as { main: (event: unknown, context: unknown) => Promise<{ statusCode: number; body: string }> };
+      const event = { version: '2.0', routeKey: 'GET /plain', rawPath: '/plain', rawQueryString: '', headers: {}, requestContext: { http: { method: 'GET', path: '/plain' }, requestId: 'r-1' }, isBase64Encoded: false };
+      const context = { awsRequestId: 'a-1', getRemainingTimeInMillis: () => 30_000 };
+      const answer = await mod.main(event, context);
+      expect(answer.statusCode).to.equal(200);
+      expect(JSON.parse(answer.body)).to.deep.equal({ ok: true });
     });
 
     it('bundles neither the SQS nor the Lambda client into a route that sends and invokes nothing', () => {

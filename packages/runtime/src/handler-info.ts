@@ -14,6 +14,7 @@ export const IDEMPOTENT_MIDDLEWARE = 'idempotency';
 
 /** Attaches the read-only `handlerInfo` property. */
 export function withHandlerInfo<F extends object>(fn: F, info: HandlerInfo): F & { readonly handlerInfo: HandlerInfo } {
-  Object.defineProperty(fn, 'handlerInfo', { value: Object.freeze(info), enumerable: true, writable: false, configurable: false });
+  // Not writable, not configurable: defineProperty's defaults.
+  Object.defineProperty(fn, 'handlerInfo', { value: Object.freeze(info), enumerable: true });
   return fn as F & { readonly handlerInfo: HandlerInfo };
 }

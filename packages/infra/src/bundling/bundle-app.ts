@@ -8,6 +8,7 @@ import { InfraError } from '../errors.js';
 import { cachedBuild, cachedBuildSync, type CachedBuildOptions, type HashMemo } from './build-cache.js';
 import { referencesOf } from './bundle-references.js';
 import { packageNameOf, packagesOfOutput } from './bundle-usage.js';
+import { lambdaBundleDefines } from './lambda-defines.js';
 import { routeOptionDefines } from './route-defines.js';
 import { serviceBundleDefines } from './service-defines.js';
 
@@ -287,7 +288,7 @@ function planBundle(app: AppDefinition, options: BundleOptions): BundlePlan | Ap
     outExtension: { '.js': '.mjs' },
     mainFields: ['module', 'main'],
     banner: { js: `${REQUIRE_BANNER} ${NAVIGATOR_BANNER}` },
-    define: { ...NAVIGATOR_DEFINE, ...group.define },
+    define: { ...NAVIGATOR_DEFINE, ...lambdaBundleDefines(), ...group.define },
     minify: options.minify ?? true,
     sourcemap: (options.sourcemap ?? true) ? 'linked' : false,
     sourcesContent: false,

@@ -5,4 +5,5 @@ export * from './bundle-references.js';
 export * from './sdk-preload.js';
 export * from './service-defines.js';
 export * from './route-defines.js';
+export * from './lambda-defines.js';
 export * from './asset-hash.js';

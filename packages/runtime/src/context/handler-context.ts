@@ -55,6 +55,19 @@ export interface AuthenticatedContext extends HandlerContext {
   readonly auth: AuthInfo;
 }
 
+/**
+ * The esbuild `define` `@framework/infra` gives every function it bundles for Lambda (`lambdaBundleDefines` there):
+ * Lambda always passes its context (and HTTP events their request id), so with `true` in its place the handlers take
+ * them as given and dead-code elimination drops the stand-in context and the fallback request id below. Unbundled
+ * code (`fw dev`, tests, scripts) never sets it: a call without a context gets the stand-in.
+ */
+export const LAMBDA_BUNDLE_DEFINE = 'globalThis.__fwLambdaBundle';
+
+declare global {
+  // eslint-disable-next-line no-var
+  var __fwLambdaBundle: boolean | undefined;
+}
+
 /** Used when a handler is called without a Lambda context (unit tests, scripts). */
 export function standInLambdaContext(requestId: string, startedAt: number): LambdaContext {
   const fail = (): never => {
@@ -131,7 +144,7 @@ function parseCookies(cookies: readonly string[] | undefined, header: string | u
     if (eq <= 0) continue;
     const name = pair.slice(0, eq).trim();
     let value = pair.slice(eq + 1).trim();
-    if (value.startsWith('"') && value.endsWith('"') && value.length >= 2) value = value.slice(1, -1);
+    if (/^".*"$/s.test(value)) value = value.slice(1, -1);
     try {
       value = decodeURIComponent(value);
     } catch {
@@ -148,31 +161,34 @@ function parseCookies(cookies: readonly string[] | undefined, header: string | u
  * does not pay for them.
  */
 export class HttpHandlerContext implements HandlerContext {
-  readonly requestId: string;
-  readonly method: string;
-  readonly path: string;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly rawEvent: APIGatewayProxyEventV2;
-  readonly lambdaContext: LambdaContext;
+  // `declare`: set by the constructor or on first read, so no field definitions in every bundle (ES2022 output
+  // would repeat each name as a class field).
+  declare readonly requestId: string;
+  declare readonly method: string;
+  declare readonly path: string;
+  declare readonly headers: Readonly<Record<string, string>>;
+  declare readonly rawEvent: APIGatewayProxyEventV2;
+  declare readonly lambdaContext: LambdaContext;
   auth?: AuthInfo;
   tenant?: TenantInfo;
-  private _pathParams: Record<string, string> | undefined;
-  private _query: Record<string, string> | undefined;
-  private _trace: TraceInfo | undefined | null = null;
-  private _logger: Logger | undefined;
-  private _multi: Record<string, readonly string[]> | undefined;
-  private _cookies: Record<string, string> | undefined;
-  private _timestamp: Date | undefined;
-  private readonly startedAt: number;
+  declare private _pathParams: Record<string, string> | undefined;
+  declare private _query: Record<string, string> | undefined;
+  /** `false`: read, and the request carries no trace. */
+  declare private _trace: TraceInfo | false | undefined;
+  declare private _logger: Logger | undefined;
+  declare private _multi: Record<string, readonly string[]> | undefined;
+  declare private _cookies: Record<string, string> | undefined;
+  declare private _timestamp: Date | undefined;
+  declare private readonly startedAt: number;
 
   constructor(event: APIGatewayProxyEventV2, lambdaContext: LambdaContext, requestId: string, startedAt: number) {
-    this.startedAt = startedAt;
     this.requestId = requestId;
-    this.rawEvent = event;
-    this.lambdaContext = lambdaContext;
     this.method = (event.requestContext?.http?.method ?? 'GET').toUpperCase();
     this.path = event.rawPath ?? event.requestContext?.http?.path ?? '/';
     this.headers = copyMap(event.headers, true);
+    this.rawEvent = event;
+    this.lambdaContext = lambdaContext;
+    this.startedAt = startedAt;
   }
 
   get pathParams(): Readonly<Record<string, string>> {
@@ -188,14 +204,11 @@ export class HttpHandlerContext implements HandlerContext {
   }
 
   get trace(): TraceInfo | undefined {
-    if (this._trace === null) this._trace = traceFromHeaders(this.headers);
-    return this._trace;
+    return (this._trace ??= traceFromHeaders(this.headers) ?? false) || undefined;
   }
 
   get logger(): Logger {
-    return (this._logger ??= getRootLogger().child(
-      this.trace ? { requestId: this.requestId, traceId: this.trace.traceId } : { requestId: this.requestId },
-    ));
+    return (this._logger ??= getRootLogger().child({ requestId: this.requestId, ...(this.trace && { traceId: this.trace.traceId }) }));
   }
 
   get multiValueQuery(): Readonly<Record<string, readonly string[]>> {

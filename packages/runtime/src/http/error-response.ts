@@ -1,6 +1,10 @@
 import { HttpError } from '../errors.js';
 import { getRootLogger, type Logger } from '../logger/logger.js';
 import type { HttpResponse } from '../middleware/types.js';
+import { JSON_TYPE } from './content-type.js';
+
+/** What a client reads of any 500: the real error goes to the log only. */
+const INTERNAL_MESSAGE = 'Internal server error';
 
 /**
  * The shared error body: `{ "error": { "code", "message", "requestId", "details"? } }`. `requestId` is absent only
@@ -31,7 +35,7 @@ export function errorResponse(
   if (options.details !== undefined) error.details = options.details;
   return {
     statusCode,
-    headers: { ...options.headers, 'content-type': 'application/json; charset=utf-8' },
+    headers: { ...options.headers, 'content-type': JSON_TYPE },
     body: JSON.stringify({ error }),
   };
 }
@@ -43,16 +47,15 @@ export function errorResponse(
  * `INTERNAL_ERROR` with a fixed message; the real error, with its stack, goes to the log with the request id.
  */
 export function responseForError(error: unknown, requestId: string, getLogger: () => Logger): HttpResponse {
-  if (error instanceof HttpError) {
-    if (error.status >= 500) {
-      getLogger().error(`Request failed with ${error.status} ${error.code}`, { error });
-      const message = error.status === 500 ? 'Internal server error' : error.message;
-      return errorResponse(error.status, error.code, message, requestId, { details: error.status === 500 ? undefined : error.details, headers: error.headers });
-    }
-    // A 4xx is the client's business and the gateway's access log has it; debug keeps CloudWatch quiet by default.
-    if (getRootLogger().isEnabled('debug')) getLogger().debug(`Request answered ${error.status} ${error.code}`, { code: error.code, message: error.message });
-    return errorResponse(error.status, error.code, error.message, requestId, { details: error.details, headers: error.headers });
+  if (!(error instanceof HttpError)) {
+    getLogger().error('Unhandled error', { error });
+    return errorResponse(500, 'INTERNAL_ERROR', INTERNAL_MESSAGE, requestId);
   }
-  getLogger().error('Unhandled error', { error });
-  return errorResponse(500, 'INTERNAL_ERROR', 'Internal server error', requestId);
+  const { status, code } = error;
+  if (status >= 500) getLogger().error(`Request failed with ${status} ${code}`, { error });
+  // A 4xx is the client's business and the gateway's access log has it; debug keeps CloudWatch quiet by default.
+  else if (getRootLogger().isEnabled('debug')) getLogger().debug(`Request answered ${status} ${code}`, { code, message: error.message });
+  // One call for every HttpError (a bundle carries one copy): a 500 keeps its message and details in the log.
+  const hidden = status === 500;
+  return errorResponse(status, code, hidden ? INTERNAL_MESSAGE : error.message, requestId, { details: hidden ? undefined : error.details, headers: error.headers });
 }

@@ -220,7 +220,8 @@ export function handler(
   // if/else, not an early return: esbuild drops the branch a `define` makes dead, with what only it imports.
   if (globalThis.__fwPlainRoute) {
     // The info `routeWithOptions` gives a route without options.
-    return withHandlerInfo(plainRoute(definition as unknown as Readonly<Record<string, unknown>>, definition.fn), { kind: 'http', scopes: Object.freeze([]), middleware: Object.freeze([]), idempotent: false });
+    const none = Object.freeze([]);
+    return withHandlerInfo(plainRoute(definition as unknown as Readonly<Record<string, unknown>>, definition.fn), { kind: 'http', scopes: none, middleware: none, idempotent: false });
   } else {
     return routeWithOptions(definition);
   }
@@ -259,8 +260,9 @@ function routeWithOptions(definition: HandlerDefinition & SchemaHandlerOptions):
 
   async function main(event: APIGatewayProxyEventV2, lambdaContext?: LambdaContext): Promise<APIGatewayProxyStructuredResultV2> {
     const startedAt = Date.now();
-    const requestId = event.requestContext?.requestId ?? lambdaContext?.awsRequestId ?? fallbackRequestId();
-    const context = lambdaContext ?? standInLambdaContext(requestId, startedAt);
+    // In a Lambda bundle (`LAMBDA_BUNDLE_DEFINE`) Lambda's context is always there: no stand-in code.
+    const requestId = event.requestContext?.requestId ?? (globalThis.__fwLambdaBundle ? lambdaContext!.awsRequestId : (lambdaContext?.awsRequestId ?? fallbackRequestId()));
+    const context = globalThis.__fwLambdaBundle ? lambdaContext! : (lambdaContext ?? standInLambdaContext(requestId, startedAt));
     const ctx = new HttpHandlerContext(event, context, requestId, startedAt);
     const service = getService();
     let body: unknown;

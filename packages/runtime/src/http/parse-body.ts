@@ -4,21 +4,13 @@ import { InvalidJson } from '../errors.js';
 /** `application/json`, `application/problem+json`, `application/vnd.api+json; charset=utf-8`, ... */
 export function isJsonContentType(contentType: string | undefined): boolean {
   if (!contentType) return false;
-  const semi = contentType.indexOf(';');
-  const type = (semi === -1 ? contentType : contentType.slice(0, semi)).trim().toLowerCase();
-  return type === 'application/json' || type.endsWith('+json');
+  // The media type before any parameter: `application/json` or a `+json` suffix.
+  return /^\s*(application\/json|[^;]*\+json)\s*(;|$)/i.test(contentType);
 }
 
 function isTextContentType(contentType: string | undefined): boolean {
   if (!contentType) return true;
-  const type = contentType.toLowerCase();
-  return (
-    type.startsWith('text/') ||
-    type.startsWith('application/x-www-form-urlencoded') ||
-    type.startsWith('application/xml') ||
-    type.includes('+xml') ||
-    type.startsWith('application/javascript')
-  );
+  return /^(text\/|application\/(x-www-form-urlencoded|xml|javascript))|\+xml/i.test(contentType);
 }
 
 /**

@@ -44,8 +44,9 @@ export function plainRoute(
   }
   return async (event, lambdaContext) => {
     const startedAt = Date.now();
-    const requestId = event.requestContext?.requestId ?? lambdaContext?.awsRequestId ?? fallbackRequestId();
-    const ctx = new HttpHandlerContext(event, lambdaContext ?? standInLambdaContext(requestId, startedAt), requestId, startedAt);
+    // In a Lambda bundle (`LAMBDA_BUNDLE_DEFINE`) Lambda's context is always there: no stand-in code.
+    const requestId = event.requestContext?.requestId ?? (globalThis.__fwLambdaBundle ? lambdaContext!.awsRequestId : (lambdaContext?.awsRequestId ?? fallbackRequestId()));
+    const ctx = new HttpHandlerContext(event, globalThis.__fwLambdaBundle ? lambdaContext! : (lambdaContext ?? standInLambdaContext(requestId, startedAt)), requestId, startedAt);
     try {
       return toHttpResponse(await fn(parseBody(event, ctx.headers), ctx, getService()), ctx.method);
     } catch (error) {

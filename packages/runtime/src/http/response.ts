@@ -1,4 +1,5 @@
 import type { HttpResponse } from '../middleware/types.js';
+import { JSON_TYPE } from './content-type.js';
 
 /** What `response(...)` takes. */
 export interface ResponseInit {
@@ -41,8 +42,6 @@ export function isExplicitResponse(value: unknown): value is ExplicitResponse {
   return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[RESPONSE] === true;
 }
 
-const JSON_TYPE = 'application/json; charset=utf-8';
-
 function hasContentType(headers: Readonly<Record<string, string>> | undefined): boolean {
   if (!headers) return false;
   for (const name in headers) if (name.toLowerCase() === 'content-type') return true;
@@ -55,17 +54,20 @@ function fromExplicit(init: ExplicitResponse, method: string): HttpResponse {
   if (init.cookies && init.cookies.length > 0) out.cookies = [...init.cookies];
   const body = init.body;
   if (body !== undefined && body !== null) {
+    // The content type the body's kind implies, used when the headers name none.
+    let type: string;
     if (typeof body === 'string') {
-      if (!hasContentType(headers)) headers['content-type'] = 'text/plain; charset=utf-8';
+      type = 'text/plain; charset=utf-8';
       out.body = body;
     } else if (body instanceof Uint8Array) {
-      if (!hasContentType(headers)) headers['content-type'] = 'application/octet-stream';
+      type = 'application/octet-stream';
       out.body = Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('base64');
       out.isBase64Encoded = true;
     } else {
-      if (!hasContentType(headers)) headers['content-type'] = JSON_TYPE;
+      type = JSON_TYPE;
       out.body = JSON.stringify(body);
     }
+    if (!hasContentType(headers)) headers['content-type'] = type;
   }
   if (method === 'HEAD') {
     out.body = '';
@@ -84,6 +86,6 @@ function fromExplicit(init: ExplicitResponse, method: string): HttpResponse {
 export function toHttpResponse(value: unknown, method: string): HttpResponse {
   if (value === undefined || value === null) return { statusCode: 204, headers: {}, body: '' };
   if (isExplicitResponse(value)) return fromExplicit(value, method);
-  if (method === 'HEAD') return { statusCode: 200, headers: { 'content-type': JSON_TYPE }, body: '' };
-  return { statusCode: method === 'POST' ? 201 : 200, headers: { 'content-type': JSON_TYPE }, body: JSON.stringify(value) };
+  // HEAD: GET's status and headers, no body (the value is not serialized).
+  return { statusCode: method === 'POST' ? 201 : 200, headers: { 'content-type': JSON_TYPE }, body: method === 'HEAD' ? '' : JSON.stringify(value) };
 }

@@ -55,7 +55,7 @@ function stdoutSink(line: string): void {
 /** `LOG_LEVEL` as a level; anything unknown (or unset) is `info`, so a typo never silences errors. */
 export function levelFromEnv(env: NodeJS.ProcessEnv = process.env): LogLevel {
   const raw = env[LOG_LEVEL_VAR]?.trim().toLowerCase();
-  return raw === 'debug' || raw === 'info' || raw === 'warn' || raw === 'error' ? raw : raw === 'warning' ? 'warn' : 'info';
+  return raw && /^(debug|info|warn|error)$/.test(raw) ? (raw as LogLevel) : raw === 'warning' ? 'warn' : 'info';
 }
 
 /**
@@ -95,11 +95,16 @@ function safeStringify(entry: Record<string, unknown>): string {
 }
 
 class JsonLogger implements Logger {
-  constructor(
-    private readonly minRank: number,
-    private readonly sink: (line: string) => void,
-    private readonly fields: Readonly<Record<string, unknown>>,
-  ) {}
+  // `declare` and assigned below: parameter properties would also be emitted as class fields (ES2022), in every bundle.
+  declare private readonly minRank: number;
+  declare private readonly sink: (line: string) => void;
+  declare private readonly fields: Readonly<Record<string, unknown>>;
+
+  constructor(minRank: number, sink: (line: string) => void, fields: Readonly<Record<string, unknown>>) {
+    this.minRank = minRank;
+    this.sink = sink;
+    this.fields = fields;
+  }
 
   debug(message: string, data?: unknown): void {
     this.write('debug', message, data);

@@ -127,17 +127,27 @@ function queuesProxy(): Queues {
   });
 }
 
+/** An enumerable getter (not configurable): a built-in that reads the environment at access time. */
+function shown(get: () => unknown): PropertyDescriptor {
+  return { enumerable: true, get };
+}
+
+/** An enumerable value (neither writable nor configurable): a built-in client. */
+function shownValue(value: unknown): PropertyDescriptor {
+  return { enumerable: true, value };
+}
+
 function createService(): Service {
   const service = Object.create(serviceProto) as Service;
   // Identity is read from the environment at access time, so tests and the dev server may change it between calls.
   Object.defineProperties(service, {
-    project: { enumerable: true, get: () => process.env[PROJECT_VAR] ?? '' },
-    stage: { enumerable: true, get: () => process.env[STAGE_VAR] ?? '' },
-    region: { enumerable: true, get: () => process.env[REGION_VAR] ?? process.env['AWS_REGION'] },
-    env: { enumerable: true, get: () => process.env },
-    invoke: { enumerable: true, value: globalThis.__fwOmitServiceInvoke ? () => leftOut('invoke') : invoke },
-    queues: { enumerable: true, value: globalThis.__fwOmitServiceQueues ? new Proxy({}, { get: (_t, id) => (typeof id === 'string' ? leftOut('queues') : undefined) }) : queuesProxy() },
-    ws: { enumerable: true, value: globalThis.__fwOmitServiceWs ? leftOutWs() : wsClient() },
+    project: shown(() => process.env[PROJECT_VAR] ?? ''),
+    stage: shown(() => process.env[STAGE_VAR] ?? ''),
+    region: shown(() => process.env[REGION_VAR] ?? process.env['AWS_REGION']),
+    env: shown(() => process.env),
+    invoke: shownValue(globalThis.__fwOmitServiceInvoke ? () => leftOut('invoke') : invoke),
+    queues: shownValue(globalThis.__fwOmitServiceQueues ? new Proxy({}, { get: (_t, id) => (typeof id === 'string' ? leftOut('queues') : undefined) }) : queuesProxy()),
+    ws: shownValue(globalThis.__fwOmitServiceWs ? leftOutWs() : wsClient()),
   });
   return service;
 }

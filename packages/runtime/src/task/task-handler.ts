@@ -101,8 +101,9 @@ export function taskHandler<TEvent = unknown, TResult = unknown>(
 
   async function main(event: TEvent, lambdaContext?: LambdaContext): Promise<TResult> {
     const startedAt = Date.now();
-    const requestId = lambdaContext?.awsRequestId ?? fallbackRequestId();
-    const context = lambdaContext ?? standInLambdaContext(requestId, startedAt);
+    // In a Lambda bundle (`LAMBDA_BUNDLE_DEFINE`) Lambda's context is always there: no stand-in code.
+    const requestId = globalThis.__fwLambdaBundle ? lambdaContext!.awsRequestId : (lambdaContext?.awsRequestId ?? fallbackRequestId());
+    const context = globalThis.__fwLambdaBundle ? lambdaContext! : (lambdaContext ?? standInLambdaContext(requestId, startedAt));
     const ctx = new TaskHandlerContext(event, context, requestId, startedAt, 0);
     const service = getService();
     return taskInvocation.run({ policy, ctx }, async () => {

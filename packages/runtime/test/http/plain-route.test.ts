@@ -4,17 +4,21 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { expect } from 'chai';
 import { build } from 'esbuild';
-import { PLAIN_ROUTE_DEFINE, SERVICE_CLIENT_OMIT_DEFINES } from '../../src/index.js';
+import { LAMBDA_BUNDLE_DEFINE, PLAIN_ROUTE_DEFINE, SERVICE_CLIENT_OMIT_DEFINES } from '../../src/index.js';
 import { httpEvent, jsonPost, lambdaContext } from '../fixtures/events.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
 type Main = ((event: unknown, context?: unknown) => Promise<{ statusCode: number; headers?: Record<string, string>; body: string }>) & { handlerInfo: unknown };
 
-/** Bundles `source` as @framework/infra does, with or without the plain-route define, loads it and returns its exports. */
-async function load(source: string, plain: boolean): Promise<{ main: Main; bytes: number; code: string }> {
+/**
+ * Bundles `source` as @framework/infra does, with or without the plain-route define (and the Lambda define infra gives
+ * every function: `lambda`), loads it and returns its exports.
+ */
+async function load(source: string, plain: boolean, lambda = false): Promise<{ main: Main; bytes: number; code: string }> {
   const define: Record<string, string> = Object.fromEntries(Object.values(SERVICE_CLIENT_OMIT_DEFINES).map((expression) => [expression, 'true']));
   if (plain) define[PLAIN_ROUTE_DEFINE] = 'true';
+  if (lambda) define[LAMBDA_BUNDLE_DEFINE] = 'true';
   const result = await build({ define, stdin: { contents: source, resolveDir: here, loader: 'ts', sourcefile: 'route.ts' }, bundle: true, minify: true, platform: 'node', target: 'node20', format: 'esm', mainFields: ['module', 'main'], external: ['@aws-sdk/*'], write: false, logLevel: 'silent' });
   const code = result.outputFiles[0]!.text;
   const dir = await mkdtemp(join(tmpdir(), 'fw-plain-route-'));
@@ -41,9 +45,10 @@ const ROUTE = `
 describe('plain route (PLAIN_ROUTE_DEFINE): a route without options bundled without their code', () => {
   let plain: Awaited<ReturnType<typeof load>>;
   let full: Awaited<ReturnType<typeof load>>;
+  let deployed: Awaited<ReturnType<typeof load>>;
   before(async function () {
     this.timeout(60_000);
-    [plain, full] = await Promise.all([load(ROUTE, true), load(ROUTE, false)]);
+    [plain, full, deployed] = await Promise.all([load(ROUTE, true), load(ROUTE, false), load(ROUTE, true, true)]);
   });
 
   it('answers every request exactly as the full handler does: 201, 204, explicit response, thrown 404, 500, invalid JSON, base64 body', async () => {
@@ -64,18 +69,34 @@ describe('plain route (PLAIN_ROUTE_DEFINE): a route without options bundled with
     process.stdout.write = ((chunk: string) => lines.push(String(chunk)) > 0) as typeof process.stdout.write;
     try {
       for (const event of events) {
-        const [a, b] = [await plain.main(event, lambdaContext()), await full.main(event, lambdaContext())];
+        const [a, b, c] = [await plain.main(event, lambdaContext()), await full.main(event, lambdaContext()), await deployed.main(event, lambdaContext())];
         expect(a).to.deep.equal(b);
+        expect(c).to.deep.equal(b);
         statuses.push(a.statusCode);
       }
     } finally {
       process.stdout.write = write;
     }
-    expect(lines.filter((line) => line.includes('"Unhandled error"'))).to.have.length(2);
+    expect(lines.filter((line) => line.includes('"Unhandled error"'))).to.have.length(3);
     expect(statuses).to.deep.equal([201, 201, 204, 202, 404, 500, 400, 201]);
     // and without a Lambda context (a test calling the bundle directly)
     expect(await plain.main(jsonPost({ title: 'x' }))).to.deep.equal(await full.main(jsonPost({ title: 'x' })));
     expect(plain.main.handlerInfo).to.deep.equal(full.main.handlerInfo);
+  });
+
+  it('as deployed (LAMBDA_BUNDLE_DEFINE) takes the context and request id Lambda passes, and carries no stand-in context', async () => {
+    // given the route as infra bundles it for Lambda, and an event without a request id of its own
+    const event = jsonPost({ title: 'ctx' });
+    delete (event as { requestContext?: { requestId?: string } }).requestContext!.requestId;
+    // when Lambda calls it with its context
+    const result = await deployed.main(event, lambdaContext());
+    // then the request id is Lambda's, as without the define
+    expect(JSON.parse(result.body).requestId).to.equal(JSON.parse((await full.main(event, lambdaContext())).body).requestId);
+    expect(JSON.parse(result.body).requestId).to.equal((lambdaContext() as { awsRequestId: string }).awsRequestId);
+    // and the code only a call without a context needs is not in the bundle (it is in the bundle without the define)
+    expect(deployed.code).not.to.include('stand-in Lambda context');
+    expect(plain.code).to.include('stand-in Lambda context');
+    expect(deployed.bytes).to.be.below(plain.bytes);
   });
 
   it('leaves the schema checks, the scope check and the middleware runner out of the bundle', () => {
