@@ -267,7 +267,9 @@ const packages: WorkspacePackage[] = [
     },
     // `./local`: the local inbox (SMTP server + message store) `fw dev` runs; never in a function's bundle.
     subpathExports: { './local': 'local/index' },
-    sideEffectFree: false,
+    // No module has an import-time effect the package relies on (the subpath indexes are listed to stay safe): a
+    // function bundles the senders and stores it uses.
+    sideEffectFiles: ['./lib/index.js', './lib/local/index.js'],
     testTimeout: 60000,
   }),
   new WorkspacePackage(project, {
@@ -286,7 +288,9 @@ const packages: WorkspacePackage[] = [
     // ioredis: the Redis counter store is tested against a real redis-server.
     devDeps: { '@electric-sql/pglite': '0.5.14', '@electric-sql/pglite-socket': '0.2.17', 'pg': '^8.16.0', '@types/pg': '^8.15.0', 'ioredis': '^5.9.2' },
     license: 'SEE LICENSE IN README.md',
-    sideEffectFree: false,
+    // Only the index has an import-time effect (its license check): a route bundles the modules it uses and no others
+    // (rate-limiter-flexible, CommonJS, would otherwise come whole with every import of the package).
+    sideEffectFiles: ['./lib/index.js'],
     testTimeout: 60000,
   }),
   new WorkspacePackage(project, {
@@ -300,7 +304,9 @@ const packages: WorkspacePackage[] = [
     // free CLI never depends on this package); no license check, no runtime parts.
     subpathExports: { './dev-engine': 'dev-engine/index' },
     license: 'SEE LICENSE IN README.md',
-    sideEffectFree: false,
+    // Only the index has an import-time effect (its license check): a route that imports the package for one helper
+    // (a receipt template, an entitlement check) does not bundle the Stripe SDK (246 KB) with it.
+    sideEffectFiles: ['./lib/index.js', './lib/dev-engine/index.js'],
     testTimeout: 60000,
   }),
   new WorkspacePackage(project, {
@@ -309,7 +315,8 @@ const packages: WorkspacePackage[] = [
     workspaceDeps: ['core', 'runtime', 'data', 'storage', 'notify', 'pro-license', 'pro-tenancy'],
     devDeps: { '@electric-sql/pglite': '0.5.14', '@electric-sql/pglite-socket': '0.2.17', 'pg': '^8.16.0', '@types/pg': '^8.15.0', 'ws': '^8.18.0', '@types/ws': '^8.18.0' },
     license: 'SEE LICENSE IN README.md',
-    sideEffectFree: false,
+    // Only the index has an import-time effect (its license check): a route bundles the chat modules it uses.
+    sideEffectFiles: ['./lib/index.js'],
     testTimeout: 60000,
   }),
   new WorkspacePackage(project, {
@@ -333,7 +340,8 @@ const packages: WorkspacePackage[] = [
     // PGlite's pgvector build (the same PGlite version as cli's): the vector store's tests and fw dev's embedded database.
     devDeps: { '@types/html-to-text': '^9.0.4', '@electric-sql/pglite': '0.5.14', '@electric-sql/pglite-pgvector': '0.0.15', '@electric-sql/pglite-socket': '0.2.17', 'pg': '^8.16.0', '@types/pg': '^8.15.0' },
     license: 'SEE LICENSE IN README.md',
-    sideEffectFree: false,
+    // Only the index has an import-time effect (its license check): a route bundles the modules it uses.
+    sideEffectFiles: ['./lib/index.js'],
     testTimeout: 60000,
   }),
 ];
