@@ -19,7 +19,7 @@ import { EngineStartup } from './engines/engine-startup.js';
 import type { EnginePreferences } from './engines/index.js';
 import type { DevEngine, DevLogger } from './engines/engine.js';
 import { freePort, portInUse } from './engines/ports.js';
-import { FileStamps, FolderListing, Freshness } from './freshness/index.js';
+import { FileStamps, FolderListing, Freshness, WatchGate, eventsReliableFor } from './freshness/index.js';
 import { FunctionHost, type FunctionOutput } from './functions/function-host.js';
 import { OUT_OF_MEMORY_ERROR_TYPE, SYNC_REQUEST_LIMIT_BYTES, describeBytes, eventBytesOver } from './limits/index.js';
 import { HandlerBundler } from './functions/handler-bundler.js';
@@ -185,8 +185,8 @@ export class DevServer {
     this.configInputs = new FileStamps(configInputs);
     this.discovered = new FolderListing(discoveryFolders(rootDir, app));
     this.freshness = new Freshness({
-      appChange: () => this.configInputs.changed() ?? this.discovered.changed(),
-      handlerChange: (file) => this.bundler.changedInput(file),
+      appChange: (gate) => this.configInputs.changed(undefined, gate) ?? this.discovered.changed(gate),
+      handlerChange: (file, gate) => this.bundler.changedInput(file, gate),
       reloadApp: () => this.reload(),
       // Only the handlers built from a changed file: an edit costs one compile, not one per handler.
       rebuildHandlers: () => this.host.rebuild(this.app.units, { changedOnly: true }),
@@ -335,7 +335,14 @@ export class DevServer {
     if (options.watch !== false) {
       const watching = server;
       void firstAnswer.settled(FIRST_REQUEST_GRACE_MS).then(() => {
-        if (!watching.stopping) watching.watcher = watchProject(rootDir, { onChange: () => watching.freshness.refresh(), log });
+        if (watching.stopping) return;
+        // Where the folder watches' events are reliable, a request stat-checks only what changed since (`WatchGate`).
+        const gate = eventsReliableFor(rootDir) ? new WatchGate() : undefined;
+        watching.watcher = watchProject(rootDir, { onChange: () => watching.freshness.refresh(), log }, gate);
+        if (gate) {
+          gate.trust();
+          watching.freshness.useWatches(gate);
+        }
       });
     }
     return server;
@@ -393,7 +400,7 @@ export class DevServer {
     }
     const route = match.route;
     servedBy.set(request, route.functionName);
-    const fresh = this.freshness.beforeInvoke(route.file);
+    const fresh = this.freshness.beforeInvoke(route.file, request.raw);
     // A reload may have changed the route table meanwhile: match again (files that never stop changing: serve anyway).
     if (fresh && waited < 3) return fresh.then(() => this.serveRoute(request, reply, issuer, waited + 1));
     if (fresh) await fresh;

@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { watch } from 'chokidar';
 import type { DevLogger } from './engines/engine.js';
+import type { WatchGate } from './freshness/watch-gate.js';
 
 export interface ProjectWatcher {
   close(): Promise<void>;
@@ -25,7 +26,7 @@ const DEBUG = process.env.FW_DEV_DEBUG === '1';
  * file by a rename; chokidar's own file watches then missed later saves, and so did Node's recursive `fs.watch`. A
  * folder's watch reports writes to, and renames onto, any file in it, whatever its inode.
  */
-export function watchProject(rootDir: string, handlers: WatchHandlers): ProjectWatcher {
+export function watchProject(rootDir: string, handlers: WatchHandlers, gate?: WatchGate): ProjectWatcher {
   let timer: NodeJS.Timeout | undefined;
   const flush = () => {
     timer = undefined;
@@ -40,16 +41,20 @@ export function watchProject(rootDir: string, handlers: WatchHandlers): ProjectW
   const watcher = watch(targets, { ignoreInitial: true, ignored: (file) => file.includes(`${path.sep}node_modules${path.sep}`) || file.includes(`${path.sep}.fw${path.sep}`) });
   watcher.on('all', (event, file) => schedule(`chokidar ${event} ${file}`));
   watcher.on('error', (error) => handlers.log.warn(`file watching: ${(error as Error).message}`));
-  const folders = new FolderWatchers(schedule);
+  const folders = new FolderWatchers(schedule, gate);
   folders.add(path.join(rootDir, 'src'));
   folders.add(path.join(rootDir, 'config'));
   // The project folder itself: only for the config file, and for src/ or config/ appearing.
   const root = watchFolder(rootDir, (_event, name) => {
+    // Any file of the project folder (fw.config.ts, package.json, tsconfig.json) may be an input.
+    gate?.changed();
     if (name === 'src' || name === 'config') folders.add(path.join(rootDir, name));
     if (name?.startsWith('fw.config.') || name === 'src' || name === 'config') schedule(`fs.watch ${name}`);
-  });
+  }, gate);
+  if (root) gate?.watching(rootDir);
   return {
     close: async () => {
+      gate?.distrust();
       clearTimeout(timer);
       root?.close();
       folders.close();
@@ -58,10 +63,14 @@ export function watchProject(rootDir: string, handlers: WatchHandlers): ProjectW
   };
 }
 
-function watchFolder(dir: string, listener: (event: string, name: string | undefined) => void): fs.FSWatcher | undefined {
+function watchFolder(dir: string, listener: (event: string, name: string | undefined) => void, gate?: WatchGate): fs.FSWatcher | undefined {
   try {
     const watcher = fs.watch(dir, (event, name) => listener(event, name ?? undefined));
-    watcher.on('error', () => watcher.close());
+    watcher.on('error', () => {
+      // Its events end here: the requests stat this folder's files again.
+      gate?.unwatching(dir);
+      watcher.close();
+    });
     return watcher;
   } catch {
     // Missing (not created yet), or not readable: the request-time check still covers it.
@@ -73,21 +82,27 @@ function watchFolder(dir: string, listener: (event: string, name: string | undef
 class FolderWatchers {
   private readonly watchers = new Map<string, fs.FSWatcher>();
 
-  constructor(private readonly onEvent: (what: string) => void) {}
+  constructor(
+    private readonly onEvent: (what: string) => void,
+    private readonly gate?: WatchGate,
+  ) {}
 
   /** Watches `dir` and every folder below it (but dot folders and node_modules). */
   add(dir: string): void {
     if (this.watchers.has(dir)) return;
     const watcher = watchFolder(dir, (event, name) => {
+      // Counted at once (the check of a request sent after this save relies on it), before anything else runs.
+      this.gate?.changed();
       this.onEvent(`fs.watch ${event} ${path.join(dir, name ?? '')}`);
       // A folder created or moved in needs its own watch; a removed one's watch is dropped.
       if (event === 'rename') {
         if (fs.existsSync(dir)) this.addChildren(dir);
         else this.remove(dir);
       }
-    });
+    }, this.gate);
     if (!watcher) return;
     this.watchers.set(dir, watcher);
+    this.gate?.watching(dir);
     this.addChildren(dir);
   }
 
@@ -106,6 +121,7 @@ class FolderWatchers {
   private remove(dir: string): void {
     this.watchers.get(dir)?.close();
     this.watchers.delete(dir);
+    this.gate?.unwatching(dir);
   }
 
   close(): void {

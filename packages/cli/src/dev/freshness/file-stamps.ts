@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import type { WatchGate } from './watch-gate.js';
 
 /**
  * How long after its modification time a file may be saved again and keep the same time: file system clocks are
@@ -13,6 +14,8 @@ export interface Stamp {
   readonly mtimeMs: number;
   /** The file's text, kept while a save in the same clock tick could leave `stat` unchanged. */
   content?: Buffer;
+  /** The watch gate's count when a `stat` last found the file unchanged (see `WatchGate`). */
+  verifiedAt?: number;
 }
 
 /**
@@ -104,14 +107,23 @@ export class FileStamps {
     }
   }
 
-  /** The first file that changed since it was stamped, or undefined. `seen` shares stat calls between several sets. */
-  changed(seen?: Map<string, string>): string | undefined {
-    return changedIn(this.stamps, seen) ?? (this.folders.size ? changedIn(this.folders, seen) : undefined);
+  /**
+   * The first file that changed since it was stamped, or undefined. `seen` shares stat calls between several sets.
+   * With `gate`, a file in a watched folder found unchanged at the gate's current count is not stat-checked again.
+   */
+  changed(seen?: Map<string, string>, gate?: WatchGate): string | undefined {
+    return changedIn(this.stamps, seen, gate) ?? (this.folders.size ? changedIn(this.folders, seen, gate) : undefined);
   }
 }
 
-function changedIn(stamps: ReadonlyMap<string, Stamp>, seen: Map<string, string> | undefined): string | undefined {
+function changedIn(stamps: ReadonlyMap<string, Stamp>, seen: Map<string, string> | undefined, gate: WatchGate | undefined): string | undefined {
+  const count = gate?.count;
   for (const [file, stamp] of stamps) {
+    if (count !== undefined && stamp.verifiedAt === count && gate!.covers(path.dirname(file))) {
+      // Past the clock tick a later save gets a later time: the text need not be kept (as below).
+      if (stamp.content && Date.now() - stamp.mtimeMs >= RACY_MS) stamp.content = undefined;
+      continue;
+    }
     let now = seen?.get(file);
     if (now === undefined) {
       now = statOf(file);
@@ -124,6 +136,7 @@ function changedIn(stamps: ReadonlyMap<string, Stamp>, seen: Map<string, string>
       if (!content || !content.equals(stamp.content)) return file;
       if (Date.now() - stamp.mtimeMs >= RACY_MS) stamp.content = undefined;
     }
+    if (count !== undefined) stamp.verifiedAt = count;
   }
   return undefined;
 }

@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isHandlerFile } from '@framework/core';
 import { RACY_MS, stampOf } from './file-stamps.js';
+import type { WatchGate } from './watch-gate.js';
 
 interface Folder {
   stamp: string;
@@ -9,6 +10,8 @@ interface Folder {
   racy: boolean;
   /** The entries discovery looks at (handler files and folders), sorted; undefined when the folder is missing. */
   entries: string | undefined;
+  /** The watch gate's count when a check last found the folder unchanged (see `WatchGate`). */
+  verifiedAt?: number;
 }
 
 /** The entries of a folder that discovery sees (core's rules: no `_` or `.` names, no node_modules, handler files). */
@@ -45,15 +48,22 @@ export class FolderListing {
     for (const root of roots) walk(root);
   }
 
-  /** The first folder whose discovered entries changed, or undefined. */
-  changed(): string | undefined {
+  /**
+   * The first folder whose discovered entries changed, or undefined. With `gate`, a watched folder found unchanged at
+   * the gate's current count is not checked again.
+   */
+  changed(gate?: WatchGate): string | undefined {
+    const count = gate?.count;
     for (const [dir, folder] of this.folders) {
+      if (count !== undefined && folder.verifiedAt === count && gate!.covers(dir)) continue;
       const { stat, mtimeMs } = stampOf(dir);
-      if (stat === folder.stamp && !folder.racy) continue;
-      const entries = entriesOf(dir);
-      if (entries !== folder.entries) return dir;
-      folder.stamp = stat;
-      folder.racy = Date.now() - mtimeMs < RACY_MS;
+      if (stat !== folder.stamp || folder.racy) {
+        const entries = entriesOf(dir);
+        if (entries !== folder.entries) return dir;
+        folder.stamp = stat;
+        folder.racy = Date.now() - mtimeMs < RACY_MS;
+      }
+      if (count !== undefined) folder.verifiedAt = count;
     }
     return undefined;
   }

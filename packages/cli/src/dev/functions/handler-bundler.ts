@@ -3,6 +3,7 @@ import { isBuiltin } from 'node:module';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
 import { FileStamps } from '../freshness/file-stamps.js';
+import type { WatchGate } from '../freshness/watch-gate.js';
 import { PackageReach } from './package-reach.js';
 
 /** esbuild's options for a handler, but its entry and output (part of what makes an earlier run's build reusable). */
@@ -186,8 +187,8 @@ export class HandlerBundler {
    * deleted), or undefined.
    * After a failed build, also a change in the folders of its files (the file a failed import looks for, created).
    */
-  changedInput(file?: string): string | undefined {
-    if (file !== undefined) return this.inputsByFile.get(file)?.changed();
+  changedInput(file?: string, gate?: WatchGate): string | undefined {
+    if (file !== undefined) return this.inputsByFile.get(file)?.changed(undefined, gate);
     const seen = new Map<string, string>();
     for (const inputs of this.inputsByFile.values()) {
       const changed = inputs.changed(seen);

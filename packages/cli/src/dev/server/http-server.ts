@@ -182,7 +182,7 @@ export async function wireHttpServer(fastify: FastifyInstance, wiring: HttpWirin
   fastify.addHook('onRequest', (request, _reply, done) => {
     const url = request.raw.url ?? '/';
     if (url.startsWith(DEV_PATH_PREFIX) && !url.startsWith(DEV_PATHS.invoke) && !url.startsWith(DEV_PATHS.functions)) return done();
-    const pending = wiring.freshness()?.beforeRequest();
+    const pending = wiring.freshness()?.beforeRequest(request.raw);
     if (!pending) return done();
     pending.then(() => done(), done);
   });
