@@ -24,7 +24,9 @@ function compile(file: string): string[] {
 }
 
 describe('handler: schema types (compiled with the TypeScript API)', () => {
-  it('infers fn parameters and the return type from zod and valibot schemas: every @ts-expect-error line is an error, nothing else is', () => {
+  it('infers fn parameters and the return type from zod and valibot schemas: every @ts-expect-error line is an error, nothing else is', function () {
+    // A whole TypeScript program (zod's and valibot's declarations): seconds alone, more on a loaded machine.
+    this.timeout(180_000);
     // An unused @ts-expect-error (inference fell back to any/unknown) or an unexpected error both show up here.
     expect(compile(fixture)).to.deep.equal([]);
   });
