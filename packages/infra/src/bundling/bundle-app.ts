@@ -361,13 +361,13 @@ export async function bundleAppAsync(app: AppDefinition, options: BundleOptions 
   const plan = planBundle(app, options);
   if (!('builds' in plan)) return plan;
   const hashes: HashMemo = new Map();
-  let built: Metafile[];
-  try {
-    built = await Promise.all(plan.builds.map((build) => cachedBuild(build, plan.cacheDir, hashes)));
-  } catch (error) {
-    throw bundleFailure(error);
-  }
-  return assembleBundle(plan, built);
+  // Every build settles before a failure is reported: the others still write their bundles and the cache while one
+  // fails, and a caller that then removes the output (or the project) must not race them. The first failing group
+  // in the plan's order is the one reported, whichever finished first.
+  const results = await Promise.allSettled(plan.builds.map((build) => cachedBuild(build, plan.cacheDir, hashes)));
+  const failed = results.find((one): one is PromiseRejectedResult => one.status === 'rejected');
+  if (failed) throw bundleFailure(failed.reason);
+  return assembleBundle(plan, results.map((one) => (one as PromiseFulfilledResult<Metafile>).value));
 }
 
 /**
