@@ -30,7 +30,11 @@ for (const engine of ENGINES) {
     let preferences: PreferenceStore;
 
     before(async () => {
-      db = await outboxDatabase(server().connection);
+      // On PGlite, one connection: pglite-socket runs every connection's protocol messages on PGlite's single session,
+      // one message at a time, so two connections' extended-protocol queries (Parse, Bind, Execute) can interleave
+      // outside a transaction and one fails (seen twice in CI as a delivery retried instead of sent). This suite is
+      // about preferences, not concurrency; the dispatcher's concurrent deliveries still run, queued on the pool.
+      db = await outboxDatabase(server().connection, engine.name === 'PGlite' ? 1 : undefined);
       preferences = new PreferenceStore(db);
     });
     after(async () => db?.end());
