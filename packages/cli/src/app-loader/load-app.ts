@@ -3,9 +3,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError, ENV, type AppDefinition, type ConfigProblem } from '@framework/core';
-import * as esbuild from 'esbuild';
+import type * as esbuildTypes from 'esbuild';
 import { DevServerError } from '../errors.js';
 import { FileStamps } from '../dev/freshness/file-stamps.js';
+import { esbuild, esbuildVersion } from '../esbuild/index.js';
 
 const CONFIG_FILES = ['fw.config.ts', 'fw.config.mts', 'fw.config.js', 'fw.config.mjs'];
 
@@ -26,7 +27,7 @@ const CONFIG_BUILD_OPTIONS = {
   logLevel: 'silent',
   sourcemap: 'inline',
   metafile: true,
-} as const satisfies esbuild.BuildOptions;
+} as const satisfies esbuildTypes.BuildOptions;
 
 /** The last compile of the config, kept under `.fw/dev/config/` with what it was compiled from. */
 const KEPT_CONFIG = 'last-config.mjs';
@@ -74,7 +75,7 @@ export async function loadAppWithInputs(rootDir: string, stage: string): Promise
   try {
     inputs = reuseKeptConfig(rootDir, configDir, outfile) ?? (await compileConfig(rootDir, configFile, configDir, outfile));
   } catch (error) {
-    const errors = (error as { errors?: esbuild.Message[] }).errors ?? [];
+    const errors = (error as { errors?: esbuildTypes.Message[] }).errors ?? [];
     const text = errors.map((e) => `${e.location ? `${e.location.file}:${e.location.line}:${e.location.column}: ` : ''}${e.text}`).join('\n') || String(error);
     throw new DevServerError('FW_ERR_DEV_CONFIG_LOAD', `${path.basename(configFile)} does not compile:\n${text}`, { cause: error });
   }
@@ -100,7 +101,7 @@ export async function loadAppWithInputs(rootDir: string, stage: string): Promise
 }
 
 function keptConfigKey(): string {
-  return JSON.stringify({ esbuild: esbuild.version, options: CONFIG_BUILD_OPTIONS });
+  return JSON.stringify({ esbuild: esbuildVersion(), options: CONFIG_BUILD_OPTIONS });
 }
 
 /**
@@ -129,7 +130,7 @@ const PROJECT_SETTINGS = ['tsconfig.json', 'package.json'];
  */
 async function compileConfig(rootDir: string, configFile: string, configDir: string, outfile: string): Promise<string[]> {
   const started = Date.now();
-  const built = await esbuild.build({ ...CONFIG_BUILD_OPTIONS, absWorkingDir: rootDir, entryPoints: [configFile], outfile });
+  const built = await (await esbuild()).build({ ...CONFIG_BUILD_OPTIONS, absWorkingDir: rootDir, entryPoints: [configFile], outfile });
   const inputs = Object.keys(built.metafile.inputs).filter((f) => !f.includes('node_modules')).map((f) => path.resolve(rootDir, f));
   const stamps = new FileStamps([...inputs, ...PROJECT_SETTINGS.map((name) => path.join(rootDir, name))]);
   const saved = stamps.saved(rootDir);

@@ -1,7 +1,6 @@
 import { parseCommandLine, usageError } from '../cli/parse-command-line.js';
 import { DevServerError } from '../errors.js';
 import { COMMANDS } from './registry.js';
-import { openDebugger } from '../dev/debugger/index.js';
 import { DevServer } from '../dev/dev-server.js';
 import { parseEnginePreferences, type EnginePreferences } from '../dev/engines/index.js';
 
@@ -33,6 +32,8 @@ function parse(argv: readonly string[]): DevArguments {
 export async function run(argv: string[]): Promise<number> {
   const args = parse(argv);
   if (args.inspect !== undefined) {
+    // Loaded only with --inspect: node:inspector and the debugger's set-up are nothing a plain `fw dev` needs.
+    const { openDebugger } = await import('../dev/debugger/index.js');
     const url = openDebugger(args.inspect);
     process.stdout.write(`[fw] debugger listening at ${url} (handlers run in its worker threads; see "Debugging" in the @framework/cli README)\n`);
   }

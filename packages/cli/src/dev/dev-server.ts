@@ -8,7 +8,7 @@ import { ConsoleEventStream, DevProblems, RequestRecords } from './console/index
 /** Where the console files a config that does not load. */
 const CONFIG_PROBLEM_FILE = 'fw.config.ts';
 import { refreshClient } from './client-refresh.js';
-import { BackgroundTypeCheck } from './typecheck/index.js';
+import type { BackgroundTypeCheck } from './typecheck/index.js';
 import { loadAppWithInputs } from '../app-loader/index.js';
 import { writeAppTypes } from '../types/index.js';
 import { apiKeyGate, deployedApiKeyAuthorizerTtl } from './auth/api-key-gate.js';
@@ -322,7 +322,10 @@ export class DevServer {
       }
       print(startupTable(s.currentApp(), url, scopes, startup.summaries));
       // After start-up, so that checking never slows the first requests down.
-      if (options.typecheck && !s.stopping) s.typeCheck = BackgroundTypeCheck.start(rootDir, log);
+      if (options.typecheck && !s.stopping) {
+        const { BackgroundTypeCheck } = await import('./typecheck/index.js');
+        if (!s.stopping) s.typeCheck = BackgroundTypeCheck.start(rootDir, log);
+      }
     });
     server.clock = clock;
     server.enginesReady = () => startup.untilReady();

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { watch } from 'chokidar';
+import type { FSWatcher } from 'chokidar';
 import type { DevLogger } from './engines/engine.js';
 import type { WatchGate } from './freshness/watch-gate.js';
 
@@ -38,9 +38,17 @@ export function watchProject(rootDir: string, handlers: WatchHandlers, gate?: Wa
     timer ??= setTimeout(flush, 2);
   };
   const targets = ['src', 'config', 'fw.config.ts', 'fw.config.mts'].map((p) => path.join(rootDir, p));
-  const watcher = watch(targets, { ignoreInitial: true, ignored: (file) => file.includes(`${path.sep}node_modules${path.sep}`) || file.includes(`${path.sep}.fw${path.sep}`) });
-  watcher.on('all', (event, file) => schedule(`chokidar ${event} ${file}`));
-  watcher.on('error', (error) => handlers.log.warn(`file watching: ${(error as Error).message}`));
+  // chokidar is imported here, not when fw dev loads (the watching starts after the first answer): the folder watches
+  // below are on at once, chokidar's a moment later.
+  let closed = false;
+  const watcher: Promise<FSWatcher | undefined> = import('chokidar').then(({ watch }) => {
+    if (closed) return undefined;
+    const chokidar = watch(targets, { ignoreInitial: true, ignored: (file) => file.includes(`${path.sep}node_modules${path.sep}`) || file.includes(`${path.sep}.fw${path.sep}`) });
+    chokidar.on('all', (event, file) => schedule(`chokidar ${event} ${file}`));
+    chokidar.on('error', (error) => handlers.log.warn(`file watching: ${(error as Error).message}`));
+    return chokidar;
+  });
+  watcher.catch((error: Error) => handlers.log.warn(`file watching: ${error.message}`));
   const folders = new FolderWatchers(schedule, gate);
   folders.add(path.join(rootDir, 'src'));
   folders.add(path.join(rootDir, 'config'));
@@ -58,7 +66,8 @@ export function watchProject(rootDir: string, handlers: WatchHandlers, gate?: Wa
       clearTimeout(timer);
       root?.close();
       folders.close();
-      await watcher.close();
+      closed = true;
+      await (await watcher.catch(() => undefined))?.close();
     },
   };
 }

@@ -1,7 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { AppDefinition } from '@framework/core';
-import * as esbuild from 'esbuild';
+import type * as esbuildTypes from 'esbuild';
+import { esbuild } from '../esbuild/index.js';
 import { OpenApiError } from '../errors.js';
 
 /**
@@ -14,7 +15,7 @@ export async function bundleRoutes(app: AppDefinition): Promise<Record<string, s
   const outdir = path.join(app.rootDir, '.fw', 'openapi', 'build');
   fs.rmSync(outdir, { recursive: true, force: true });
   try {
-    await esbuild.build({
+    await (await esbuild()).build({
       absWorkingDir: app.rootDir,
       entryPoints: app.routes.map((route) => path.join(app.rootDir, route.file)),
       outdir,
@@ -29,7 +30,7 @@ export async function bundleRoutes(app: AppDefinition): Promise<Record<string, s
       logLevel: 'silent',
     });
   } catch (error) {
-    const errors = (error as { errors?: esbuild.Message[] }).errors ?? [];
+    const errors = (error as { errors?: esbuildTypes.Message[] }).errors ?? [];
     const text = errors.map((e) => `${e.location ? `${e.location.file}:${e.location.line}:${e.location.column}: ` : ''}${e.text}`).join('\n') || String(error);
     throw new OpenApiError('FW_ERR_OPENAPI_ROUTE_LOAD', `the route files do not compile, so their schemas cannot be read:\n${text}`, { cause: error });
   }

@@ -97,6 +97,35 @@ describe("fw dev start: the previous run's builds of unchanged files", function 
     expect(fs.statSync(bundleOf(units[1]!)).mtimeMs).to.not.equal(third[1]);
   });
 
+  it("starts its first thread importing the packages the most of the last run's handlers import, and no other", async () => {
+    // Given two packages that note each import of them: one both handlers import, one only the second
+    const marked = (name: string) => {
+      const dir = path.join(rootDir, 'node_modules', name);
+      fs.mkdirSync(dir, { recursive: true });
+      fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name, type: 'module', main: 'index.js' }));
+      fs.writeFileSync(path.join(dir, 'index.js'), "import * as fs from 'node:fs';\nfs.appendFileSync(new URL('./imports', import.meta.url), 'x');\nexport const value = 1;\n");
+      return path.join(dir, 'imports');
+    };
+    const shared = marked('shared-package');
+    const rare = marked('rare-package');
+    fs.writeFileSync(path.join(rootDir, units[0]!.file), "import { value } from 'shared-package';\nexport const main = async () => value;\n");
+    fs.writeFileSync(path.join(rootDir, units[1]!.file), "import { value } from 'shared-package';\nimport { value as other } from 'rare-package';\nexport const main = async () => value + other;\n");
+    backdate(rootDir);
+    // And a first run that compiled both (its threads imported both packages)
+    expect(await run(units)).to.deep.equal([1, 2]);
+    fs.rmSync(shared);
+    fs.rmSync(rare);
+    // When the next run starts, before any request
+    host = new FunctionHost(new HandlerBundler(rootDir, buildDir()), () => ({ TZ: 'UTC' }), () => ({ TZ: 'UTC' }), log);
+    await host.rebuild(units, { reuseLastRun: true });
+    // Then its first thread imports the package both handlers import, and not the other one
+    for (let waited = 0; !fs.existsSync(shared) && waited < 30_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(fs.existsSync(shared)).to.equal(true);
+    expect(fs.existsSync(rare)).to.equal(false);
+    // And the first request's handler answers from that thread
+    expect(await host.invoke(units[0]!, {})).to.deep.equal({ ok: true, value: 1 });
+  });
+
   it('does not keep a build of a file saved within the last clock tick (the next run compiles it)', async () => {
     fs.writeFileSync(path.join(rootDir, units[0]!.file), answer('GET /a fresh'));
     expect(await run(units)).to.deep.equal(['GET /a fresh', 'GET /b v1']);

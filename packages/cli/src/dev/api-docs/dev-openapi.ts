@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import { DEV_PATHS, type AppDefinition } from '@framework/core';
-import { openApiDocument, readRouteContracts, type OpenApiDocument, type RouteContractResult } from '../../openapi/index.js';
+import type { OpenApiDocument, RouteContractResult } from '../../openapi/index.js';
 import type { DevLogger } from '../engines/engine.js';
 import type { Freshness } from '../freshness/index.js';
 import type { HandlerBundler } from '../functions/handler-bundler.js';
@@ -49,7 +49,9 @@ export class DevOpenApi {
     }
     const key = stamps.join('\n');
     if (this.cached?.app === app && this.cached.key === key) return this.cached.document;
-    const document = readRouteContracts(app, bundles).then((contracts) => {
+    // The OpenAPI writer is imported at the first request for the document, not at fw dev's start.
+    const document = import('../../openapi/index.js').then(async ({ openApiDocument, readRouteContracts }) => {
+      const contracts = await readRouteContracts(app, bundles);
       const { document: built, problems } = openApiDocument(app, { ...contracts, ...failed }, { authBaseUrl: this.sources.baseUrl });
       for (const problem of problems) this.sources.log.warn(`${problem} (in ${DEV_PATHS.openapi})`);
       return built;

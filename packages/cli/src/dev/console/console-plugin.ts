@@ -1,18 +1,5 @@
 import { nextCronTime, parseSchedule, type AppDefinition } from '@framework/core';
 import type { FastifyPluginAsync } from 'fastify';
-import { AUTH_TAB_SCRIPT } from './assets/auth-tab-script.js';
-import { CRONS_TAB_SCRIPT } from './assets/crons-tab-script.js';
-import { DATA_TAB_SCRIPT } from './assets/data-tab-script.js';
-import { ERRORS_TAB_SCRIPT } from './assets/errors-tab-script.js';
-import { FUNCTIONS_TAB_SCRIPT } from './assets/functions-tab-script.js';
-import { INBOX_TAB_SCRIPT } from './assets/inbox-tab-script.js';
-import { STORAGE_TAB_SCRIPT } from './assets/storage-tab-script.js';
-import { QUEUES_TAB_SCRIPT } from './assets/queues-tab-script.js';
-import { REQUESTS_TAB_SCRIPT } from './assets/requests-tab-script.js';
-import { ROUTES_TAB_SCRIPT } from './assets/routes-tab-script.js';
-import { SHELL_SCRIPT } from './assets/shell-script.js';
-import { CONSOLE_STYLE } from './assets/console-style.js';
-import { consolePage } from './console-page.js';
 import type { ConsoleEventStream } from './event-stream.js';
 import type { RequestRecords } from './request-records.js';
 import type { DevProblems } from './dev-problems.js';
@@ -21,23 +8,11 @@ import { send } from '../server/send-response.js';
 import { CONSOLE_PAGE_PATH, CONSOLE_PATHS } from './console-paths.js';
 
 /**
- * The tabs, in the order they are shown: each is one script that registers itself with the shell. A new tab is a
- * new file in `assets/` and one line here (one line per tab, so tabs added in parallel do not conflict).
+ * The page, its script and its style: imported at the console's first request for them (thirteen modules `fw dev`'s
+ * start does not need).
  */
-const TAB_SCRIPTS: readonly string[] = [
-  ROUTES_TAB_SCRIPT,
-  REQUESTS_TAB_SCRIPT,
-  QUEUES_TAB_SCRIPT,
-  CRONS_TAB_SCRIPT,
-  FUNCTIONS_TAB_SCRIPT,
-  DATA_TAB_SCRIPT,
-  STORAGE_TAB_SCRIPT,
-  AUTH_TAB_SCRIPT,
-  INBOX_TAB_SCRIPT,
-  ERRORS_TAB_SCRIPT,
-];
-/** One script for the page (one request), built once: the shell, the tabs, then the start. */
-const SCRIPT = `${SHELL_SCRIPT}${TAB_SCRIPTS.join('')}\nwindow.fwConsole.start();\n`;
+let assets: Promise<typeof import('./console-assets.js')> | undefined;
+const consoleAssets = () => (assets ??= import('./console-assets.js'));
 
 /** What the console shows about the app besides its units (`GET /_dev/functions`): its declared scopes and roles. */
 export interface ConsoleAppSummary {
@@ -97,10 +72,10 @@ export function consolePlugin(options: { currentApp(): AppDefinition; events?: C
     });
     options.events?.serve(server, CONSOLE_PATHS.events);
     server.get(CONSOLE_PAGE_PATH, async (_request, reply) =>
-      reply.header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-store').send(consolePage(options.currentApp().project)),
+      reply.header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-store').send((await consoleAssets()).consolePage(options.currentApp().project)),
     );
-    server.get(CONSOLE_PATHS.script, async (_request, reply) => reply.header('content-type', 'text/javascript; charset=utf-8').header('cache-control', 'no-store').send(SCRIPT));
-    server.get(CONSOLE_PATHS.style, async (_request, reply) => reply.header('content-type', 'text/css; charset=utf-8').header('cache-control', 'no-store').send(CONSOLE_STYLE));
+    server.get(CONSOLE_PATHS.script, async (_request, reply) => reply.header('content-type', 'text/javascript; charset=utf-8').header('cache-control', 'no-store').send((await consoleAssets()).CONSOLE_SCRIPT));
+    server.get(CONSOLE_PATHS.style, async (_request, reply) => reply.header('content-type', 'text/css; charset=utf-8').header('cache-control', 'no-store').send((await consoleAssets()).CONSOLE_STYLE));
     server.get(CONSOLE_PATHS.crons, async (_request, reply) =>
       reply.header('content-type', 'application/json; charset=utf-8').header('cache-control', 'no-store').send(JSON.stringify(consoleCrons(options.currentApp(), new Date()))),
     );

@@ -385,9 +385,30 @@ export class FunctionHost {
     if (this.spares.length || this.stopped || this.startedSpares) return;
     this.startedSpares = true;
     if (this.preloadFile === undefined && readText(this.preloadPath()) !== undefined) this.preloadFile = this.preloadPath();
-    // One bare thread at first: the first request imports only what its handler needs, and no preload of every
-    // package competes with it for the CPU. The preloading spares start once a handler is loaded (`instance`).
-    this.spares.push(new WorkerHandle(undefined, this.baseEnvironment(), this.spareMemorySize, this.services, this.options.output, this.options.onLogLine));
+    // One thread at first, importing only the packages the most handlers import (known from the previous run's
+    // builds; none on a first run): the first request's load then most likely costs its own bundle, not the runtime's
+    // ~60 ms of imports, and no preload of every package competes with it for the CPU. The spares that preload every
+    // package start once a handler is loaded (`instance`).
+    this.spares.push(new WorkerHandle(this.firstSparePreload(), this.baseEnvironment(), this.spareMemorySize, this.services, this.options.output, this.options.onLogLine));
+  }
+
+  /** The first spare's preload module: the packages the most handlers import, or undefined when there are none. */
+  private firstSparePreload(): string | undefined {
+    if (this.options.preloadPackages === false) return undefined;
+    const common = this.bundler.mostImportedExternals();
+    if (common.length === 0) return undefined;
+    const file = path.join(this.bundler.outputDir, '_preload-common.mjs');
+    const content = `// The packages the most handlers import, loaded by the first spare thread of a run.\nawait Promise.all([\n${common.map((spec) => `  import(${JSON.stringify(spec)}).catch(() => undefined),`).join('\n')}\n]);\n`;
+    try {
+      if (readText(file) !== content) {
+        fs.mkdirSync(path.dirname(file), { recursive: true });
+        fs.writeFileSync(file, content);
+      }
+      return file;
+    } catch {
+      // Only a head start: the thread boots bare.
+      return undefined;
+    }
   }
 
   private fillSpares(): void {

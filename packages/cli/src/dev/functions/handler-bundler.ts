@@ -1,7 +1,8 @@
 import * as fs from 'node:fs';
 import { isBuiltin } from 'node:module';
 import * as path from 'node:path';
-import * as esbuild from 'esbuild';
+import type * as esbuildTypes from 'esbuild';
+import { esbuild, esbuildVersion } from '../../esbuild/index.js';
 import { FileStamps } from '../freshness/file-stamps.js';
 import type { WatchGate } from '../freshness/watch-gate.js';
 import { PackageReach } from './package-reach.js';
@@ -17,7 +18,7 @@ const BUILD_OPTIONS = {
   logLevel: 'silent',
   write: true,
   metafile: true,
-} as const satisfies esbuild.BuildOptions;
+} as const satisfies esbuildTypes.BuildOptions;
 
 /** The file, in the output folder, that lists what each compiled handler was built from (see `reuseLastRun`). */
 export const BUILD_MANIFEST = '_builds.json';
@@ -53,7 +54,7 @@ export type BundleResult = { readonly ok: true; readonly bundle: string } | { re
  * in the last build.
  */
 export class HandlerBundler {
-  private readonly contexts = new Map<string, Promise<esbuild.BuildContext>>();
+  private readonly contexts = new Map<string, Promise<esbuildTypes.BuildContext>>();
   private readonly results = new Map<string, BundleResult>();
   private readonly externalsByFile = new Map<string, readonly string[]>();
   private readonly inputsByFile = new Map<string, FileStamps>();
@@ -119,7 +120,7 @@ export class HandlerBundler {
   }
 
   private manifestKey(): string {
-    return JSON.stringify({ esbuild: esbuild.version, options: BUILD_OPTIONS });
+    return JSON.stringify({ esbuild: esbuildVersion(), options: BUILD_OPTIONS });
   }
 
   private readManifest(): Manifest | undefined {
@@ -158,7 +159,7 @@ export class HandlerBundler {
     let context = this.contexts.get(file);
     if (!context) {
       const outfile = this.bundlePath(file);
-      context = esbuild.context({ ...BUILD_OPTIONS, absWorkingDir: this.rootDir, entryPoints: [path.join(this.rootDir, file)], outfile });
+      context = esbuild().then((api) => api.context({ ...BUILD_OPTIONS, absWorkingDir: this.rootDir, entryPoints: [path.join(this.rootDir, file)], outfile }));
       this.contexts.set(file, context);
       context.catch(() => this.contexts.delete(file));
     }
@@ -173,7 +174,7 @@ export class HandlerBundler {
       this.externalsByFile.set(file, externals);
       this.results.set(file, { ok: true, bundle: this.bundlePath(file) });
     } catch (error) {
-      const failure = error as { errors?: esbuild.Message[]; message?: string };
+      const failure = error as { errors?: esbuildTypes.Message[]; message?: string };
       const message = failure.errors?.length
         ? failure.errors.map((e) => `${e.location ? `${e.location.file}:${e.location.line}:${e.location.column}: ` : ''}${e.text}`).join('\n')
         : String(failure.message ?? error);
@@ -200,8 +201,20 @@ export class HandlerBundler {
   /** The packages the compiled handlers import (bare specifiers, no `node:` built-ins), sorted. */
   externals(): string[] {
     const all = new Set<string>();
-    for (const list of this.externalsByFile.values()) for (const spec of list) if (!spec.startsWith('node:') && !spec.startsWith('.') && !spec.startsWith('/') && !isBuiltin(spec)) all.add(spec);
+    for (const list of this.externalsByFile.values()) for (const spec of list) if (isPackage(spec)) all.add(spec);
     return [...all].sort();
+  }
+
+  /**
+   * The packages the most compiled handlers import (the runtime, in an app of `handler()` routes; ties all included),
+   * sorted; none when no handler imports a package. What a thread started before the first request can import
+   * without knowing which handler that request needs: the likeliest to be needed, and not every package of the app.
+   */
+  mostImportedExternals(): string[] {
+    const counts = new Map<string, number>();
+    for (const list of this.externalsByFile.values()) for (const spec of new Set(list.filter(isPackage))) counts.set(spec, (counts.get(spec) ?? 0) + 1);
+    const most = Math.max(0, ...counts.values());
+    return [...counts].filter(([, count]) => count === most).map(([spec]) => spec).sort();
   }
 
   /**
@@ -223,4 +236,9 @@ export class HandlerBundler {
     this.contexts.clear();
     await Promise.all(contexts.map((c) => c.then((x) => x.dispose(), () => undefined)));
   }
+}
+
+/** A bare specifier of a package (not a `node:` built-in, not a relative or absolute path). */
+function isPackage(spec: string): boolean {
+  return !spec.startsWith('node:') && !spec.startsWith('.') && !spec.startsWith('/') && !isBuiltin(spec);
 }
