@@ -7,8 +7,8 @@
  * authenticated GET /tasks (20 rows) on the embedded engine (PGlite) and on native PostgreSQL against plain Fastify +
  * `pg` on the engine's own port, and launch to first 200 of a 2-route app with no intents against plain Fastify and of
  * the example with PGlite. `BENCH_ONLY=database-and-launch` runs only those last figures (`BENCH_ONLY=launch` the
- * launch figures alone, `BENCH_ONLY=database` the database routes alone); `BENCH_ONLY=requests` only the launch and
- * requests-per-second figures. `BENCH_CPU_PROF=<folder>` runs fw dev with `--cpu-prof` (one profile per thread).
+ * launch figures alone, `BENCH_ONLY=database` the database routes alone, `BENCH_ONLY=database-native` GET /tasks on
+ * native PostgreSQL alone); `BENCH_ONLY=requests` only the launch and requests-per-second figures. `BENCH_CPU_PROF=<folder>` runs fw dev with `--cpu-prof` (one profile per thread).
  * Beside each req/s ratio it prints the CPU time per request of fw dev's main thread, of all its threads and of plain
  * Fastify, read from /proc around each round: on a shared machine that moves far less than req/s does.
  * Runs on a copy of examples/tasks-api in a temporary folder (its node_modules linked to the repository's), plus a
@@ -268,16 +268,25 @@ async function tasksRoute(dir: string, databases: 'embedded' | 'native', seconds
     const devRuns: Awaited<ReturnType<typeof load>>[] = [];
     const plainRuns: Awaited<ReturnType<typeof load>>[] = [];
     const ratios: number[] = [];
+    // CPU per request of each side (from /proc, µs), which a loaded machine changes less than req/s: fw dev's main
+    // thread, all its threads (the function's included), and the anchor. The database's own work is the same for both.
+    const cpu = { devMain: [] as number[], devAll: [] as number[], plain: [] as number[] };
     for (let round = 0; round < 5; round++) {
+      const plainBefore = cpuMs(plain.pid!);
       plainRuns.push(await load(plainUrl, { connections: 10, durationMs: seconds * 400, headers }));
+      cpu.plain.push(((cpuMs(plain.pid!) - plainBefore) * 1000) / plainRuns[round]!.requests);
+      const [mainBefore, allBefore] = [cpuMs(dev.child.pid!, true), cpuMs(dev.child.pid!)];
       devRuns.push(await load(devUrl, { connections: 10, durationMs: seconds * 400, headers }));
+      cpu.devMain.push(((cpuMs(dev.child.pid!, true) - mainBefore) * 1000) / devRuns[round]!.requests);
+      cpu.devAll.push(((cpuMs(dev.child.pid!) - allBefore) * 1000) / devRuns[round]!.requests);
       ratios.push(devRuns[round]!.perSecond / plainRuns[round]!.perSecond);
     }
     const [devErrors, plainErrors] = [devRuns.reduce((n, r) => n + r.errors, 0), plainRuns.reduce((n, r) => n + r.errors, 0)];
     const target = databases === 'embedded' ? '>= 0.6, p50 < 10 ms' : '>= 0.8';
     console.log(
       `GET /tasks (20 rows, ${databases === 'embedded' ? 'embedded engine (PGlite)' : 'native PostgreSQL'}) req/s: fw dev ${median(devRuns.map((r) => r.perSecond)).toFixed(0)} (p50 ${median(devRuns.map((r) => r.p50Ms)).toFixed(1)} ms), ` +
-        `plain Fastify + pg ${median(plainRuns.map((r) => r.perSecond)).toFixed(0)} (p50 ${median(plainRuns.map((r) => r.p50Ms)).toFixed(1)} ms), ratio ${median(ratios).toFixed(2)} (pairs ${ratios.map((r) => r.toFixed(2)).join(', ')}; target ${target})${devErrors + plainErrors ? `; non-200 answers: fw dev ${devErrors}, plain ${plainErrors}` : ''}`,
+        `plain Fastify + pg ${median(plainRuns.map((r) => r.perSecond)).toFixed(0)} (p50 ${median(plainRuns.map((r) => r.p50Ms)).toFixed(1)} ms), ratio ${median(ratios).toFixed(2)} (pairs ${ratios.map((r) => r.toFixed(2)).join(', ')}; target ${target})${devErrors + plainErrors ? `; non-200 answers: fw dev ${devErrors}, plain ${plainErrors}` : ''}; ` +
+        `CPU per request (medians of 5 rounds): fw dev main thread ${median(cpu.devMain).toFixed(0)} µs, all its threads ${median(cpu.devAll).toFixed(0)} µs; plain Fastify + pg ${median(cpu.plain).toFixed(0)} µs`,
     );
   } finally {
     if (plain) await stop(plain);
@@ -331,15 +340,17 @@ function getWith(url: string, headers: Record<string, string>): Promise<{ status
 
 /** The issue-27 figures: GET /tasks on each database engine, and launch to first 200. */
 async function databaseRoutesAndLaunches(dir: string, seconds: number): Promise<void> {
-  progress('GET /tasks on the embedded engine');
-  await tasksRoute(dir, 'embedded', seconds);
+  if (process.env.BENCH_ONLY !== 'database-native') {
+    progress('GET /tasks on the embedded engine');
+    await tasksRoute(dir, 'embedded', seconds);
+  }
   if (findOnPath('postgres')) {
     progress('GET /tasks on native PostgreSQL');
     await tasksRoute(dir, 'native', seconds);
   } else {
     console.log('GET /tasks on native PostgreSQL: skipped (no postgres on PATH)');
   }
-  if (process.env.BENCH_ONLY === 'database') return;
+  if (process.env.BENCH_ONLY === 'database' || process.env.BENCH_ONLY === 'database-native') return;
   progress('launch to first 200');
   await launches(dir);
 }
@@ -349,7 +360,7 @@ const findOnPath = (name: string) => (process.env.PATH ?? '').split(path.delimit
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 async function main(): Promise<void> {
-  if (process.env.BENCH_ONLY === 'database-and-launch' || process.env.BENCH_ONLY === 'database' || process.env.BENCH_ONLY === 'launch') {
+  if (['database-and-launch', 'database', 'database-native', 'launch'].includes(process.env.BENCH_ONLY ?? '')) {
     // Only the database routes and launch figures, or the launch figures alone (on a fresh copy of the example).
     const dir = copyProject();
     try {

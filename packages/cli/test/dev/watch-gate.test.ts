@@ -46,6 +46,49 @@ describe('WatchGate (requests stat only what changed since the folder watches la
     expect(third.changed(undefined, unwatched)).to.equal(file);
   });
 
+  it('keeps stat-checking a file outside the watches however often the set is checked at one count', () => {
+    const watched = path.join(dir, 'src', 'a.ts');
+    const outside = path.join(dir, 'b.ts');
+    fs.writeFileSync(outside, 'b');
+    const gate = new WatchGate();
+    gate.watching(path.join(dir, 'src'));
+    gate.trust();
+    const both = new FileStamps([watched, outside]);
+    const alone = new FileStamps([watched]);
+    // Checked several times at one count (the set whose files are all watched is then vouched for as a whole)
+    for (let i = 0; i < 3; i++) {
+      expect(both.changed(undefined, gate)).to.equal(undefined);
+      expect(alone.changed(undefined, gate)).to.equal(undefined);
+    }
+    // When the file outside the watches changes with no event counted, the next check still sees it
+    fs.writeFileSync(outside, 'b changed, longer');
+    expect(both.changed(undefined, gate)).to.equal(outside);
+    // And a save in a watched folder is seen once its event is counted, by the set vouched for as a whole too
+    fs.writeFileSync(watched, 'a changed, longer');
+    expect(alone.changed(undefined, gate)).to.equal(undefined);
+    gate.changed();
+    expect(alone.changed(undefined, gate)).to.equal(watched);
+    // A folder no longer watched is stat-checked again
+    const again = new FileStamps([watched]);
+    for (let i = 0; i < 3; i++) expect(again.changed(undefined, gate)).to.equal(undefined);
+    fs.writeFileSync(watched, 'a changed once more, longer still');
+    gate.unwatching(path.join(dir, 'src'));
+    expect(again.changed(undefined, gate)).to.equal(watched);
+  });
+
+  it('checks a discovery listing vouched for as a whole again once the count moves', () => {
+    const routes = path.join(dir, 'src', 'routes');
+    const gate = new WatchGate();
+    gate.watching(routes);
+    gate.trust();
+    const listing = new FolderListing([routes]);
+    for (let i = 0; i < 3; i++) expect(listing.changed(gate)).to.equal(undefined);
+    fs.writeFileSync(path.join(routes, 'get.ts'), 'export const main = 1;');
+    expect(listing.changed(gate)).to.equal(undefined);
+    gate.distrust();
+    expect(listing.changed(gate)).to.equal(routes);
+  });
+
   it('skips a watched discovery folder found unchanged at the current count, and sees a new route after an event', () => {
     const routes = path.join(dir, 'src', 'routes');
     const gate = new WatchGate();

@@ -50,6 +50,11 @@ function readOrUndefined(file: string): Buffer | undefined {
 export class FileStamps {
   private readonly stamps = new Map<string, Stamp>();
   private readonly folders = new Map<string, Stamp>();
+  /**
+   * The watch gate's count when a check found every stamp unchanged and in a watched folder: while the count stays
+   * the same nothing here can have changed, and a check is one comparison instead of a walk over every file.
+   */
+  private cleanAt?: number;
 
   /** Stamps `files` now. */
   constructor(files: Iterable<string> = []) {
@@ -92,6 +97,7 @@ export class FileStamps {
    */
   update(files: Iterable<string>): void {
     const read = new Set(files);
+    this.cleanAt = undefined;
     for (const file of this.stamps.keys()) if (!read.has(file)) this.stamps.delete(file);
     for (const file of read) if (!this.stamps.has(file)) this.stamps.set(file, stampOf(file));
   }
@@ -101,6 +107,7 @@ export class FileStamps {
    * on its way) counts as a change, although the failed build could not say which file it looked for.
    */
   addFolders(): void {
+    this.cleanAt = undefined;
     for (const file of this.stamps.keys()) {
       const dir = path.dirname(file);
       if (!this.folders.has(dir)) this.folders.set(dir, stampOf(dir));
@@ -112,18 +119,27 @@ export class FileStamps {
    * With `gate`, a file in a watched folder found unchanged at the gate's current count is not stat-checked again.
    */
   changed(seen?: Map<string, string>, gate?: WatchGate): string | undefined {
-    return changedIn(this.stamps, seen, gate) ?? (this.folders.size ? changedIn(this.folders, seen, gate) : undefined);
+    const count = gate?.count;
+    if (count !== undefined && count === this.cleanAt && gate!.trusted) return undefined;
+    const coverage = { all: count !== undefined };
+    const changed = changedIn(this.stamps, seen, gate, coverage) ?? (this.folders.size ? changedIn(this.folders, seen, gate, coverage) : undefined);
+    // Every stamp verified at this count, each in a watched folder and none keeping its text (a save within the clock
+    // tick): until the count moves, the next checks would find the same.
+    if (changed === undefined && coverage.all) this.cleanAt = count;
+    return changed;
   }
 }
 
-function changedIn(stamps: ReadonlyMap<string, Stamp>, seen: Map<string, string> | undefined, gate: WatchGate | undefined): string | undefined {
+function changedIn(stamps: ReadonlyMap<string, Stamp>, seen: Map<string, string> | undefined, gate: WatchGate | undefined, coverage: { all: boolean }): string | undefined {
   const count = gate?.count;
   for (const [file, stamp] of stamps) {
     if (count !== undefined && stamp.verifiedAt === count && gate!.covers(path.dirname(file))) {
       // Past the clock tick a later save gets a later time: the text need not be kept (as below).
       if (stamp.content && Date.now() - stamp.mtimeMs >= RACY_MS) stamp.content = undefined;
+      if (stamp.content) coverage.all = false;
       continue;
     }
+    coverage.all = false;
     let now = seen?.get(file);
     if (now === undefined) {
       now = statOf(file);

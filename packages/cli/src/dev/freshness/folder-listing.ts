@@ -36,6 +36,8 @@ function entriesOf(dir: string): string | undefined {
  */
 export class FolderListing {
   private readonly folders = new Map<string, Folder>();
+  /** The watch gate's count when a check found every folder verified and watched (see `FileStamps`). */
+  private cleanAt?: number;
 
   /** Lists `roots` and every folder below them now. */
   constructor(roots: readonly string[]) {
@@ -54,8 +56,12 @@ export class FolderListing {
    */
   changed(gate?: WatchGate): string | undefined {
     const count = gate?.count;
+    // Every folder was verified at this count, each watched: until the count moves nothing here changed.
+    if (count !== undefined && count === this.cleanAt && gate!.trusted) return undefined;
+    let allCovered = count !== undefined;
     for (const [dir, folder] of this.folders) {
       if (count !== undefined && folder.verifiedAt === count && gate!.covers(dir)) continue;
+      allCovered = false;
       const { stat, mtimeMs } = stampOf(dir);
       if (stat !== folder.stamp || folder.racy) {
         const entries = entriesOf(dir);
@@ -65,6 +71,7 @@ export class FolderListing {
       }
       if (count !== undefined) folder.verifiedAt = count;
     }
+    if (allCovered) this.cleanAt = count;
     return undefined;
   }
 }

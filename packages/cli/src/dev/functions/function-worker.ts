@@ -83,7 +83,7 @@ async function invoke(message: InvokeMessage): Promise<void> {
     fail: () => undefined,
     succeed: () => undefined,
   };
-  inFlight++;
+  if (inFlight++ === 0) watchMemory();
   let result: FromWorker;
   try {
     const value = await handler!(message.eventJson !== undefined ? JSON.parse(message.eventJson) : message.event, context);
@@ -93,7 +93,7 @@ async function invoke(message: InvokeMessage): Promise<void> {
   } catch (error) {
     result = { type: 'result', id: message.id, ok: false, ...describe(error) };
   } finally {
-    inFlight--;
+    if (--inFlight === 0) unwatchMemory();
   }
   // Lambda counts every byte of the function's memory; the heap limit of this thread covers only JS objects, so
   // buffers are counted here, before the answer leaves.
@@ -137,10 +137,18 @@ function checkMemory(): boolean {
   process.exit(1);
 }
 
-// Memory taken between two awaits of a long invocation is seen without waiting for its end.
-setInterval(() => {
-  if (inFlight > 0) checkMemory();
-}, 100).unref();
+// Memory taken between two awaits of a long invocation is seen without waiting for its end. The timer runs only while
+// an invocation is in flight: an idle thread (fw dev keeps one per loaded function, and spares) is never woken, where
+// a timer per thread ten times a second cost the CPU of every request served meanwhile.
+let memoryTimer: NodeJS.Timeout | undefined;
+function watchMemory(): void {
+  memoryTimer = setInterval(checkMemory, 100);
+  memoryTimer.unref();
+}
+function unwatchMemory(): void {
+  clearInterval(memoryTimer);
+  memoryTimer = undefined;
+}
 
 // A rejection nobody awaited is logged, as Lambda's Node runtime logs it, instead of ending the thread.
 process.on('unhandledRejection', (reason) => {
