@@ -124,7 +124,7 @@ const packages: WorkspacePackage[] = [
     workspaceDeps: ['core', 'runtime'],
     deps: { 'pg': '^8.16.0', '@aws-sdk/client-secrets-manager': AWS_SDK, '@aws-sdk/client-lambda': AWS_SDK },
     devDeps: { '@types/pg': '^8.15.0', '@electric-sql/pglite': '0.5.14', '@electric-sql/pglite-socket': '0.2.17' },
-    subpathExports: { './migrations': 'migrations/index', './migrate-handler': 'migrate-handler', './remote': 'remote/index' },
+    subpathExports: { './migrations': 'migrations/index', './migrate-handler': 'migrate-handler', './remote': 'remote/index', './pglite': 'pglite/index' },
     // Loading the package registers `service.db` with the runtime: a bundler must keep that module.
     sideEffectFree: false,
     testTimeout: 60000,

@@ -60,7 +60,8 @@ export async function startPglite(): Promise<BenchServer> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
   const db = await PGlite.create();
-  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 10 });
+  const { oneExchangeAtATime } = await import('@framework/data/pglite');
+  const server = new PGLiteSocketServer({ db: oneExchangeAtATime(db), host: '127.0.0.1', port: 0, maxConnections: 10 });
   await server.start();
   return {
     label: 'PGlite (pglite-socket)',

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { oneExchangeAtATime } from '@framework/data/pglite';
 import { databaseEnv, migrationFunctionName, type DatabaseDefinition } from '@framework/core';
 import { applyPendingMigrations } from '../../src/dev/engines/database-migrations.js';
 
@@ -18,7 +19,7 @@ describe('fw dev applies pending migrations when its database engine starts', ()
 
   beforeEach(async () => {
     pglite = await PGlite.create();
-    server = new PGLiteSocketServer({ db: pglite, host: '127.0.0.1', port: 0, maxConnections: 5 });
+    server = new PGLiteSocketServer({ db: oneExchangeAtATime(pglite), host: '127.0.0.1', port: 0, maxConnections: 5 });
     await server.start();
     port = Number(server.getServerConn().split(':').pop());
     root = mkdtempSync(path.join(tmpdir(), 'fw-dev-migrations-'));

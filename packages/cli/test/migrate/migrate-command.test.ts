@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { oneExchangeAtATime } from '@framework/data/pglite';
 import { databaseEnv } from '@framework/core';
 import pg from 'pg';
 import { parseMigrateArguments, runMigrate } from '../../src/commands/migrate.js';
@@ -42,7 +43,7 @@ describe('fw migrate', () => {
 
   before(async () => {
     pglite = await PGlite.create();
-    server = new PGLiteSocketServer({ db: pglite, host: '127.0.0.1', port: 0, maxConnections: 5 });
+    server = new PGLiteSocketServer({ db: oneExchangeAtATime(pglite), host: '127.0.0.1', port: 0, maxConnections: 5 });
     await server.start();
     port = Number(server.getServerConn().split(':').pop());
   });

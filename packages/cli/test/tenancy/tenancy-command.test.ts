@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { expect } from 'chai';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { oneExchangeAtATime } from '@framework/data/pglite';
 import { Database, sql } from '@framework/data';
 import { migrate } from '@framework/data/migrations';
 import { runTenancy } from '../../src/commands/tenancy.js';
@@ -23,7 +24,7 @@ describe('fw tenancy check', function () {
     // Given the example app (multi-tenant) migrated on a database that a "running fw dev" (its state file) points at
     dir = copyExample();
     pglite = await PGlite.create();
-    server = new PGLiteSocketServer({ db: pglite, host: '127.0.0.1', port: 0, maxConnections: 5 });
+    server = new PGLiteSocketServer({ db: oneExchangeAtATime(pglite), host: '127.0.0.1', port: 0, maxConnections: 5 });
     await server.start();
     const port = server.getServerConn().split(':').pop() as string;
     const env = { FW_DB_MAIN_HOST: '127.0.0.1', FW_DB_MAIN_PORT: port, FW_DB_MAIN_NAME: 'postgres', FW_DB_MAIN_SECRET_ARN: 'local' };

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { oneExchangeAtATime } from '@framework/data/pglite';
 import { Database } from '@framework/data';
 
 /** A PGlite served on the wire protocol on a free loopback port (as fw dev's embedded engine), with the package's migrations applied. */
@@ -19,7 +20,7 @@ export function packageMigrations(upTo?: number): string[] {
 
 export async function startTestDatabase(options: { readonly migrations?: number } = {}): Promise<TestDatabase & { readonly pglite: PGlite; migrate(): Promise<void> }> {
   const pglite = await PGlite.create();
-  const server = new PGLiteSocketServer({ db: pglite, host: '127.0.0.1', port: 0, maxConnections: 10 });
+  const server = new PGLiteSocketServer({ db: oneExchangeAtATime(pglite), host: '127.0.0.1', port: 0, maxConnections: 10 });
   await server.start();
   const port = Number(server.getServerConn().split(':').pop());
   const all = packageMigrations();

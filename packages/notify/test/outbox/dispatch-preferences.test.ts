@@ -30,12 +30,7 @@ for (const engine of ENGINES) {
     let preferences: PreferenceStore;
 
     before(async () => {
-      // On PGlite, one connection: with the dispatcher's concurrent deliveries spread over several connections to
-      // pglite-socket (PGlite is one session behind it), one delivery failed and was retried instead of sent in two
-      // full CI runs; never alone, and its error was not kept (a plain test of 4 connections x 300 parameterized
-      // queries showed no mix-up). This suite is about preferences, not concurrency: the deliveries still run
-      // concurrently, queued on the pool's one connection. Two dispatchers at once are tested in outbox.test.ts.
-      db = await outboxDatabase(server().connection, engine.name === 'PGlite' ? 1 : undefined);
+      db = await outboxDatabase(server().connection);
       preferences = new PreferenceStore(db);
     });
     after(async () => db?.end());

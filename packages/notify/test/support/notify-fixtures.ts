@@ -5,8 +5,8 @@ import { CHANNELS_MIGRATION, defineNotification, escapeHtml, localize, NOTIFY_MI
 const quiet = { warn: () => undefined };
 
 /** A database on `connection` with the package's migrations applied in the order an app applies them. */
-export async function outboxDatabase(connection: ConstructorParameters<typeof Database>[0]['connection'], maxConnections?: number): Promise<Database> {
-  const db = new Database({ connection, logger: quiet, maxConnections });
+export async function outboxDatabase(connection: ConstructorParameters<typeof Database>[0]['connection']): Promise<Database> {
+  const db = new Database({ connection, logger: quiet });
   await migrate(db, {
     migrations: [
       parseMigration('0001_notify_outbox.sql', NOTIFY_MIGRATION_SQL),

@@ -1,6 +1,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { oneExchangeAtATime } from '@framework/data/pglite';
 import { vectorEngine, type VectorEngine } from './vector-engine.js';
 
 export interface VectorDatabase extends VectorEngine {
@@ -14,7 +15,7 @@ export interface VectorDatabase extends VectorEngine {
  */
 export async function startVectorDatabase(): Promise<VectorDatabase> {
   const pglite = await PGlite.create({ extensions: { vector } });
-  const server = new PGLiteSocketServer({ db: pglite, host: '127.0.0.1', port: 0, maxConnections: 20 });
+  const server = new PGLiteSocketServer({ db: oneExchangeAtATime(pglite), host: '127.0.0.1', port: 0, maxConnections: 20 });
   await server.start();
   const port = Number(server.getServerConn().split(':').pop());
   const engine = vectorEngine({

@@ -9,6 +9,7 @@ import * as fs from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { oneExchangeAtATime } from '@framework/data/pglite';
 
 interface Input {
   readonly databases: readonly { id: string; dir: string }[];
@@ -27,7 +28,9 @@ async function start(input: Input): Promise<void> {
     fs.mkdirSync(database.dir, { recursive: true });
     // pgvector is loaded (not created): an app's migration `CREATE EXTENSION IF NOT EXISTS vector` works as on Aurora.
     const db = await PGlite.create(database.dir, { extensions: { vector } });
-    const server = new PGLiteSocketServer({ db, host: input.host, port: 0, maxConnections: 100 });
+    // The functions' pools share the one PGlite session: each connection has it for a whole exchange (see
+    // oneExchangeAtATime: pglite-socket alone interleaves two connections' parameterized queries).
+    const server = new PGLiteSocketServer({ db: oneExchangeAtATime(db), host: input.host, port: 0, maxConnections: 100 });
     await server.start();
     running.push({ db, server });
     ports.push([database.id, Number(server.getServerConn().split(':').pop())]);
