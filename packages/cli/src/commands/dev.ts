@@ -1,8 +1,10 @@
 import { parseCommandLine, usageError } from '../cli/parse-command-line.js';
 import { DevServerError } from '../errors.js';
 import { COMMANDS } from './registry.js';
-import { DevServer } from '../dev/dev-server.js';
-import { parseEnginePreferences, type EnginePreferences } from '../dev/engines/index.js';
+import * as path from 'node:path';
+import type { DevServer } from '../dev/dev-server.js';
+import type { EnginePreferences } from '../dev/engines/index.js';
+import { startEarlyThread } from '../dev/functions/early-thread.js';
 
 interface DevArguments {
   port: number;
@@ -14,7 +16,9 @@ interface DevArguments {
   inspect?: string;
 }
 
-function parse(argv: readonly string[]): DevArguments {
+type ParseEngines = (text: string) => EnginePreferences;
+
+function parse(argv: readonly string[], parseEnginePreferences: ParseEngines): DevArguments {
   const { values, positionals } = parseCommandLine(COMMANDS.dev!, argv);
   if (positionals.length) throw usageError('dev', `unexpected argument "${positionals[0]}" (fw dev serves the project in the current folder)`);
   const args: DevArguments = { port: 3000, host: (values.host as string | undefined) ?? '127.0.0.1', stage: (values.stage as string | undefined) ?? 'dev', engines: process.env.FW_DEV_ENGINES ? parseEnginePreferences(process.env.FW_DEV_ENGINES) : {}, quiet: values.quiet === true, typecheck: values['no-typecheck'] !== true };
@@ -30,14 +34,27 @@ function parse(argv: readonly string[]): DevArguments {
 
 /** `fw dev`: serves the project in the current folder until Ctrl-C. */
 export async function run(argv: string[]): Promise<number> {
-  const args = parse(argv);
-  if (args.inspect !== undefined) {
-    // Loaded only with --inspect: node:inspector and the debugger's set-up are nothing a plain `fw dev` needs.
-    const { openDebugger } = await import('../dev/debugger/index.js');
-    const url = openDebugger(args.inspect);
-    process.stdout.write(`[fw] debugger listening at ${url} (handlers run in its worker threads; see "Debugging" in the @framework/cli README)\n`);
+  // The first function thread boots while the dev server's modules load (`startEarlyThread`); not under --inspect,
+  // whose debugger is opened before any function thread starts.
+  const early = argv.some((arg) => arg === '--inspect' || arg.startsWith('--inspect=')) ? undefined : startEarlyThread(path.join(process.cwd(), '.fw', 'dev', 'build'));
+  let args: DevArguments;
+  let server: DevServer;
+  try {
+    // The dev server's modules load here, not with the command: the early thread is already booting meanwhile.
+    const [{ DevServer }, { parseEnginePreferences }] = await Promise.all([import('../dev/dev-server.js'), import('../dev/engines/index.js')]);
+    args = parse(argv, parseEnginePreferences);
+    if (args.inspect !== undefined) {
+      // Loaded only with --inspect: node:inspector and the debugger's set-up are nothing a plain `fw dev` needs.
+      const { openDebugger } = await import('../dev/debugger/index.js');
+      const url = openDebugger(args.inspect);
+      process.stdout.write(`[fw] debugger listening at ${url} (handlers run in its worker threads; see "Debugging" in the @framework/cli README)\n`);
+    }
+    server = await DevServer.start({ rootDir: process.cwd(), port: args.port, host: args.host, stage: args.stage, engines: args.engines, typecheck: args.typecheck, ...(args.quiet ? { activityLog: false as const } : {}), ...(early ? { firstThread: early } : {}) });
+  } catch (error) {
+    // Unused when the start failed before the host took it (a bad argument, a taken port, a config that does not load).
+    await early?.worker.terminate();
+    throw error;
   }
-  const server = await DevServer.start({ rootDir: process.cwd(), port: args.port, host: args.host, stage: args.stage, engines: args.engines, typecheck: args.typecheck, ...(args.quiet ? { activityLog: false as const } : {}) });
   process.stdout.write(`[fw] serving at ${server.url}\n`);
   return new Promise<number>((resolve) => {
     const shutdown = () => {

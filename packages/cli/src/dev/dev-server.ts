@@ -21,6 +21,7 @@ import type { DevEngine, DevLogger } from './engines/engine.js';
 import { freePort, portInUse } from './engines/ports.js';
 import { FileStamps, FolderListing, Freshness, WatchGate, eventsReliableFor } from './freshness/index.js';
 import { FunctionHost, type FunctionOutput } from './functions/function-host.js';
+import type { EarlyThread } from './functions/early-thread.js';
 import { OUT_OF_MEMORY_ERROR_TYPE, SYNC_REQUEST_LIMIT_BYTES, describeBytes, eventBytesOver } from './limits/index.js';
 import { HandlerBundler } from './functions/handler-bundler.js';
 import { isDevPath } from './server/dev-endpoint-guard.js';
@@ -123,6 +124,11 @@ export interface DevServerOptions {
    * harness turns it off: each function then imports only what its handler needs. @default true
    */
   readonly preloadPackages?: boolean;
+  /**
+   * A function thread started before this module was loaded (`startEarlyThread`, as `fw dev` does): the first spare,
+   * so Node's bootstrap of it overlapped the loading. @default - the first spare starts with the first build
+   */
+  readonly firstThread?: EarlyThread;
 }
 
 export const consoleLogger: DevLogger = {
@@ -248,6 +254,7 @@ export class DevServer {
       onLogLine: (line, stream, lastRequestId) => requestRecords.line(line, stream, lastRequestId),
       onHandlerProblem: (file, problem) => problems.set(file, problem),
       sparesAfter: () => firstAnswer.settled(FIRST_REQUEST_GRACE_MS),
+      ...(options.firstThread ? { firstThread: options.firstThread } : {}),
     });
     const context = engineContext({ rootDir, dataDir, url, host: reachable, log, clock, functions: host, requestRecords, consoleEvents, ...(activity ? { activity } : {}), currentApp, freshness: () => server?.freshness });
 

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import type { DatabaseDefinition } from '@framework/core';
 import type pg from 'pg';
 import { DevServerError } from '../../errors.js';
-import { childEnv, childExecArgv } from '../debugger/index.js';
+import { childEnv, childExecArgv } from '../debugger/child-node-options.js';
 import type { DevLogger } from './engine.js';
 import { findOnPath, freePort } from './ports.js';
 

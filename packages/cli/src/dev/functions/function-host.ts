@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { FunctionUnit } from '@framework/core';
 import type { DevLogger, InvokeOptions, InvokeOutcome } from '../engines/engine.js';
@@ -10,6 +9,8 @@ import { EventText } from './event-text.js';
 import type { HandlerBundler } from './handler-bundler.js';
 import type { FromWorker, LoadedHandlerInfo, ToWorker } from './worker-protocol.js';
 import { relayWorkerOutput } from './worker-output.js';
+import { FUNCTION_WORKER_URL, workerExecArgv } from './worker-entry.js';
+import { recordFirstThread, type EarlyThread } from './early-thread.js';
 
 const DEBUG = process.env.FW_DEV_DEBUG === '1';
 function debug(message: string): void {
@@ -49,6 +50,11 @@ export interface FunctionHostOptions {
    * two threads booting and preloading beside the first invocation would take the CPU it needs. @default - nothing
    */
   readonly sparesAfter?: () => Promise<void>;
+  /**
+   * A thread started before the host (`startEarlyThread`, `fw dev`'s start): the first spare, when its memorySize is
+   * the spares' (else it is ended). The host also notes the spares' memorySize for the next run's early thread.
+   */
+  readonly firstThread?: EarlyThread;
 }
 
 /** A line a function thread printed, the stream it went to and the request id of the thread's latest invocation. */
@@ -77,35 +83,7 @@ export interface RebuildOptions {
 /** How often a load is retried when its instance was replaced (a rebuild) before it finished loading. */
 const LOAD_ATTEMPTS = 3;
 
-/**
- * The compiled worker entry. Run from TypeScript source (tests under a TypeScript loader) there is no `.js` next to
- * this file, so the package's compiled `lib/` copy is used.
- */
-function workerEntry(): URL {
-  const here = new URL('./function-worker.js', import.meta.url);
-  if (fs.existsSync(fileURLToPath(here))) return here;
-  return new URL('../../../lib/dev/functions/function-worker.js', import.meta.url);
-}
-const WORKER_URL = workerEntry();
-
-/**
- * The Node flags of worker threads: the parent's, minus module loaders. Workers run compiled JavaScript only, and a
- * TypeScript loader inherited from a test runner (`--import tsx`) made function threads hang.
- */
-export function workerExecArgv(parent: readonly string[] = process.execArgv): string[] {
-  const out: string[] = [];
-  const withValue = new Set(['--import', '--loader', '--experimental-loader', '--require', '-r']);
-  for (let i = 0; i < parent.length; i++) {
-    const arg = parent[i]!;
-    if (withValue.has(arg)) {
-      i++;
-      continue;
-    }
-    if ([...withValue].some((flag) => arg.startsWith(`${flag}=`))) continue;
-    out.push(arg);
-  }
-  return out;
-}
+export { workerExecArgv } from './worker-entry.js';
 
 /** A loaded handler, or why it could not load. */
 export type LoadOutcome =
@@ -129,8 +107,10 @@ class WorkerHandle {
   /** The request id of the invocation sent last (a plain `console.log` line carries none). */
   lastRequestId?: string;
 
-  constructor(preload: string | undefined, env: Readonly<Record<string, string>>, readonly memorySize: number, services: ReadonlyMap<string, WorkerService>, output: FunctionOutput = process, onLogLine?: LogLineTap) {
-    this.worker = new Worker(WORKER_URL, { workerData: { preload }, env: { ...env }, execArgv: workerExecArgv(), resourceLimits: workerResourceLimits(memorySize), stdout: true, stderr: true });
+  /** `early`: a thread started before (`startEarlyThread`), given its environment and preload now. */
+  constructor(preload: string | undefined, env: Readonly<Record<string, string>>, readonly memorySize: number, services: ReadonlyMap<string, WorkerService>, output: FunctionOutput = process, onLogLine?: LogLineTap, early?: Worker) {
+    this.worker = early ?? new Worker(FUNCTION_WORKER_URL, { workerData: { preload }, env: { ...env }, execArgv: workerExecArgv(), resourceLimits: workerResourceLimits(memorySize), stdout: true, stderr: true });
+    if (early) early.postMessage({ type: 'preload', env: { ...env }, ...(preload ? { file: preload } : {}) } satisfies ToWorker);
     relayWorkerOutput(this.worker.stdout, output.stdout, onLogLine && ((line) => onLogLine(line, 'stdout', this.lastRequestId)));
     relayWorkerOutput(this.worker.stderr, output.stderr, onLogLine && ((line) => onLogLine(line, 'stderr', this.lastRequestId)));
     let booted!: () => void;
@@ -334,6 +314,8 @@ export class FunctionHost {
   private spareMemorySize = 1024;
   /** Services of the dev server that handlers call from their thread, by name. */
   private readonly services = new Map<string, WorkerService>();
+  /** The early thread not adopted yet (`FunctionHostOptions.firstThread`). */
+  private firstThread?: EarlyThread;
 
   constructor(
     private readonly bundler: HandlerBundler,
@@ -343,7 +325,9 @@ export class FunctionHost {
     private readonly environment: (unit: FunctionUnit) => Readonly<Record<string, string>>,
     private readonly log: DevLogger,
     private readonly options: FunctionHostOptions = {},
-  ) {}
+  ) {
+    this.firstThread = options.firstThread;
+  }
 
   /** Makes `service` callable from every function's thread (the runtime's `DevWorkerServiceCall`). */
   provide(name: string, service: WorkerService): void {
@@ -389,7 +373,19 @@ export class FunctionHost {
     // builds; none on a first run): the first request's load then most likely costs its own bundle, not the runtime's
     // ~60 ms of imports, and no preload of every package competes with it for the CPU. The spares that preload every
     // package start once a handler is loaded (`instance`).
-    this.spares.push(new WorkerHandle(this.firstSparePreload(), this.baseEnvironment(), this.spareMemorySize, this.services, this.options.output, this.options.onLogLine));
+    const early = this.takeFirstThread();
+    recordFirstThread(this.bundler.outputDir, this.spareMemorySize);
+    this.spares.push(new WorkerHandle(this.firstSparePreload(), this.baseEnvironment(), this.spareMemorySize, this.services, this.options.output, this.options.onLogLine, early));
+  }
+
+  /** The early thread, when its heap limits are the spares'; ended otherwise. Given once. */
+  private takeFirstThread(): Worker | undefined {
+    const early = this.firstThread;
+    this.firstThread = undefined;
+    if (!early) return undefined;
+    if (early.memorySize === this.spareMemorySize) return early.worker;
+    void early.worker.terminate();
+    return undefined;
   }
 
   /** The first spare's preload module: the packages the most handlers import, or undefined when there are none. */
@@ -578,6 +574,9 @@ export class FunctionHost {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    const early = this.firstThread;
+    this.firstThread = undefined;
+    await early?.worker.terminate();
     const all = [...this.instances.values()];
     this.instances.clear();
     await Promise.all(all.map((i) => i.kill()));

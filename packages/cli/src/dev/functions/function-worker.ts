@@ -158,6 +158,7 @@ process.on('unhandledRejection', (reason) => {
 port.on('message', (message: ToWorker) => {
   if (message.type === 'load') void load(message);
   else if (message.type === 'service-reply') answerService(message);
+  else if (message.type === 'preload') preloadThenBoot(message.file, message.env);
   else void invoke(message);
 });
 
@@ -166,13 +167,21 @@ port.on('message', (message: ToWorker) => {
 // The preload is only a head start: a package whose import hangs must not keep the thread from taking a handler (the
 // handler's own import then meets the same package, and the dev server's init limit ends it).
 const PRELOAD_LIMIT_MS = 3_000;
-const preload = (workerData as { preload?: string } | undefined)?.preload;
-if (preload) {
+function preloadThenBoot(preload: string | undefined, env?: Readonly<Record<string, string>>): void {
+  if (env) {
+    for (const key of Object.keys(process.env)) delete process.env[key];
+    Object.assign(process.env, env);
+  }
+  if (!preload) {
+    post({ type: 'booted' });
+    return;
+  }
   let timer: NodeJS.Timeout | undefined;
   void Promise.race([import(pathToFileURL(preload).href).catch(() => undefined), new Promise((resolve) => (timer = setTimeout(resolve, PRELOAD_LIMIT_MS)))]).then(() => {
     clearTimeout(timer);
     post({ type: 'booted' });
   });
-} else {
-  post({ type: 'booted' });
 }
+// An early thread (started before fw dev knew the functions' environment) waits for its `preload` message.
+const data = workerData as { preload?: string; preloadByMessage?: boolean } | undefined;
+if (!data?.preloadByMessage) preloadThenBoot(data?.preload);

@@ -34,7 +34,18 @@ export type ServiceReplyMessage =
   | { readonly type: 'service-reply'; readonly id: number; readonly ok: true; readonly value: unknown }
   | { readonly type: 'service-reply'; readonly id: number; readonly ok: false; readonly errorMessage: string };
 
-export type ToWorker = LoadMessage | InvokeMessage | ServiceReplyMessage;
+/**
+ * Main → an early thread (`startEarlyThread`), once: the functions' environment (replaces the thread's empty one) and
+ * the packages to import before it says it booted.
+ */
+export interface PreloadMessage {
+  readonly type: 'preload';
+  readonly env: Readonly<Record<string, string>>;
+  /** The preload module; none: the thread boots bare. */
+  readonly file?: string;
+}
+
+export type ToWorker = LoadMessage | InvokeMessage | ServiceReplyMessage | PreloadMessage;
 
 /** What a handler module says about itself (`main.handlerInfo`, set by the runtime's `handler()`), as the dev server needs it. */
 export interface LoadedHandlerInfo {
