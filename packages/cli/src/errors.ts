@@ -1,4 +1,4 @@
-import { FrameworkError } from '@framework/core';
+import { FrameworkError } from '@framework/core/names';
 
 /**
  * Errors of `fw` that users can hit. Each has a stable code (the README's error table lists code, cause and fix);

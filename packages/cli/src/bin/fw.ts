@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import * as fs from 'node:fs';
-import { closestName, isFrameworkError } from '@framework/core';
+import { closestName, isFrameworkError } from '@framework/core/names';
 import { commandHelp, overviewHelp } from '../cli/help.js';
 import { parseCommandLine } from '../cli/parse-command-line.js';
 import { COMMANDS } from '../commands/registry.js';

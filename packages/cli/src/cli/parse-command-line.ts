@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { closestName } from '@framework/core';
+import { closestName } from '@framework/core/names';
 import { UsageError } from '../errors.js';
 import type { CommandSpec, OptionSpec } from './command-spec.js';
 
