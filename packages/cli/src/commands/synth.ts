@@ -1,5 +1,6 @@
 import { summarizeAssembly } from '../cloud/assembly-summary.js';
 import { parseCloudOptions } from '../cloud/cloud-options.js';
+import { enableCompileCache } from '../cloud/compile-cache.js';
 import { loadCloudApp } from '../cloud/load-cloud-app.js';
 import { synthesizeStage } from '../cloud/synthesize-stage.js';
 import { APP_TYPES_FILE, writeAppTypes } from '../types/index.js';
@@ -12,6 +13,8 @@ import { APP_TYPES_FILE, writeAppTypes } from '../types/index.js';
 export async function run(argv: string[]): Promise<number> {
   const options = parseCloudOptions('synth', argv);
   const started = Date.now();
+  // Before anything loads aws-cdk-lib: its compiled code from the previous synth (cloud/compile-cache.ts).
+  enableCompileCache(process.cwd());
   const app = await loadCloudApp(process.cwd(), options.stage);
   // The app's types as a side product (CI synthesizes before it type-checks); never a reason to fail the synth.
   try {

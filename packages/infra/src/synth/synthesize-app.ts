@@ -1,17 +1,9 @@
 import { App, Validations, type StackProps } from 'aws-cdk-lib/core';
 import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
 import type { AppDefinition } from '@framework/core';
-import { createRequire } from 'node:module';
-import type * as CdkNag from 'cdk-nag';
+import { loadCdkNag } from '../checks/load-cdk-nag.js';
 import { applyNagSuppressions } from '../checks/nag-suppressions.js';
 import { FrameworkStack, type FrameworkStackProps } from '../stack/framework-stack.js';
-
-/**
- * cdk-nag, loaded when the checks run: a synth without them (`--no-checks`, tests) skips its module loading, 0.6 s of
- * CPU in a profile of importing this package. Loaded with `require`: an ESM import of a CommonJS package makes Node
- * scan every file it re-exports to list the names (cdk-nag re-exports each rule).
- */
-const loadCdkNag = () => createRequire(import.meta.url)('cdk-nag') as typeof CdkNag;
 
 /** Options of `buildCdkApp` / `synthesizeApp`. */
 export interface SynthesizeOptions extends Omit<FrameworkStackProps, 'app' | keyof StackProps> {
