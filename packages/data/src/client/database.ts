@@ -13,6 +13,7 @@ import { preparedStatementName } from './prepared-statement-name.js';
 import { StatementWithSettings } from './statement-with-settings.js';
 import { SettingsBoundDatabase, type SettingsRunner } from './settings-bound-database.js';
 import { currentTransactionSettings, settingsStatement, type TransactionSettings, type TransactionSettingsProvider } from './transaction-settings.js';
+import { databaseTypes } from './timestamp-parser.js';
 
 export interface DatabaseOptions {
   /**
@@ -272,6 +273,8 @@ export class Database extends QueryRunner implements SettingsRunner {
       connectionTimeoutMillis: 10_000,
       // Scripts and tests end when their work is done even if nobody calls end().
       allowExitOnIdle: true,
+      // timestamptz read without pg's regular expressions (same Dates); `connection.types` replaces it.
+      types: databaseTypes,
       ...settings,
     });
     // An idle connection that dies (server restart, failover) emits on the pool; without a listener Node would crash.
