@@ -37,6 +37,23 @@ describe('timestamptz parsing (parseTimestamptz gives what pg gives)', () => {
   });
 });
 
+describe('timestamptz parser of the app', () => {
+  it('is kept whether the app sets it after @framework/data loads or before (a module of the app evaluated first)', async () => {
+    const asText = (text: string) => text;
+    const builtIn = pg.types.getTypeParser(TIMESTAMPTZ_OID, 'text');
+    pg.types.setTypeParser(TIMESTAMPTZ_OID, asText);
+    try {
+      const { databaseTypes: loadedBefore } = await import('../src/client/timestamp-parser.js');
+      expect(loadedBefore.getTypeParser(TIMESTAMPTZ_OID, 'text'), 'set after the package loaded').to.equal(asText);
+      // A fresh instance of the module, evaluated while the app's parser is in place.
+      const { databaseTypes: loadedAfter } = await import(`../src/client/timestamp-parser.js?app-parser-first=${Date.now()}`);
+      expect(loadedAfter.getTypeParser(TIMESTAMPTZ_OID, 'text'), 'set before the package loaded').to.equal(asText);
+    } finally {
+      pg.types.setTypeParser(TIMESTAMPTZ_OID, builtIn);
+    }
+  });
+});
+
 for (const engine of ENGINES) {
   describe(`timestamptz through Database on ${engine.name}`, () => {
     const server = useEngine(engine);

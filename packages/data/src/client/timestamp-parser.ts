@@ -30,6 +30,18 @@ export function parseTimestamptz(text: string): Date | number | null {
 
 const pgTimestamptz = pg.types.getTypeParser(TIMESTAMPTZ_OID, 'text');
 
+/**
+ * Whether the parser in place when this module loaded is pg's own: `pg-types` reads `date`, `timestamp` and
+ * `timestamptz` with one function, which gives the `Date` `fastTimestamptz` gives. An app may have set its own before
+ * (a module of its evaluated before this package: strings instead of Dates, say); that one is never replaced.
+ */
+const pgTimestamptzIsBuiltIn = ((): boolean => {
+  if (pgTimestamptz !== pg.types.getTypeParser(1114, 'text') || pgTimestamptz !== pg.types.getTypeParser(1082, 'text')) return false;
+  const sample = '2026-11-24 01:45:14.123456-03:30';
+  const theirs = (pgTimestamptz as (text: string) => unknown)(sample);
+  return theirs instanceof Date && theirs.getTime() === fastTimestamptz(sample)?.getTime();
+})();
+
 function fastTimestamptz(text: string): Date | undefined {
   // YYYY-MM-DD HH:MM:SS, then an optional fraction, then the zone: +HH, +HH:MM or +HH:MM:SS.
   const n = text.length;
@@ -76,12 +88,13 @@ function fastTimestamptz(text: string): Date | undefined {
 
 /**
  * The type parsers of the pools `Database` creates: `pg`'s own (including any the app set with
- * `pg.types.setTypeParser`), with `timestamptz` read by `parseTimestamptz` unless the app replaced its parser.
+ * `pg.types.setTypeParser`, before or after this package loaded), with `timestamptz` read by `parseTimestamptz`
+ * unless the app replaced its parser.
  */
 export const databaseTypes = {
   getTypeParser(oid: number, format?: string): (value: string) => unknown {
     const parser = pg.types.getTypeParser(oid, format as 'text');
-    if (oid === TIMESTAMPTZ_OID && (format === undefined || format === 'text') && parser === pgTimestamptz) return parseTimestamptz;
+    if (oid === TIMESTAMPTZ_OID && (format === undefined || format === 'text') && parser === pgTimestamptz && pgTimestamptzIsBuiltIn) return parseTimestamptz;
     return parser as (value: string) => unknown;
   },
 };
