@@ -82,7 +82,9 @@ async function startDev(dir: string, port: number, databases = 'embedded'): Prom
   // --no-typecheck: the background type check would compete for the CPU with the measured requests.
   // BENCH_CPU_PROF=<folder>: fw dev runs with --cpu-prof (a .cpuprofile per thread, written when it stops).
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
-  const child = spawn(process.execPath, [...profile, cli, 'dev', '--port', String(port), '--engine', `databases=${databases}`, '--no-typecheck'], { cwd: dir, stdio: ['ignore', process.env.BENCH_VERBOSE ? 'inherit' : 'ignore', 'inherit'] });
+  // BENCH_DEV_NODE_FLAGS="--flag ...": Node or V8 flags for fw dev's process, to try one (each thread gets them).
+  const flags = (process.env.BENCH_DEV_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...profile, ...flags, cli, 'dev', '--port', String(port), '--engine', `databases=${databases}`, '--no-typecheck'], { cwd: dir, stdio: ['ignore', process.env.BENCH_VERBOSE ? 'inherit' : 'ignore', 'inherit'] });
   return untilHealthy(child, port, started);
 }
 
@@ -109,6 +111,31 @@ function cpuMs(pid: number, mainThreadOnly = false): number {
   }
   // Linux reports them in clock ticks of 10 ms (USER_HZ 100).
   return ticks * 10;
+}
+
+/** CPU time of each thread of a process, ms, by thread id. */
+function threadCpuMs(pid: number): Map<string, number> {
+  const threads = new Map<string, number>();
+  for (const task of fs.readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const fields = fs.readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      threads.set(task, (Number(fields[11]) + Number(fields[12])) * 10);
+    } catch {
+      // A thread that ended meanwhile.
+    }
+  }
+  return threads;
+}
+
+/**
+ * Where a process's CPU went between two `threadCpuMs` snapshots: its busiest thread other than the main one (fw
+ * dev's function thread under load) and the rest but the main thread (V8's helper threads: garbage collection and
+ * compilers; libuv's; idle function threads). Node 20 names every thread `node`, so they are told apart by their CPU.
+ */
+function threadShares(pid: number, before: Map<string, number>, after: Map<string, number>): { busiest: number; rest: number } {
+  const others = [...after].filter(([tid]) => tid !== String(pid)).map(([tid, ms]) => ms - (before.get(tid) ?? 0));
+  const busiest = Math.max(0, ...others);
+  return { busiest, rest: others.reduce((n, ms) => n + ms, 0) - busiest };
 }
 
 /** Waits until the process uses under 5% of a core for a second (or `limitMs` passed); how long it waited, ms. */
@@ -290,15 +317,19 @@ async function tasksRoute(dir: string, databases: 'embedded' | 'native', seconds
     const ratios: number[] = [];
     // CPU per request of each side (from /proc, µs), which a loaded machine changes less than req/s: fw dev's main
     // thread, all its threads (the function's included), and the anchor. The database's own work is the same for both.
-    const cpu = { devMain: [] as number[], devAll: [] as number[], plain: [] as number[] };
+    const cpu = { devMain: [] as number[], devAll: [] as number[], devFunction: [] as number[], devRest: [] as number[], plain: [] as number[] };
     for (let round = 0; round < 5; round++) {
       const plainBefore = cpuMs(plain.pid!);
       plainRuns.push(await load(plainUrl, { connections: 10, durationMs: seconds * 400, headers }));
       cpu.plain.push(((cpuMs(plain.pid!) - plainBefore) * 1000) / plainRuns[round]!.requests);
-      const [mainBefore, allBefore] = [cpuMs(dev.child.pid!, true), cpuMs(dev.child.pid!)];
+      const [mainBefore, allBefore, threadsBefore] = [cpuMs(dev.child.pid!, true), cpuMs(dev.child.pid!), threadCpuMs(dev.child.pid!)];
       devRuns.push(await load(devUrl, { connections: 10, durationMs: seconds * 400, headers }));
-      cpu.devMain.push(((cpuMs(dev.child.pid!, true) - mainBefore) * 1000) / devRuns[round]!.requests);
-      cpu.devAll.push(((cpuMs(dev.child.pid!) - allBefore) * 1000) / devRuns[round]!.requests);
+      const perRequest = (ms: number) => (ms * 1000) / devRuns[round]!.requests;
+      cpu.devMain.push(perRequest(cpuMs(dev.child.pid!, true) - mainBefore));
+      cpu.devAll.push(perRequest(cpuMs(dev.child.pid!) - allBefore));
+      const shares = threadShares(dev.child.pid!, threadsBefore, threadCpuMs(dev.child.pid!));
+      cpu.devFunction.push(perRequest(shares.busiest));
+      cpu.devRest.push(perRequest(shares.rest));
       ratios.push(devRuns[round]!.perSecond / plainRuns[round]!.perSecond);
     }
     const [devErrors, plainErrors] = [devRuns.reduce((n, r) => n + r.errors, 0), plainRuns.reduce((n, r) => n + r.errors, 0)];
@@ -306,7 +337,7 @@ async function tasksRoute(dir: string, databases: 'embedded' | 'native', seconds
     console.log(
       `GET /tasks (20 rows, ${databases === 'embedded' ? 'embedded engine (PGlite)' : 'native PostgreSQL'}) req/s: fw dev ${median(devRuns.map((r) => r.perSecond)).toFixed(0)} (p50 ${median(devRuns.map((r) => r.p50Ms)).toFixed(1)} ms), ` +
         `plain Fastify + pg ${median(plainRuns.map((r) => r.perSecond)).toFixed(0)} (p50 ${median(plainRuns.map((r) => r.p50Ms)).toFixed(1)} ms), ratio ${median(ratios).toFixed(2)} (pairs ${ratios.map((r) => r.toFixed(2)).join(', ')}; target ${target})${devErrors + plainErrors ? `; non-200 answers: fw dev ${devErrors}, plain ${plainErrors}` : ''}; ` +
-        `CPU per request (medians of 5 rounds): fw dev main thread ${median(cpu.devMain).toFixed(0)} µs, all its threads ${median(cpu.devAll).toFixed(0)} µs; plain Fastify + pg ${median(cpu.plain).toFixed(0)} µs (rounds started ${(settledMs / 1000).toFixed(1)} s after every route was loaded, once fw dev was idle)`,
+        `CPU per request (medians of 5 rounds): fw dev main thread ${median(cpu.devMain).toFixed(0)} µs, all its threads ${median(cpu.devAll).toFixed(0)} µs (the function's thread ${median(cpu.devFunction).toFixed(0)}, the other threads but the main one ${median(cpu.devRest).toFixed(0)}); plain Fastify + pg ${median(cpu.plain).toFixed(0)} µs (rounds started ${(settledMs / 1000).toFixed(1)} s after every route was loaded, once fw dev was idle)`,
     );
   } finally {
     if (plain) await stop(plain);
@@ -438,15 +469,19 @@ async function main(): Promise<void> {
       const devRuns: number[] = [];
       const plainRuns: number[] = [];
       const pairRatios: number[] = [];
-      const cpu = { devMain: [] as number[], devAll: [] as number[], plain: [] as number[] };
+      const cpu = { devMain: [] as number[], devAll: [] as number[], devFunction: [] as number[], devRest: [] as number[], plain: [] as number[] };
       for (let round = 0; round < 5; round++) {
         const plainBefore = cpuMs(plain.pid!);
         const plainRound = await load(anchorUrl, { connections: 10, durationMs: seconds * 400, body });
         cpu.plain.push(((cpuMs(plain.pid!) - plainBefore) * 1000) / plainRound.requests);
-        const [mainBefore, allBefore] = [cpuMs(dev.pid!, true), cpuMs(dev.pid!)];
+        const [mainBefore, allBefore, threadsBefore] = [cpuMs(dev.pid!, true), cpuMs(dev.pid!), threadCpuMs(dev.pid!)];
         const devRound = await load(devUrl, { connections: 10, durationMs: seconds * 400, body });
-        cpu.devMain.push(((cpuMs(dev.pid!, true) - mainBefore) * 1000) / devRound.requests);
-        cpu.devAll.push(((cpuMs(dev.pid!) - allBefore) * 1000) / devRound.requests);
+        const perRequest = (ms: number) => (ms * 1000) / devRound.requests;
+        cpu.devMain.push(perRequest(cpuMs(dev.pid!, true) - mainBefore));
+        cpu.devAll.push(perRequest(cpuMs(dev.pid!) - allBefore));
+        const shares = threadShares(dev.pid!, threadsBefore, threadCpuMs(dev.pid!));
+        cpu.devFunction.push(perRequest(shares.busiest));
+        cpu.devRest.push(perRequest(shares.rest));
         plainRuns.push(plainRound.perSecond);
         devRuns.push(devRound.perSecond);
         pairRatios.push(devRuns[round]! / plainRuns[round]!);
@@ -455,7 +490,7 @@ async function main(): Promise<void> {
       const plainRps = median(plainRuns);
       if (!plainGetRps) plainGetRps = plainRps;
       console.log(`${what} req/s (freshness check on): fw dev ${devRps.toFixed(0)}, plain Fastify ${plainRps.toFixed(0)} (medians of 5 rounds), ratio ${median(pairRatios).toFixed(2)} (median of the pairs' ratios ${pairRatios.map((r) => r.toFixed(2)).join(', ')}; target >= 0.60)`);
-      console.log(`${what} CPU per request (medians of 5 rounds, from /proc): fw dev main thread ${median(cpu.devMain).toFixed(0)} µs, all its threads ${median(cpu.devAll).toFixed(0)} µs; plain Fastify ${median(cpu.plain).toFixed(0)} µs`);
+      console.log(`${what} CPU per request (medians of 5 rounds, from /proc): fw dev main thread ${median(cpu.devMain).toFixed(0)} µs, all its threads ${median(cpu.devAll).toFixed(0)} µs (the function's thread ${median(cpu.devFunction).toFixed(0)}, the other threads but the main one ${median(cpu.devRest).toFixed(0)}); plain Fastify ${median(cpu.plain).toFixed(0)} µs`);
     }
     await stop(plain);
     if (process.env.BENCH_ONLY === 'requests') return;
