@@ -34,6 +34,7 @@ import { openDevHttp } from './server/dev-http.js';
 import { engineNotReady, listenHttpServer, portInUseError, servedBy } from './server/http-server.js';
 import { RouteTable } from './server/route-table.js';
 import { send } from './server/send-response.js';
+import { useServingHeapFlags } from './functions/serving-heap-flags.js';
 import { startupTable } from './startup-table.js';
 import { DevOpenApi } from './api-docs/index.js';
 import { removeStateFile, writeStateFile } from './state-file.js';
@@ -328,6 +329,8 @@ export class DevServer {
         scopes.set(route.functionName, loaded.ok ? loaded.info.scopes : undefined);
       }
       print(startupTable(s.currentApp(), url, scopes, startup.summaries));
+      // From now on the process serves more than it loads.
+      useServingHeapFlags();
       // After start-up, so that checking never slows the first requests down.
       if (options.typecheck && !s.stopping) {
         const { BackgroundTypeCheck } = await import('./typecheck/index.js');
