@@ -252,3 +252,32 @@ describe('bundling errors', () => {
     }
   });
 });
+
+describe('bundleApp: packages only tools load', () => {
+  it('leaves `typescript` out of a function that reaches it only through a config loader, and in one that imports it', function () {
+    this.timeout(120_000);
+    // Given a loader that requires typescript only to read a .ts config (as cosmiconfig does under mjml's htmlnano),
+    // a route that uses the loader and a route that imports typescript itself
+    const project = tempProject({
+      'node_modules/config-loader/package.json': JSON.stringify({ name: 'config-loader', version: '1.0.0', main: 'index.js' }),
+      'node_modules/config-loader/index.js': "exports.load = (file) => (file.endsWith('.ts') ? require('typescript').transpile(file) : 'plain');\n",
+      'node_modules/typescript/package.json': JSON.stringify({ name: 'typescript', version: '5.0.0', main: 'index.js' }),
+      'node_modules/typescript/index.js': "exports.marker = 'THE WHOLE TYPESCRIPT COMPILER'; exports.transpile = (x) => x;\n",
+      'src/routes/config/get.ts': "import { load } from 'config-loader';\nexport const main = Object.assign(async () => load('app.json'), { handlerInfo: { kind: 'http', scopes: [], middleware: [] } });\n",
+      'src/routes/compile/get.ts': "import ts from 'typescript';\nexport const main = Object.assign(async () => ts.marker, { handlerInfo: { kind: 'http', scopes: [], middleware: [] } });\n",
+    });
+    try {
+      const bundle = bundleApp(defineApp({ ...SMALL_APP, rootDir: project.dir }), { cache: false });
+      const code = (name: string) => fs.readFileSync(bundle.functions.get(name)!.entryFile, 'utf8');
+      // Then the loader's function keeps the require, without the compiler, and still loads (nothing calls it)
+      expect(code('shop-dev-route-get-config')).to.not.include('THE WHOLE TYPESCRIPT COMPILER');
+      expect(code('shop-dev-route-get-config')).to.include('("typescript")');
+      const child = spawnSync(process.execPath, ['--input-type=module', '-e', `const m = await import(${JSON.stringify(pathToFileURL(bundle.functions.get('shop-dev-route-get-config')!.entryFile).href)}); console.log(await m.main());`], { cwd: project.dir, encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } });
+      expect(child.stdout.trim(), child.stderr).to.equal('plain');
+      // And the function whose own code imports typescript has it bundled
+      expect(code('shop-dev-route-get-compile')).to.include('THE WHOLE TYPESCRIPT COMPILER');
+    } finally {
+      project.remove();
+    }
+  });
+});

@@ -153,6 +153,14 @@ function copyMigrations(sourceDir: string, targetDir: string): string {
 export const DEFAULT_EXTERNALS: readonly string[] = ['@aws-sdk/*', 'pg-native'];
 
 /**
+ * Packages that only tools load, left out of the bundle of a function whose own code does not import them (esbuild
+ * then keeps their `require` as it is, and nothing calls it). `typescript` (9 MB): `cosmiconfig`, which mjml's
+ * `htmlnano` imports (the email templates of `@framework/notify`), requires it only to read a `.ts` config file,
+ * which no function has; bundled, it was 3.6 MB of each function that sends email, parsed at every cold start.
+ */
+export const TOOL_ONLY_PACKAGES: readonly string[] = ['typescript'];
+
+/**
  * ESM output needs `require` for the CommonJS packages esbuild inlines (their `require('node:https')` would otherwise
  * fail with "Dynamic require of ... is not supported"); the alias avoids clashing with a user's own `createRequire`.
  */
@@ -267,13 +275,14 @@ function planBundle(app: AppDefinition, options: BundleOptions): BundlePlan | Ap
   const apiKeyAuthorizerEntry = createsApiKeys ? resolveProjectEntry(app.rootDir, '@framework/integrations/api-key-authorizer') : undefined;
   const apiKeyAuthorizerName = apiKeyAuthorizerEntry ? apiKeyAuthorizerFunctionName(app.project, app.stage) : undefined;
   if (apiKeyAuthorizerName) entryPoints[`${apiKeyAuthorizerName}/index`] = apiKeyAuthorizerEntry!;
-  const groups = new Map<string, { define: Record<string, string>; entryPoints: Record<string, string> }>();
+  const groups = new Map<string, { define: Record<string, string>; toolsLeftOut: string[]; entryPoints: Record<string, string> }>();
   for (const [entry, file] of Object.entries(entryPoints)) {
     const own = project.get(entry.slice(0, -'/index'.length));
     const define = own ? { ...serviceBundleDefines(referencesOf(own.code, own.packages)), ...routeOptionDefines(own.code, own.packages) } : {};
-    const key = Object.keys(define).sort().join(',');
+    const toolsLeftOut = TOOL_ONLY_PACKAGES.filter((name) => !own?.packages.has(name));
+    const key = `${Object.keys(define).sort().join(',')}|${toolsLeftOut.join(',')}`;
     let group = groups.get(key);
-    if (!group) groups.set(key, (group = { define, entryPoints: {} }));
+    if (!group) groups.set(key, (group = { define, toolsLeftOut, entryPoints: {} }));
     group.entryPoints[entry] = file;
   }
   const builds = [...groups.values()].map((group): CachedBuildOptions => ({
@@ -293,7 +302,7 @@ function planBundle(app: AppDefinition, options: BundleOptions): BundlePlan | Ap
     sourcemap: (options.sourcemap ?? true) ? 'linked' : false,
     sourcesContent: false,
     legalComments: 'none',
-    external: [...(options.external ?? DEFAULT_EXTERNALS)],
+    external: [...(options.external ?? DEFAULT_EXTERNALS), ...group.toolsLeftOut],
     logLevel: 'silent',
   }));
   const cacheDir = (options.cache ?? true) ? path.join(app.rootDir, '.fw', 'bundle-cache') : undefined;
