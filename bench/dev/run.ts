@@ -10,7 +10,9 @@
  * launch figures alone, `BENCH_ONLY=database` the database routes alone, `BENCH_ONLY=database-native` GET /tasks on
  * native PostgreSQL alone); `BENCH_ONLY=requests` only the launch and requests-per-second figures. `BENCH_CPU_PROF=<folder>` runs fw dev with `--cpu-prof` (one profile per thread).
  * Beside each req/s ratio it prints the CPU time per request of fw dev's main thread, of all its threads and of plain
- * Fastify, read from /proc around each round: on a shared machine that moves far less than req/s does.
+ * Fastify, read from /proc around each round: on a shared machine that moves far less than req/s does. Under the
+ * database lines, the machine's CPU per request of each side (every process and the kernel; PostgreSQL's and the
+ * load generator's shares; the server's context switches): the req/s ratio follows that, not the server's CPU alone.
  * Runs on a copy of examples/tasks-api in a temporary folder (its node_modules linked to the repository's), plus a
  * POST route that echoes its body.
  */
@@ -111,6 +113,74 @@ function cpuMs(pid: number, mainThreadOnly = false): number {
   }
   // Linux reports them in clock ticks of 10 ms (USER_HZ 100).
   return ticks * 10;
+}
+
+/** The whole machine's busy CPU time (every core, every process, the kernel's own work included), ms, from /proc/stat. */
+function machineBusyMs(): number {
+  // cpu user nice system idle iowait irq softirq steal ...: everything but idle and iowait is busy.
+  const fields = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  return (fields.reduce((a, b) => a + b, 0) - fields[3]! - fields[4]!) * 10;
+}
+
+/** CPU time of the PostgreSQL server's processes (every process named `postgres`), ms; 0 on the embedded engine. */
+function postgresMs(): number {
+  let ms = 0;
+  for (const pid of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (!stat.includes(' (postgres) ')) continue;
+      const fields = stat.split(') ')[1]!.split(' ');
+      ms += (Number(fields[11]) + Number(fields[12])) * 10;
+    } catch {
+      // A process that ended meanwhile.
+    }
+  }
+  return ms;
+}
+
+/** Context switches (voluntary and involuntary) of every thread of a process. */
+function contextSwitches(pid: number): number {
+  let switches = 0;
+  for (const task of fs.readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const status = fs.readFileSync(`/proc/${pid}/task/${task}/status`, 'utf8');
+      switches += Number(/\nvoluntary_ctxt_switches:\s+(\d+)/.exec(status)?.[1] ?? 0) + Number(/nonvoluntary_ctxt_switches:\s+(\d+)/.exec(status)?.[1] ?? 0);
+    } catch {
+      // A thread that ended meanwhile.
+    }
+  }
+  return switches;
+}
+
+/** Where the machine's CPU went during one side's round: per request, µs (switches: per request). */
+interface MachineShares {
+  machine: number;
+  postgres: number;
+  loadGenerator: number;
+  switches: number;
+}
+
+/**
+ * Starts counting the machine's CPU for one side's round (`pid`: the server of that side); the function returned
+ * ends it with the number of requests answered. The req/s ratio follows the machine's CPU per request (2 cores shared
+ * by the server, PostgreSQL, this load generator and the kernel), not the server's alone: these say where it went.
+ */
+function machineShares(pid: number): (requests: number) => MachineShares {
+  const before = { machine: machineBusyMs(), postgres: postgresMs(), loadGenerator: cpuMs(process.pid), switches: contextSwitches(pid) };
+  return (requests) => ({
+    machine: ((machineBusyMs() - before.machine) * 1000) / requests,
+    postgres: ((postgresMs() - before.postgres) * 1000) / requests,
+    loadGenerator: ((cpuMs(process.pid) - before.loadGenerator) * 1000) / requests,
+    switches: (contextSwitches(pid) - before.switches) / requests,
+  });
+}
+
+/** The medians of a list of `MachineShares`, as one line. */
+function describeShares(shares: readonly MachineShares[]): string {
+  const of = (key: keyof MachineShares) => median(shares.map((s) => s[key]));
+  const postgres = of('postgres');
+  return `machine ${of('machine').toFixed(0)} µs${postgres > 0 ? `, PostgreSQL ${postgres.toFixed(0)}` : ''}, load generator ${of('loadGenerator').toFixed(0)}, context switches of the server ${of('switches').toFixed(2)}`;
 }
 
 /** CPU time of each thread of a process, ms, by thread id. */
@@ -318,12 +388,17 @@ async function tasksRoute(dir: string, databases: 'embedded' | 'native', seconds
     // CPU per request of each side (from /proc, µs), which a loaded machine changes less than req/s: fw dev's main
     // thread, all its threads (the function's included), and the anchor. The database's own work is the same for both.
     const cpu = { devMain: [] as number[], devAll: [] as number[], devFunction: [] as number[], devRest: [] as number[], plain: [] as number[] };
+    const machine = { dev: [] as MachineShares[], plain: [] as MachineShares[] };
     for (let round = 0; round < 5; round++) {
       const plainBefore = cpuMs(plain.pid!);
+      const plainShares = machineShares(plain.pid!);
       plainRuns.push(await load(plainUrl, { connections: 10, durationMs: seconds * 400, headers }));
+      machine.plain.push(plainShares(plainRuns[round]!.requests));
       cpu.plain.push(((cpuMs(plain.pid!) - plainBefore) * 1000) / plainRuns[round]!.requests);
       const [mainBefore, allBefore, threadsBefore] = [cpuMs(dev.child.pid!, true), cpuMs(dev.child.pid!), threadCpuMs(dev.child.pid!)];
+      const devShares = machineShares(dev.child.pid!);
       devRuns.push(await load(devUrl, { connections: 10, durationMs: seconds * 400, headers }));
+      machine.dev.push(devShares(devRuns[round]!.requests));
       const perRequest = (ms: number) => (ms * 1000) / devRuns[round]!.requests;
       cpu.devMain.push(perRequest(cpuMs(dev.child.pid!, true) - mainBefore));
       cpu.devAll.push(perRequest(cpuMs(dev.child.pid!) - allBefore));
@@ -339,6 +414,7 @@ async function tasksRoute(dir: string, databases: 'embedded' | 'native', seconds
         `plain Fastify + pg ${median(plainRuns.map((r) => r.perSecond)).toFixed(0)} (p50 ${median(plainRuns.map((r) => r.p50Ms)).toFixed(1)} ms), ratio ${median(ratios).toFixed(2)} (pairs ${ratios.map((r) => r.toFixed(2)).join(', ')}; target ${target})${devErrors + plainErrors ? `; non-200 answers: fw dev ${devErrors}, plain ${plainErrors}` : ''}; ` +
         `CPU per request (medians of 5 rounds): fw dev main thread ${median(cpu.devMain).toFixed(0)} µs, all its threads ${median(cpu.devAll).toFixed(0)} µs (the function's thread ${median(cpu.devFunction).toFixed(0)}, the other threads but the main one ${median(cpu.devRest).toFixed(0)}); plain Fastify + pg ${median(cpu.plain).toFixed(0)} µs (rounds started ${(settledMs / 1000).toFixed(1)} s after every route was loaded, once fw dev was idle)`,
     );
+    console.log(`  the machine's CPU per request, same rounds: fw dev's: ${describeShares(machine.dev)}; plain Fastify + pg's: ${describeShares(machine.plain)}`);
   } finally {
     if (plain) await stop(plain);
     await stop(dev.child);
