@@ -112,6 +112,16 @@ export async function startNativePostgres(): Promise<RunningEngine | string> {
       const c = new pg.Client({ host: '127.0.0.1', port: server.port, user: 'postgres', database: 'postgres' });
       await c.connect();
       try {
+        // A pool's end() resolves once its clients are told to close, not once they have: a connection still closing
+        // when the database is dropped WITH (FORCE) is sent 57P01 (admin shutdown), which a test's own pool (no error
+        // listener) raises as an uncaught error: CI of 2026-11-24 05:04 UTC (pro-tenancy) and 07:42 UTC (pro-billing). Those close within
+        // milliseconds: wait for them first (up to 500 ms). What is still connected after that is a connection the
+        // suite left open (its Database's pool takes the notice), and the drop cuts it off as before.
+        for (let waited = 0; waited < 500; waited += 20) {
+          const { rows } = await c.query<{ open: number }>('SELECT count(*)::int AS open FROM pg_stat_activity WHERE datname = $1', [database]);
+          if (rows[0]!.open === 0) break;
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
         await c.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
       } finally {
         await c.end();
