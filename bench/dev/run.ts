@@ -8,7 +8,8 @@
  * `pg` on the engine's own port, and launch to first 200 of a 2-route app with no intents against plain Fastify and of
  * the example with PGlite. `BENCH_ONLY=database-and-launch` runs only those last figures (`BENCH_ONLY=launch` the
  * launch figures alone, `BENCH_ONLY=database` the database routes alone, `BENCH_ONLY=database-native` GET /tasks on
- * native PostgreSQL alone); `BENCH_ONLY=requests` only the launch and requests-per-second figures. `BENCH_CPU_PROF=<folder>` runs fw dev with `--cpu-prof` (one profile per thread).
+ * native PostgreSQL alone); `BENCH_ONLY=requests` only the launch and requests-per-second figures;
+ * `BENCH_ONLY=compare BENCH_COMPARE=<another checkout>` GET /tasks on native PostgreSQL, this build against another. `BENCH_CPU_PROF=<folder>` runs fw dev with `--cpu-prof` (one profile per thread).
  * Beside each req/s ratio it prints the CPU time per request of fw dev's main thread, of all its threads and of plain
  * Fastify, read from /proc around each round: on a shared machine that moves far less than req/s does. Under the
  * database lines, the machine's CPU per request of each side (every process and the kernel; PostgreSQL's and the
@@ -41,13 +42,14 @@ function freePort(): Promise<number> {
   });
 }
 
-function copyProject(): string {
+/** A copy of the example of `root` (this repository, or another checkout to compare with) in a temporary folder. */
+function copyProject(root = repo): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-bench-dev-'));
   // Run as root, fw dev starts native PostgreSQL as the postgres user, which must reach .fw.
   fs.chmodSync(dir, 0o755);
-  const source = path.join(repo, 'examples', 'tasks-api');
+  const source = path.join(root, 'examples', 'tasks-api');
   fs.cpSync(source, dir, { recursive: true, filter: (src) => !/[\\/](node_modules|\.fw)$/.test(src) });
-  fs.symlinkSync(path.join(repo, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+  fs.symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
   fs.mkdirSync(path.dirname(path.join(dir, ECHO)), { recursive: true });
   fs.writeFileSync(path.join(dir, ECHO), ECHO_SOURCE);
   return dir;
@@ -79,14 +81,14 @@ async function untilHealthy(child: ChildProcess, port: number, started: number):
   }
 }
 
-async function startDev(dir: string, port: number, databases = 'embedded'): Promise<{ child: ChildProcess; launchMs: number }> {
+async function startDev(dir: string, port: number, databases = 'embedded', fw = cli): Promise<{ child: ChildProcess; launchMs: number }> {
   const started = performance.now();
   // --no-typecheck: the background type check would compete for the CPU with the measured requests.
   // BENCH_CPU_PROF=<folder>: fw dev runs with --cpu-prof (a .cpuprofile per thread, written when it stops).
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
   // BENCH_DEV_NODE_FLAGS="--flag ...": Node or V8 flags for fw dev's process, to try one (each thread gets them).
   const flags = (process.env.BENCH_DEV_NODE_FLAGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...profile, ...flags, cli, 'dev', '--port', String(port), '--engine', `databases=${databases}`, '--no-typecheck'], { cwd: dir, stdio: ['ignore', process.env.BENCH_VERBOSE ? 'inherit' : 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [...profile, ...flags, fw, 'dev', '--port', String(port), '--engine', `databases=${databases}`, '--no-typecheck'], { cwd: dir, stdio: ['ignore', process.env.BENCH_VERBOSE ? 'inherit' : 'ignore', 'inherit'] });
   return untilHealthy(child, port, started);
 }
 
@@ -477,6 +479,64 @@ function getWith(url: string, headers: Record<string, string>): Promise<{ status
   });
 }
 
+
+/**
+ * `BENCH_ONLY=compare BENCH_COMPARE=<another checkout, built>`: GET /tasks on native PostgreSQL, this build's fw dev
+ * (A) against the other checkout's (B), each on its own copy of its example, both running throughout and loaded in
+ * turn (12 rounds, the order alternating), so that a change is measured on the same machine minute as what it
+ * changes: between separate runs this machine's figures move by 10 % and more.
+ */
+async function compareBuilds(other: string, seconds: number): Promise<void> {
+  const otherCli = path.join(path.resolve(other), 'packages', 'cli', 'lib', 'bin', 'fw.js');
+  if (!fs.existsSync(otherCli)) throw new Error(`BENCH_COMPARE: ${otherCli} does not exist (build that checkout first: npx tsc -b packages)`);
+  const sides: { name: string; dir: string; child: ChildProcess; url: string; headers: Record<string, string>; runs: Awaited<ReturnType<typeof load>>[]; main: number[]; all: number[]; fn: number[]; machine: MachineShares[] }[] = [];
+  try {
+    for (const [name, root, fw] of [['A (this build)', repo, cli], [`B (${other})`, path.resolve(other), otherCli]] as const) {
+      const dir = copyProject(root);
+      const port = await freePort();
+      const dev = await startDev(dir, port, 'native', fw);
+      const base = `http://127.0.0.1:${port}`;
+      sides.push({ name, dir, child: dev.child, url: `${base}/tasks`, headers: {}, runs: [], main: [], all: [], fn: [], machine: [] });
+      const minted = await post(`${base}/_dev/token`, { scopes: ['tasks:read', 'tasks:write'], sub: 'bench-user', tenant: 'bench-tenant' });
+      const authorization = `Bearer ${(JSON.parse(minted.body) as { access_token: string }).access_token}`;
+      sides[sides.length - 1]!.headers.authorization = authorization;
+      const listed = JSON.parse((await getWith(`${base}/tasks`, { authorization })).body) as { tasks: unknown[] };
+      for (let i = listed.tasks.length; i < 20; i++) {
+        if ((await post(`${base}/tasks`, { title: `task ${i}` }, { authorization })).status >= 300) throw new Error(`POST /tasks failed on ${name}`);
+      }
+      if ((await getWith(`${base}/_dev/functions`, {})).status !== 200) throw new Error(`GET /_dev/functions failed on ${name}`);
+    }
+    for (const side of sides) await untilIdle(side.child.pid!, 30_000);
+    for (const side of sides) await load(side.url, { connections: 10, durationMs: 1000, headers: side.headers });
+    for (let round = 0; round < 12; round++) {
+      for (const side of round % 2 ? [...sides].reverse() : sides) {
+        const pid = side.child.pid!;
+        const [mainBefore, allBefore, threadsBefore] = [cpuMs(pid, true), cpuMs(pid), threadCpuMs(pid)];
+        const shares = machineShares(pid);
+        const run = await load(side.url, { connections: 10, durationMs: seconds * 400, headers: side.headers });
+        side.runs.push(run);
+        side.machine.push(shares(run.requests));
+        const perRequest = (ms: number) => (ms * 1000) / run.requests;
+        side.main.push(perRequest(cpuMs(pid, true) - mainBefore));
+        side.all.push(perRequest(cpuMs(pid) - allBefore));
+        side.fn.push(perRequest(threadShares(pid, threadsBefore, threadCpuMs(pid)).busiest));
+      }
+    }
+    for (const side of sides) {
+      console.log(
+        `GET /tasks (native PostgreSQL), ${side.name}: ${median(side.runs.map((r) => r.perSecond)).toFixed(0)} req/s, p50 ${median(side.runs.map((r) => r.p50Ms)).toFixed(2)} ms; CPU per request: main thread ${median(side.main).toFixed(0)} µs, all threads ${median(side.all).toFixed(0)} ` +
+          `(the function's ${median(side.fn).toFixed(0)}), the machine ${median(side.machine.map((m) => m.machine)).toFixed(0)}; non-200 answers ${side.runs.reduce((n, r) => n + r.errors, 0)} (medians of 12 rounds)`,
+      );
+    }
+    const [a, b] = sides as [(typeof sides)[0], (typeof sides)[0]];
+    const ratios = b.runs.map((r, i) => r.perSecond / a.runs[i]!.perSecond);
+    console.log(`  B / A req/s: ${median(ratios).toFixed(3)} (rounds ${ratios.map((r) => r.toFixed(2)).join(', ')}); main thread B - A per round: ${b.main.map((m, i) => (m - a.main[i]!).toFixed(0)).join(', ')} µs`);
+  } finally {
+    for (const side of sides) await stop(side.child);
+    for (const side of sides) fs.rmSync(side.dir, { recursive: true, force: true });
+  }
+}
+
 /** The issue-27 figures: GET /tasks on each database engine, and launch to first 200. */
 async function databaseRoutesAndLaunches(dir: string, seconds: number): Promise<void> {
   if (process.env.BENCH_ONLY !== 'database-native') {
@@ -499,6 +559,11 @@ const findOnPath = (name: string) => (process.env.PATH ?? '').split(path.delimit
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 async function main(): Promise<void> {
+  if (process.env.BENCH_ONLY === 'compare') {
+    if (!process.env.BENCH_COMPARE) throw new Error('BENCH_ONLY=compare needs BENCH_COMPARE=<another checkout of this repository, installed and built>');
+    if (!findOnPath('postgres')) throw new Error('BENCH_ONLY=compare measures GET /tasks on native PostgreSQL: put `postgres` on PATH');
+    return compareBuilds(process.env.BENCH_COMPARE, Number(process.env.BENCH_SECONDS ?? 5));
+  }
   if (['database-and-launch', 'database', 'database-native', 'launch'].includes(process.env.BENCH_ONLY ?? '')) {
     // Only the database routes and launch figures, or the launch figures alone (on a fresh copy of the example).
     const dir = copyProject();

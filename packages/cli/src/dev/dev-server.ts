@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ENV, kindSourceFolders, type AppDefinition } from '@framework/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ActivityLog, turnBatchedWriter, type ActivityLogOptions } from './activity/index.js';
+import { ActivityLog, batchedLineWriter, type ActivityLogOptions } from './activity/index.js';
 import { ConsoleEventStream, DevProblems, RequestRecords } from './console/index.js';
 
 /** Where the console files a config that does not load. */
@@ -226,7 +226,7 @@ export class DevServer {
     const activity =
       options.activityLog === false
         ? undefined
-        : new ActivityLog(options.activityLog ?? { write: turnBatchedWriter(process.stdout), colour: process.stdout.isTTY === true && !process.env.NO_COLOR });
+        : new ActivityLog(options.activityLog ?? { write: batchedLineWriter(process.stdout), colour: process.stdout.isTTY === true && !process.env.NO_COLOR });
     // First of all: a taken port is known in a millisecond, not after the engines took their seconds to start.
     if (options.port !== 0 && (await portInUse(hostName, options.port ?? 3000))) throw portInUseError(hostName, options.port ?? 3000);
     debug(`start at ${performance.now().toFixed(0)} ms of the process`);

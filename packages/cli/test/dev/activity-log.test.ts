@@ -89,6 +89,16 @@ describe('fw dev activity log: a line per request, queue batch and cron run', fu
       '\u001b[2m03:04:05.678\u001b[0m GET / \u001b[31m500\u001b[0m 1.0 ms - \u001b[2mr\u001b[0m',
     ]);
   });
+
+  it('a time given in milliseconds (fractions dropped) prints as the same UTC time of day as a Date', () => {
+    const out: string[] = [];
+    const log = new ActivityLog({ write: (l) => out.push(l) });
+    for (const iso of ['2026-01-02T03:04:05.678Z', '2026-11-24T23:59:59.999Z', '2026-11-24T00:00:00.005Z', '2026-11-24T10:07:09.040Z']) {
+      log.request({ time: Date.parse(iso) + 0.9, method: 'GET', path: '/', status: 200, durationMs: 1, requestId: 'r' });
+      log.request({ time: new Date(iso), method: 'GET', path: '/', status: 200, durationMs: 1, requestId: 'r' });
+      expect(out[out.length - 1]).to.equal(out[out.length - 2]).and.match(new RegExp(`^${iso.slice(11, 23).replace(/\./g, '\\.')} `));
+    }
+  });
 });
 
 describe('fw dev --quiet', function () {

@@ -44,4 +44,20 @@ describe("the dev console's request records (log lines, event and answer by requ
     records.event('h-1', { ...http, rawPath: '/other' });
     expect(records.get('h-1')!.event).to.include('"/other"');
   });
+
+  it("keeps an HTTP answer's headers as the server held them and writes them out as text when read", () => {
+    const records = new RequestRecords();
+    const held = { 'content-type': 'application/json', 'content-length': 12, 'set-cookie': ['a=1', 'b=2'], 'x-unset': undefined };
+    records.httpAnswer('r-1', 201, held, '{"ok":true}');
+    expect(records.get('r-1')!.response).to.deep.equal({ status: 201, body: '{"ok":true}', headers: { 'content-type': 'application/json', 'content-length': '12', 'set-cookie': 'a=1, b=2' } });
+    // Read twice: the same answer
+    expect(records.get('r-1')!.response!.headers).to.deep.equal({ 'content-type': 'application/json', 'content-length': '12', 'set-cookie': 'a=1, b=2' });
+    // A large body is cut when it is recorded
+    records.httpAnswer('r-2', 200, {}, 'y'.repeat(100_000));
+    expect(records.get('r-2')!.response!.body.length).to.be.below(20_000);
+    // A later answer without raw headers replaces the held ones
+    records.httpAnswer('r-3', 200, { 'x-a': '1' }, 'first');
+    records.response('r-3', { status: 500, body: 'second' });
+    expect(records.get('r-3')!.response).to.deep.equal({ status: 500, body: 'second' });
+  });
 });

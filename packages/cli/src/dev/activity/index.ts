@@ -1,2 +1,2 @@
 export * from './activity-log.js';
-export * from './turn-batched-writer.js';
+export * from './batched-line-writer.js';

@@ -41,6 +41,8 @@ export class RequestRecords {
   private readonly records = new Map<string, RequestRecord>();
   /** Events recorded but not written out yet (`event`); forgotten with their record. */
   private readonly unwritten = new WeakMap<RequestRecord, unknown>();
+  /** Answers' headers as the HTTP server held them (`httpAnswer`), written out as text when the record is read. */
+  private readonly unwrittenHeaders = new WeakMap<RequestRecord, Readonly<Record<string, unknown>>>();
 
   private record(requestId: string): RequestRecord {
     let record = this.records.get(requestId);
@@ -98,7 +100,19 @@ export class RequestRecords {
   }
 
   response(requestId: string, response: { status?: number; headers?: Readonly<Record<string, string>>; body: string }): void {
-    this.record(requestId).response = { ...response, body: cut(response.body) };
+    const record = this.record(requestId);
+    record.response = { ...response, body: cut(response.body) };
+    this.unwrittenHeaders.delete(record);
+  }
+
+  /**
+   * An HTTP answer, its headers as the server holds them (a value may be a number or a list): kept as they are and
+   * written out as text only when the record is read (`get`), as events are.
+   */
+  httpAnswer(requestId: string, status: number, headers: Readonly<Record<string, unknown>>, body: string): void {
+    const record = this.record(requestId);
+    record.response = { status, body: cut(body) };
+    this.unwrittenHeaders.set(record, headers);
   }
 
   get(requestId: string): RequestRecord | undefined {
@@ -107,8 +121,20 @@ export class RequestRecords {
       this.writeEvent(record, this.unwritten.get(record));
       this.unwritten.delete(record);
     }
+    const headers = record && this.unwrittenHeaders.get(record);
+    if (record?.response && headers) {
+      this.unwrittenHeaders.delete(record);
+      record.response = { ...record.response, headers: headerTexts(headers) };
+    }
     return record;
   }
+}
+
+/** Header values as text: a list joined with `, `, as HTTP folds them; an unset one left out. */
+function headerTexts(headers: Readonly<Record<string, unknown>>): Record<string, string> {
+  const texts: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) if (value !== undefined) texts[name] = Array.isArray(value) ? value.join(', ') : String(value);
+  return texts;
 }
 
 /** The `requestId` field of a JSON log line, without parsing lines that cannot carry one. */

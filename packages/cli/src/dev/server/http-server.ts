@@ -133,48 +133,34 @@ export async function wireHttpServer(fastify: FastifyInstance, wiring: HttpWirin
   // Before any plugin registers its routes, so that every /_dev route (engines' included) inherits it.
   fastify.addHook('onRequest', devEndpointGuard({ listenHost: wiring.listenHost }));
   fastify.setNotFoundHandler(notFoundAnswer(log));
-  if (activity) {
-    fastify.addHook('onResponse', (request, reply, done) => {
-      const url = request.raw.url ?? '/';
-      const q = url.indexOf('?');
-      const functionName = servedBy.get(request);
-      activity.request({
-        time: new Date(Date.now() - reply.elapsedTime),
-        method: request.method,
-        path: q === -1 ? url : url.slice(0, q),
-        status: reply.statusCode,
-        durationMs: reply.elapsedTime,
-        ...(functionName ? { functionName } : {}),
-        requestId: request.id,
-      });
-      done();
-    });
-  }
   const consoleEvents = wiring.consoleEvents;
-  if (consoleEvents) {
+  const requestRecords = wiring.requestRecords;
+  if (activity || consoleEvents) {
+    // One hook for the terminal's line and the console's live stream: the path, the time and the function once.
     fastify.addHook('onResponse', (request, reply, done) => {
       const url = request.raw.url ?? '/';
       const q = url.indexOf('?');
       const path = q === -1 ? url : url.slice(0, q);
-      // The console's own calls (and the other dev endpoints) would drown the app's; invocations are the app's.
-      if ((path === DEV_PATH_PREFIX.slice(0, -1) || path.startsWith(DEV_PATH_PREFIX)) && !path.startsWith(DEV_PATHS.invoke)) return done();
       const functionName = servedBy.get(request);
-      consoleEvents.publish({ kind: 'request', time: new Date(Date.now() - reply.elapsedTime).toISOString(), method: request.method, path, status: reply.statusCode, durationMs: reply.elapsedTime, requestId: request.id, ...(functionName ? { functionName } : {}) });
+      const durationMs = reply.elapsedTime;
+      const time = Date.now() - durationMs;
+      activity?.request({ time, method: request.method, path, status: reply.statusCode, durationMs, ...(functionName ? { functionName } : {}), requestId: request.id });
+      // The console's own calls (and the other dev endpoints) would drown the app's; invocations are the app's.
+      if (consoleEvents && !((path === DEV_PATH_PREFIX.slice(0, -1) || path.startsWith(DEV_PATH_PREFIX)) && !path.startsWith(DEV_PATHS.invoke))) {
+        consoleEvents.publish({ kind: 'request', time, method: request.method, path, status: reply.statusCode, durationMs, requestId: request.id, ...(functionName ? { functionName } : {}) });
+      }
       done();
     });
   }
-  const requestRecords = wiring.requestRecords;
   if (requestRecords) {
     // The answer of each request the live stream shows (the routes' and /_dev/invoke's), for the Requests tab.
     fastify.addHook('onSend', (request, reply, payload, done) => {
       const url = request.raw.url ?? '/';
       if (isDevPath(url) && !url.startsWith(DEV_PATHS.invoke)) return done(null, payload);
       const body = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8', 0, Math.min(payload.length, 65_536)) : '';
-      const headers: Record<string, string> = {};
-      for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : String(value);
       // A payload sent to a function by /_dev/invoke is its event (a route's is recorded when it is built).
       if (url.startsWith(DEV_PATHS.invoke) && !requestRecords.get(request.id)?.event && Buffer.isBuffer(request.body)) requestRecords.event(request.id, request.body.toString('utf8', 0, Math.min(request.body.length, 65_536)));
-      requestRecords.response(request.id, { status: reply.statusCode, headers, body });
+      requestRecords.httpAnswer(request.id, reply.statusCode, reply.getHeaders(), body);
       done(null, payload);
     });
   }
