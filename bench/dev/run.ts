@@ -337,6 +337,26 @@ function post(url: string, body: unknown, headers: Record<string, string> = {}):
 }
 
 /**
+ * Makes the example on fw dev at `base` ready for GET /tasks rounds: a token, 20 tasks of its user, every route
+ * loaded. Returns the Authorization header value.
+ */
+async function readyTasksRoute(base: string): Promise<string> {
+  // The example is multi-tenant: its routes need the token's tenant claim (the plain anchor reads rows by owner).
+  const minted = await post(`${base}/_dev/token`, { scopes: ['tasks:read', 'tasks:write'], sub: 'bench-user', tenant: 'bench-tenant' });
+  const authorization = `Bearer ${(JSON.parse(minted.body) as { access_token: string }).access_token}`;
+  const listed = JSON.parse((await getWith(`${base}/tasks`, { authorization })).body) as { tasks: unknown[] };
+  for (let i = listed.tasks.length; i < 20; i++) {
+    if ((await post(`${base}/tasks`, { title: `task ${i}` }, { authorization })).status >= 300) throw new Error(`POST /tasks failed on ${base}`);
+  }
+  // After its first answer fw dev loads every route of the app once, one after another, each in a worker thread of
+  // its own (the start-up table's scopes, warm instances): about 25 module graphs here, seconds of CPU on a small
+  // machine. GET /_dev/functions answers once every route is loaded, so the rounds measure requests, not that.
+  const warmed = await getWith(`${base}/_dev/functions`, {});
+  if (warmed.status !== 200) throw new Error(`GET /_dev/functions answered ${warmed.status} on ${base}`);
+  return authorization;
+}
+
+/**
  * GET /tasks (authenticated, 20 rows) on fw dev with the given database engine, against plain Fastify + `pg` on the
  * engine's own port, in interleaved rounds of 10 connections.
  */
@@ -346,18 +366,7 @@ async function tasksRoute(dir: string, databases: 'embedded' | 'native', seconds
   let plain: ChildProcess | undefined;
   try {
     const base = `http://127.0.0.1:${port}`;
-    // The example is multi-tenant: its routes need the token's tenant claim (the plain anchor reads rows by owner).
-    const minted = await post(`${base}/_dev/token`, { scopes: ['tasks:read', 'tasks:write'], sub: 'bench-user', tenant: 'bench-tenant' });
-    const authorization = `Bearer ${(JSON.parse(minted.body) as { access_token: string }).access_token}`;
-    const listed = JSON.parse((await getWith(`${base}/tasks`, { authorization })).body) as { tasks: unknown[] };
-    for (let i = listed.tasks.length; i < 20; i++) {
-      if ((await post(`${base}/tasks`, { title: `task ${i}` }, { authorization })).status >= 300) throw new Error('POST /tasks failed');
-    }
-    // After its first answer fw dev loads every route of the app once, one after another, each in a worker thread of
-    // its own (the start-up table's scopes, warm instances): about 25 module graphs here, seconds of CPU on a small
-    // machine. GET /_dev/functions answers once every route is loaded, so the rounds below measure requests, not that.
-    const warmed = await getWith(`${base}/_dev/functions`, {});
-    if (warmed.status !== 200) throw new Error(`GET /_dev/functions answered ${warmed.status}`);
+    const authorization = await readyTasksRoute(base);
     // Then V8 settles the heaps of those ~25 threads (their memory reducers' collections, on V8's helper threads): a
     // few seconds of CPU after the loads that would be counted against the first rounds. They start once fw dev is
     // idle (under 5% of a core for a second), or after 30 s.
@@ -479,7 +488,6 @@ function getWith(url: string, headers: Record<string, string>): Promise<{ status
   });
 }
 
-
 /**
  * `BENCH_ONLY=compare BENCH_COMPARE=<another checkout, built>`: GET /tasks on native PostgreSQL, this build's fw dev
  * (A) against the other checkout's (B), each on its own copy of its example, both running throughout and loaded in
@@ -496,15 +504,10 @@ async function compareBuilds(other: string, seconds: number): Promise<void> {
       const port = await freePort();
       const dev = await startDev(dir, port, 'native', fw);
       const base = `http://127.0.0.1:${port}`;
-      sides.push({ name, dir, child: dev.child, url: `${base}/tasks`, headers: {}, runs: [], main: [], all: [], fn: [], machine: [] });
-      const minted = await post(`${base}/_dev/token`, { scopes: ['tasks:read', 'tasks:write'], sub: 'bench-user', tenant: 'bench-tenant' });
-      const authorization = `Bearer ${(JSON.parse(minted.body) as { access_token: string }).access_token}`;
-      sides[sides.length - 1]!.headers.authorization = authorization;
-      const listed = JSON.parse((await getWith(`${base}/tasks`, { authorization })).body) as { tasks: unknown[] };
-      for (let i = listed.tasks.length; i < 20; i++) {
-        if ((await post(`${base}/tasks`, { title: `task ${i}` }, { authorization })).status >= 300) throw new Error(`POST /tasks failed on ${name}`);
-      }
-      if ((await getWith(`${base}/_dev/functions`, {})).status !== 200) throw new Error(`GET /_dev/functions failed on ${name}`);
+      // In `sides` at once, so that `finally` stops it even when getting it ready fails.
+      const side = { name, dir, child: dev.child, url: `${base}/tasks`, headers: {} as Record<string, string>, runs: [], main: [], all: [], fn: [], machine: [] };
+      sides.push(side);
+      side.headers.authorization = await readyTasksRoute(base);
     }
     for (const side of sides) await untilIdle(side.child.pid!, 30_000);
     for (const side of sides) await load(side.url, { connections: 10, durationMs: 1000, headers: side.headers });
