@@ -3,6 +3,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { Webhook } from 'standardwebhooks';
+import { parseApiKey } from '@framework/integrations';
 import { createClient, type Client } from '../src/client.gen.js';
 import { startFwDev, type FwDev } from './fw-dev.js';
 
@@ -85,8 +86,9 @@ describe('tasks-api: API keys and webhooks on fw dev', function () {
 
     expect(dev.output()).to.contain('/tasks');
     expect(dev.output()).not.to.contain(issued.key);
-    // The secret is the key's last 43 characters; it may hold `_`, so splitting on `_` could leave one character.
-    expect(dev.output()).not.to.contain(issued.key.slice(-43));
+    // The secret is what follows `sk_<kind>_<prefix>_`; it may hold `_`, so splitting on `_` could leave one character.
+    const parsed = parseApiKey(issued.key)!;
+    expect(dev.output()).not.to.contain(issued.key.slice(`sk_${parsed.kind}_${parsed.prefix}_`.length));
   });
 
   it('answers 429 with Retry-After once a key is over its rate limit', async () => {
