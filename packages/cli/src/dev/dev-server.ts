@@ -249,12 +249,15 @@ export class DevServer {
     const functionEnvironment = new FunctionEnvironment(app.region, buildDir, currentApp);
     const bundler = new HandlerBundler(rootDir, buildDir);
     const firstAnswer = new FirstAnswer();
+    let signalListening!: () => void;
+    const listening = new Promise<void>((resolve) => (signalListening = resolve));
     const host = new FunctionHost(bundler, () => functionEnvironment.base(), (unit) => functionEnvironment.forUnit(unit), log, {
       ...(options.functionOutput ? { output: options.functionOutput } : {}),
       ...(options.preloadPackages === false ? { preloadPackages: false } : {}),
       onLogLine: (line, stream, lastRequestId) => requestRecords.line(line, stream, lastRequestId),
       onHandlerProblem: (file, problem) => problems.set(file, problem),
       sparesAfter: () => firstAnswer.settled(FIRST_REQUEST_GRACE_MS),
+      firstPreloadAfter: () => listening.then(() => firstAnswer.settled(FIRST_REQUEST_GRACE_MS)),
       ...(options.firstThread ? { firstThread: options.firstThread } : {}),
     });
     const context = engineContext({ rootDir, dataDir, url, host: reachable, log, clock, functions: host, requestRecords, consoleEvents, ...(activity ? { activity } : {}), currentApp, freshness: () => server?.freshness });
@@ -305,6 +308,7 @@ export class DevServer {
       // Functions loaded once the engines are ready talk to them directly (the database's own port).
       void startup.settled().then(() => functionEnvironment.set(engines.readyFunctionEnvironment()));
       await listenHttpServer(fastify, hostName, port);
+      signalListening();
       debug(`listening at ${performance.now().toFixed(0)} ms`);
     } catch (error) {
       await fastify?.close().catch(() => undefined);

@@ -16,8 +16,16 @@ describe("fw dev's early function thread (started before the dev server's module
   let host: FunctionHost | undefined;
   let early: EarlyThread | undefined;
   const buildDir = () => path.join(rootDir, '.fw', 'dev', 'build');
-  const startHost = (firstThread?: EarlyThread) =>
-    (host = new FunctionHost(new HandlerBundler(rootDir, buildDir()), () => ({ TZ: 'UTC', BASE_ONLY: 'base' }), () => ({ TZ: 'UTC', FUNCTION_ONLY: 'function' }), log, firstThread ? { firstThread } : {}));
+  const startHost = (firstThread?: EarlyThread, firstPreloadAfter?: () => Promise<void>) =>
+    (host = new FunctionHost(new HandlerBundler(rootDir, buildDir()), () => ({ TZ: 'UTC', BASE_ONLY: 'base' }), () => ({ TZ: 'UTC', FUNCTION_ONLY: 'function' }), log, {
+      ...(firstThread ? { firstThread } : {}),
+      ...(firstPreloadAfter ? { firstPreloadAfter } : {}),
+    }));
+  const importsFile = () => path.join(rootDir, 'node_modules', 'env-marker', 'imports');
+  async function untilImported(limitMs = 30_000): Promise<boolean> {
+    for (let waited = 0; !fs.existsSync(importsFile()) && waited < limitMs; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+    return fs.existsSync(importsFile());
+  }
 
   beforeEach(() => {
     rootDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-early-thread-test-'));
@@ -69,6 +77,34 @@ describe("fw dev's early function thread (started before the dev server's module
     // And the first request is answered on that thread, in the function's own environment, without importing the package again
     expect(await h.invoke(route(128), {})).to.deep.equal({ ok: true, value: { marked: true, threadId: early!.worker.threadId, fn: 'function' } });
     expect(fs.readFileSync(imports, 'utf8').trim().split('\n')).to.have.length(1);
+  });
+
+  it("with firstPreloadAfter, boots bare and imports the handlers' packages only once that resolves (fw dev: once it listens and its first request is answered)", async () => {
+    await firstRun(128);
+    early = startEarlyThread(buildDir());
+    let preloadNow!: () => void;
+    const h = startHost(early, () => new Promise<void>((resolve) => (preloadNow = resolve)));
+    await h.rebuild([route(128)], { reuseLastRun: true });
+    // Then nothing is imported while the server starts (the first test's thread imports within this wait)
+    expect(await untilImported(1500)).to.equal(false);
+    // When the server is ready
+    preloadNow();
+    // Then the spare imports the package, with the functions' base environment, and serves the first request without importing it again
+    expect(await untilImported()).to.equal(true);
+    expect(JSON.parse(fs.readFileSync(importsFile(), 'utf8').trim())).to.deep.equal({ threadId: early!.worker.threadId, base: 'base' });
+    expect(await h.invoke(route(128), {})).to.deep.equal({ ok: true, value: { marked: true, threadId: early!.worker.threadId, fn: 'function' } });
+    expect(fs.readFileSync(importsFile(), 'utf8').trim().split('\n')).to.have.length(1);
+  });
+
+  it('with firstPreloadAfter, serves a request that comes before the preload on that thread at once (the handler imports what it needs)', async () => {
+    await firstRun(128);
+    early = startEarlyThread(buildDir());
+    // A server that never says it is ready
+    const h = startHost(early, () => new Promise<void>(() => undefined));
+    await h.rebuild([route(128)], { reuseLastRun: true });
+    // Then the first request takes the bare thread: its handler's own import, in the function's environment
+    expect(await h.invoke(route(128), {})).to.deep.equal({ ok: true, value: { marked: true, threadId: early!.worker.threadId, fn: 'function' } });
+    expect(JSON.parse(fs.readFileSync(importsFile(), 'utf8').trim())).to.deep.equal({ threadId: early!.worker.threadId, base: null });
   });
 
   it('is ended, not used, when the functions now need other heap limits', async () => {

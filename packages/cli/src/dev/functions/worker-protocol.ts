@@ -35,12 +35,14 @@ export type ServiceReplyMessage =
   | { readonly type: 'service-reply'; readonly id: number; readonly ok: false; readonly errorMessage: string };
 
 /**
- * Main → an early thread (`startEarlyThread`), once: the functions' environment (replaces the thread's empty one) and
- * the packages to import before it says it booted.
+ * Main → a thread not given a function yet. To an early thread (`startEarlyThread`), once: the functions' environment
+ * (replaces the thread's empty one) and the packages to import before it says it booted. To a thread that booted
+ * bare (the first spare, whose preload waits for the server: `firstPreloadAfter`): the packages only, imported now.
  */
 export interface PreloadMessage {
   readonly type: 'preload';
-  readonly env: Readonly<Record<string, string>>;
+  /** Absent: the thread keeps its environment. */
+  readonly env?: Readonly<Record<string, string>>;
   /** The preload module; none: the thread boots bare. */
   readonly file?: string;
 }
