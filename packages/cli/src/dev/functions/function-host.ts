@@ -57,9 +57,9 @@ export interface FunctionHostOptions {
   readonly firstThread?: EarlyThread;
   /**
    * What the first spare's preload waits for (`fw dev`: listening, then its first request answered or a moment with
-   * none). The thread boots bare at once and imports the packages only then: on a 2-core machine that import (0.3 to
-   * 0.7 s of CPU for the example's) otherwise runs beside `fw dev`'s own start-up and the first request's load, which
-   * need the CPU first. @default - nothing: the first spare preloads as it boots
+   * none). The thread boots bare at once and imports the packages only then: on a 2-core machine that import (for the
+   * example's, 0.3 to 0.4 s of CPU on a slow host) otherwise runs beside `fw dev`'s own start-up and the first
+   * request's load, which need the CPU first. @default - nothing: the first spare preloads as it boots
    */
   readonly firstPreloadAfter?: () => Promise<void>;
 }
