@@ -21,7 +21,9 @@ describe("fw dev's early function thread (started before the dev server's module
       ...(firstThread ? { firstThread } : {}),
       ...(firstPreloadAfter ? { firstPreloadAfter } : {}),
     }));
+  /** Where the marker package notes each import of it. */
   const importsFile = () => path.join(rootDir, 'node_modules', 'env-marker', 'imports');
+  /** Waits up to `limitMs` for a first import of the marker package; whether one came. */
   async function untilImported(limitMs = 30_000): Promise<boolean> {
     for (let waited = 0; !fs.existsSync(importsFile()) && waited < limitMs; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
     return fs.existsSync(importsFile());
@@ -57,7 +59,7 @@ describe("fw dev's early function thread (started before the dev server's module
     expect(await h.invoke(route(memorySize), {})).to.include({ ok: true });
     await h.stop();
     host = undefined;
-    fs.rmSync(path.join(rootDir, 'node_modules', 'env-marker', 'imports'));
+    fs.rmSync(importsFile());
   }
 
   it('is not started without a previous run, then is adopted as the first spare: preloaded with the functions\' environment, it serves the first request', async () => {
@@ -70,13 +72,12 @@ describe("fw dev's early function thread (started before the dev server's module
     const h = startHost(early);
     await h.rebuild([route(128)], { reuseLastRun: true });
     // Then the thread imports the handlers' package with the functions' base environment, before any request
-    const imports = path.join(rootDir, 'node_modules', 'env-marker', 'imports');
-    for (let waited = 0; !fs.existsSync(imports) && waited < 30_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
-    const preloaded = JSON.parse(fs.readFileSync(imports, 'utf8').trim()) as { threadId: number; base: string | null };
+    await untilImported();
+    const preloaded = JSON.parse(fs.readFileSync(importsFile(), 'utf8').trim()) as { threadId: number; base: string | null };
     expect(preloaded).to.deep.equal({ threadId: early!.worker.threadId, base: 'base' });
     // And the first request is answered on that thread, in the function's own environment, without importing the package again
     expect(await h.invoke(route(128), {})).to.deep.equal({ ok: true, value: { marked: true, threadId: early!.worker.threadId, fn: 'function' } });
-    expect(fs.readFileSync(imports, 'utf8').trim().split('\n')).to.have.length(1);
+    expect(fs.readFileSync(importsFile(), 'utf8').trim().split('\n')).to.have.length(1);
   });
 
   it("with firstPreloadAfter, boots bare and imports the handlers' packages only once that resolves (fw dev: once it listens and its first request is answered)", async () => {
@@ -85,7 +86,7 @@ describe("fw dev's early function thread (started before the dev server's module
     let preloadNow!: () => void;
     const h = startHost(early, () => new Promise<void>((resolve) => (preloadNow = resolve)));
     await h.rebuild([route(128)], { reuseLastRun: true });
-    // Then nothing is imported while the server starts (the first test's thread imports within this wait)
+    // Then nothing is imported while the server starts (a thread that preloads at once, as in the first case, imports well within this wait)
     expect(await untilImported(1500)).to.equal(false);
     // When the server is ready
     preloadNow();
