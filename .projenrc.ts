@@ -201,7 +201,7 @@ const packages: WorkspacePackage[] = [
       // The generated client's type-level test compiles a project with the TypeScript API.
       'typescript': '~6.0.3',
     },
-    // A committed launcher of lib/bin/fw.js: linked by `npm ci` before anything is built.
+    // A committed launcher of the built CLI (lib/bundle/, or lib/bin/fw.js): linked by `npm ci` before anything is built.
     bin: { fw: 'bin/fw.js' },
     // `./dev`: the dev server and its engines as a library (@framework/testing runs them inside a test process).
     subpathExports: { './dev': 'dev/index' },
@@ -382,9 +382,12 @@ new JsonFile(project, 'packages/tsconfig.json', {
 
 // ---- Tasks -------------------------------------------------------------------------------------------------------
 const buildPackages = project.addTask('build:packages', {
-  description: 'Build every workspace package in dependency order (tsc project references)',
+  description: 'Build every workspace package in dependency order (tsc project references), then the bundled CLI the fw executable runs',
   exec: 'tsc -b packages',
 });
+// The `fw` executable runs lib/bundle/ (a few files load faster than the CLI's ~170 modules; packages/cli/scripts/bundle.mjs).
+const BUNDLE_CLI = 'node packages/cli/scripts/bundle.mjs';
+buildPackages.exec(BUNDLE_CLI);
 project.compileTask.spawn(buildPackages);
 
 // The main job: the example app on `fw dev`, on embedded local engines (no cloud account, no container engine).
@@ -395,7 +398,7 @@ const example = project.addTask('example', {
 });
 // The same build as build:packages, with a line per package built (a fresh clone's first build is silent for minutes).
 example.exec('tsx scripts/build-packages.ts');
-example.exec('node ../../packages/cli/lib/bin/fw.js dev', { cwd: 'examples/tasks-api', receiveArgs: true });
+example.exec('node ../../packages/cli/bin/fw.js dev', { cwd: 'examples/tasks-api', receiveArgs: true });
 
 // Your own app before the packages are on a public registry: they are published to a local one (see the README).
 const registry = project.addTask('registry', {
@@ -445,7 +448,7 @@ project.addTask('bench:core', {
 
 project.addTask('bench:dev', {
   description: 'fw dev vs plain Fastify serving the same handler: GET /health req/s, edit-to-new-response, launch to first 200, RSS after 10,000 requests and 100 edits',
-  exec: 'tsc -b packages/cli && tsx bench/dev/run.ts',
+  exec: `tsc -b packages/cli && ${BUNDLE_CLI} && tsx bench/dev/run.ts`,
 });
 project.addTask('bench:integrations', {
   description: "@framework/integrations' HTTP client: per-request overhead vs bare fetch on the same local server in the same run (p50 ratio, goal <= +10%)",

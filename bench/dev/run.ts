@@ -27,7 +27,8 @@ import pg from 'pg';
 import { load } from './load';
 
 const repo = path.resolve(__dirname, '..', '..');
-const cli = path.join(repo, 'packages', 'cli', 'lib', 'bin', 'fw.js');
+// The `fw` executable users run: the launcher of the bundled CLI (packages/cli/bin/fw.js).
+const cli = path.join(repo, 'packages', 'cli', 'bin', 'fw.js');
 const HEALTH = path.join('src', 'routes', 'health', 'get.ts');
 const ECHO = path.join('src', 'routes', 'bench', 'echo', 'post.ts');
 const ECHO_SOURCE = `export const main = async (event: { body?: string }) => ({ statusCode: 200, headers: { 'content-type': 'application/json' }, body: event.body ?? '{}' });\n`;
@@ -495,7 +496,7 @@ function getWith(url: string, headers: Record<string, string>): Promise<{ status
  * changes: between separate runs this machine's figures move by 10 % and more.
  */
 async function compareBuilds(other: string, seconds: number): Promise<void> {
-  const otherCli = path.join(path.resolve(other), 'packages', 'cli', 'lib', 'bin', 'fw.js');
+  const otherCli = path.join(path.resolve(other), 'packages', 'cli', 'bin', 'fw.js');
   if (!fs.existsSync(otherCli)) throw new Error(`BENCH_COMPARE: ${otherCli} does not exist (build that checkout first: npx tsc -b packages)`);
   const sides: { name: string; dir: string; child: ChildProcess; url: string; headers: Record<string, string>; runs: Awaited<ReturnType<typeof load>>[]; main: number[]; all: number[]; fn: number[]; machine: MachineShares[] }[] = [];
   try {

@@ -5,9 +5,10 @@ import { commandHelp, overviewHelp } from '../cli/help.js';
 import { parseCommandLine } from '../cli/parse-command-line.js';
 import { COMMANDS } from '../commands/registry.js';
 import { UsageError } from '../errors.js';
+import { packageFile } from '../package-files.js';
 
 function version(): string {
-  return (JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  return (JSON.parse(fs.readFileSync(packageFile('package.json'), 'utf8')) as { version: string }).version;
 }
 
 async function main(argv: string[]): Promise<number> {

@@ -1,9 +1,8 @@
-import * as fs from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { AppDefinition, HandlerInfo } from '@framework/core';
 import type { AppBundle, FunctionBundle } from '@framework/infra/bundling';
 import { workerExecArgv } from '../dev/functions/function-host.js';
+import { compiledEntry } from '../package-files.js';
 
 /** What the worker is given: where the project is and which stage to bundle. */
 export interface SynthInputsRequest {
@@ -22,12 +21,8 @@ export interface SynthInputs {
   readonly handlerInfo: ReadonlyMap<string, HandlerInfo | undefined>;
 }
 
-function workerEntry(): URL {
-  const here = new URL('./synth-inputs-worker.js', import.meta.url);
-  if (fs.existsSync(fileURLToPath(here))) return here;
-  // Running from the TypeScript sources (tests through tsx): the compiled worker.
-  return new URL('../../lib/cloud/synth-inputs-worker.js', import.meta.url);
-}
+/** The compiled worker (from sources, the bundle or `lib/`: always `lib/`'s file). */
+const workerEntry = (): URL => compiledEntry('cloud/synth-inputs-worker.js');
 
 /**
  * Starts bundling the app's functions and reading their declared scopes in a worker thread, and resolves to both;

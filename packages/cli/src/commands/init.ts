@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { PROJECT_NAME } from '@framework/core';
 import { InitError } from '../errors.js';
+import { packageFile } from '../package-files.js';
 
 /**
  * `fw init <project_name> [--template <t>] [--yes] [--registry <url>]`: creates a project through the same code
@@ -113,7 +114,7 @@ export function projenNewCommand(options: { readonly template: string; readonly 
 }
 
 function ownVersion(): string {
-  const pkg = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  const pkg = JSON.parse(fs.readFileSync(packageFile('package.json'), 'utf8')) as { version: string };
   return pkg.version;
 }
 

@@ -5,16 +5,11 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { moduleLoadEnvironment, type AppDefinition } from '@framework/core';
 import { OpenApiError } from '../errors.js';
+import { compiledEntry } from '../package-files.js';
 import type { RouteContractResult } from './route-contract.js';
 
-/**
- * The compiled reader. Run from TypeScript source (tests under a TypeScript loader) there is no `.js` next to this
- * file, so the package's compiled `lib/` copy is used, as for fw dev's function worker.
- */
-function readerEntry(): string {
-  const here = fileURLToPath(new URL('./contract-reader-process.js', import.meta.url));
-  return fs.existsSync(here) ? here : fileURLToPath(new URL('../../lib/openapi/contract-reader-process.js', import.meta.url));
-}
+/** The compiled reader (from sources, the bundle or `lib/`: always `lib/`'s file, as for fw dev's function worker). */
+const readerEntry = (): string => fileURLToPath(compiledEntry('openapi/contract-reader-process.js'));
 const READ_TIMEOUT_MS = 120_000;
 
 /**

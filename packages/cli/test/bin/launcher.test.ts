@@ -47,6 +47,85 @@ describe('fw launcher (the bin npm links)', function () {
     }
   });
 
+  describe('which build it runs', () => {
+    let dir: string;
+    /** A package folder with this launcher, and stand-ins of the compiled entry and of the bundle that say which ran. */
+    beforeEach(() => {
+      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-launcher-'));
+      fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
+      fs.mkdirSync(path.join(dir, 'bin'));
+      fs.copyFileSync(path.join(CLI, manifest.bin.fw!), path.join(dir, 'bin', 'fw.js'));
+      fs.mkdirSync(path.join(dir, 'lib', 'bin'), { recursive: true });
+      fs.writeFileSync(path.join(dir, 'lib', 'bin', 'fw.js'), "process.stdout.write('compiled');\n");
+      fs.mkdirSync(path.join(dir, 'lib', 'bundle'));
+      fs.writeFileSync(path.join(dir, 'lib', 'bundle', 'fw.js'), "process.stdout.write('bundled');\n");
+    });
+    afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+    const ran = () => spawnSync(process.execPath, [path.join(dir, 'bin', 'fw.js')], { encoding: 'utf8' }).stdout;
+    const stamp = (file: string, secondsAgo: number) => {
+      const at = new Date(Date.now() - secondsAgo * 1000);
+      fs.utimesSync(path.join(dir, file), at, at);
+    };
+
+    it('the bundle, when lib/ was not compiled after it was written', () => {
+      fs.writeFileSync(path.join(dir, 'lib', '.tsbuildinfo'), '{}');
+      stamp('lib/.tsbuildinfo', 20);
+      stamp('lib/bundle/fw.js', 10);
+      expect(ran()).to.equal('bundled');
+    });
+
+    it('the bundle in an installed package (no build info is published)', () => {
+      expect(ran()).to.equal('bundled');
+    });
+
+    it('lib/bin/fw.js, when TypeScript compiled lib/ after the bundle was written (a build without the bundle step)', () => {
+      fs.writeFileSync(path.join(dir, 'lib', '.tsbuildinfo'), '{}');
+      stamp('lib/bundle/fw.js', 20);
+      stamp('lib/.tsbuildinfo', 10);
+      expect(ran()).to.equal('compiled');
+    });
+
+    it('lib/bin/fw.js, when there is no bundle', () => {
+      fs.rmSync(path.join(dir, 'lib', 'bundle'), { recursive: true });
+      expect(ran()).to.equal('compiled');
+    });
+  });
+
+  it("the bundle (scripts/bundle.mjs) runs the CLI: its version, and fw dev's function threads, database engine and type checker from lib/", async () => {
+    execFileSync(process.execPath, [path.join(CLI, 'scripts', 'bundle.mjs')], { stdio: 'pipe' });
+    const bundled = path.join(CLI, 'lib', 'bundle', 'fw.js');
+    const version = spawnSync(process.execPath, [bundled, '--version'], { encoding: 'utf8' });
+    expect(version.stdout.trim()).to.equal((JSON.parse(fs.readFileSync(path.join(CLI, 'package.json'), 'utf8')) as { version: string }).version);
+    // The bundle holds this package's modules only: packages stay imports, so the app and the CLI share one copy each.
+    const texts = fs.readdirSync(path.dirname(bundled)).map((file) => fs.readFileSync(path.join(path.dirname(bundled), file), 'utf8'));
+    expect(texts.join('\n')).to.match(/from "@framework\/core(\/[a-z-]+)?"/);
+    expect(texts.join('\n')).not.to.match(/function defineApp\(/);
+    const port = await freePort();
+    // The example on PGlite (a child process), a route (a function thread) and the background type check (a thread).
+    const child = spawn(process.execPath, [bundled, 'dev', '--port', String(port)], { cwd: EXAMPLE, env: { ...userEnv(), FW_DEV_ENGINES: 'databases=embedded' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+    const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
+    try {
+      await Promise.race([
+        eventually(async () => (output.includes(`serving at http://127.0.0.1:${port}`) ? true : undefined), 90_000, `fw dev serving on ${port}`),
+        exited.then(() => Promise.reject(new Error(`fw dev exited:\n${output}`))),
+      ]);
+      const health = await fetch(`http://127.0.0.1:${port}/health`);
+      expect(health.status, output).to.equal(200);
+      // A route that reaches the database: PGlite's process was started from lib/.
+      const token = (await (await fetch(`http://127.0.0.1:${port}/_dev/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ scopes: ['tasks:read'], sub: 'launcher-test', tenant: 'launcher-tenant' }) })).json()) as { access_token: string };
+      const tasks = await fetch(`http://127.0.0.1:${port}/tasks`, { headers: { authorization: `Bearer ${token.access_token}` } });
+      expect(tasks.status, `${output}\n${await tasks.clone().text()}`).to.equal(200);
+      await eventually(async () => (/typecheck/i.test(output) ? true : undefined), 60_000, 'the type checker reporting');
+      expect(output).not.to.match(/type checker stopped|Cannot find module|ERR_MODULE_NOT_FOUND/);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+    }
+  });
+
   it('in examples/tasks-api, `npx fw --help` runs the linked bin', () => {
     const linked = path.join(REPO, 'node_modules', '.bin', 'fw');
     expect(fs.realpathSync(linked), 'node_modules/.bin/fw (re-run npm install after changing the bin)').to.equal(fs.realpathSync(path.join(CLI, manifest.bin.fw!)));

@@ -14,7 +14,7 @@ export interface FwDevProcess {
  * the test runner's TypeScript loader would be inherited by the dev server's function worker threads.
  */
 export async function startFwDev(rootDir: string, timeoutMs = 60_000): Promise<FwDevProcess> {
-  const cli = fileURLToPath(new URL('../../lib/bin/fw.js', import.meta.url));
+  const cli = fileURLToPath(new URL('../../bin/fw.js', import.meta.url));
   const child: ChildProcess = spawn(process.execPath, [cli, 'dev', '--port', '0', '--no-typecheck'], { cwd: rootDir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } });
   let output = '';
   child.stdout!.on('data', (c: Buffer) => (output += c.toString('utf8')));

@@ -7,7 +7,8 @@ import { fileURLToPath } from 'node:url';
 
 /** The repository root (tests run from packages/cli). */
 export const REPO = fileURLToPath(new URL('../../../../', import.meta.url));
-export const FW_BIN = path.join(REPO, 'packages', 'cli', 'lib', 'bin', 'fw.js');
+/** The `fw` executable npm links (the launcher of the bundled CLI, see bin/fw.js): what users run. */
+export const FW_BIN = path.join(REPO, 'packages', 'cli', 'bin', 'fw.js');
 
 /**
  * A copy of examples/tasks-api in a temporary folder (so tests may edit it), with `node_modules` linked to the

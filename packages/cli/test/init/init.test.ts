@@ -9,7 +9,7 @@ import { checkTarget, parseInitArgs, projenNewCommand, TEMPLATE_CHOICES } from '
 import { InitError } from '../../src/errors.js';
 
 const run = promisify(execFile);
-const fwBin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../lib/bin/fw.js');
+const fwBin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/fw.js');
 
 function thrown(fn: () => unknown): InitError {
   try {

@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import type { DatabaseDefinition } from '@framework/core';
 import type pg from 'pg';
 import { DevServerError } from '../../errors.js';
+import { compiledEntry } from '../../package-files.js';
 import { childEnv, childExecArgv } from '../debugger/child-node-options.js';
 import type { DevLogger } from './engine.js';
 import { findOnPath, freePort } from './ports.js';
@@ -30,7 +31,7 @@ export interface PostgresBackend {
 export const pgliteBackend: PostgresBackend = {
   label: 'PGlite',
   async start(databases, dataDir, host) {
-    const child = fork(fileURLToPath(new URL('./pglite-worker.js', import.meta.url)), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'json', execArgv: childExecArgv(), env: childEnv() });
+    const child = fork(fileURLToPath(compiledEntry('dev/engines/pglite-worker.js')), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'json', execArgv: childExecArgv(), env: childEnv() });
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     child.send({ host, databases: databases.map((d) => ({ id: d.id, dir: path.join(dataDir, 'databases', d.id, 'pglite') })) });
     const ports = await new Promise<Map<string, number>>((resolve, reject) => {

@@ -1,16 +1,7 @@
-import * as fs from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { compiledEntry } from '../../package-files.js';
 
-/**
- * The compiled worker entry of function threads. Run from TypeScript source (tests under a TypeScript loader) there is
- * no `.js` next to this file, so the package's compiled `lib/` copy is used.
- */
-function functionWorkerEntry(): URL {
-  const here = new URL('./function-worker.js', import.meta.url);
-  if (fs.existsSync(fileURLToPath(here))) return here;
-  return new URL('../../../lib/dev/functions/function-worker.js', import.meta.url);
-}
-export const FUNCTION_WORKER_URL = functionWorkerEntry();
+/** The compiled worker entry of function threads (from sources, the bundle or `lib/`: always `lib/`'s file). */
+export const FUNCTION_WORKER_URL = compiledEntry('dev/functions/function-worker.js');
 
 /**
  * The Node flags of worker threads: the parent's, minus module loaders. Workers run compiled JavaScript only, and a

@@ -1,18 +1,14 @@
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { compiledEntry } from '../../package-files.js';
 import type { DevLogger } from '../engines/engine.js';
 import { workerExecArgv } from '../functions/function-host.js';
 import type { TypeCheckResult, TypeCheckWorkerData } from './type-check-worker.js';
 
-/** The compiled thread entry (run from TypeScript sources, tests use the package's compiled `lib/` copy). */
-function workerEntry(): URL {
-  const here = new URL('./type-check-worker.js', import.meta.url);
-  if (fs.existsSync(fileURLToPath(here))) return here;
-  return new URL('../../../lib/dev/typecheck/type-check-worker.js', import.meta.url);
-}
+/** The compiled thread entry (from sources, the bundle or `lib/`: always `lib/`'s file). */
+const workerEntry = (): URL => compiledEntry('dev/typecheck/type-check-worker.js');
 
 /**
  * `fw dev` serves handlers compiled by esbuild, which strips types without checking them (as users of esbuild-based
