@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 
 /**
  * The package's own folder (where its package.json is), found from this module's URL. This module runs from
- * `src/` (tests under a TypeScript loader), from `lib/` (the compiled CLI) or from the single-file bundle in
+ * `src/` (tests under a TypeScript loader), from `lib/` (the compiled CLI) or from the bundle in
  * `lib/bundle/` (what the `fw` executable runs, see `scripts/bundle.mjs`), each at its own depth; so files are named
  * from the package root, never relative to the module that needs them.
  */

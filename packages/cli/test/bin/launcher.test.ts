@@ -1,4 +1,4 @@
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -20,6 +20,20 @@ function userEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) if (!/^(npm_|FW_|INIT_CWD$|NODE_OPTIONS$)/i.test(key)) env[key] = value;
   return env;
+}
+
+/** The output of a started `fw dev` (both streams), its exit, and a wait until it serves on `port` that fails with the output if it exits first. */
+function watchDev(child: ChildProcess, label: string) {
+  let output = '';
+  child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+  const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
+  const serving = (port: number) =>
+    Promise.race([
+      eventually(async () => (output.includes(`serving at http://127.0.0.1:${port}`) ? true : undefined), 90_000, `fw dev serving on ${port}`),
+      exited.then(() => Promise.reject(new Error(`${label} exited:\n${output}`))),
+    ]);
+  return { exited, serving, output: () => output };
 }
 
 describe('fw launcher (the bin npm links)', function () {
@@ -103,26 +117,20 @@ describe('fw launcher (the bin npm links)', function () {
     const port = await freePort();
     // The example on PGlite (a child process), a route (a function thread) and the background type check (a thread).
     const child = spawn(process.execPath, [bundled, 'dev', '--port', String(port)], { cwd: EXAMPLE, env: { ...userEnv(), FW_DEV_ENGINES: 'databases=embedded' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
-    child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
-    const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
+    const dev = watchDev(child, 'fw dev');
     try {
-      await Promise.race([
-        eventually(async () => (output.includes(`serving at http://127.0.0.1:${port}`) ? true : undefined), 90_000, `fw dev serving on ${port}`),
-        exited.then(() => Promise.reject(new Error(`fw dev exited:\n${output}`))),
-      ]);
+      await dev.serving(port);
       const health = await fetch(`http://127.0.0.1:${port}/health`);
-      expect(health.status, output).to.equal(200);
+      expect(health.status, dev.output()).to.equal(200);
       // A route that reaches the database: PGlite's process was started from lib/.
       const token = (await (await fetch(`http://127.0.0.1:${port}/_dev/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ scopes: ['tasks:read'], sub: 'launcher-test', tenant: 'launcher-tenant' }) })).json()) as { access_token: string };
       const tasks = await fetch(`http://127.0.0.1:${port}/tasks`, { headers: { authorization: `Bearer ${token.access_token}` } });
-      expect(tasks.status, `${output}\n${await tasks.clone().text()}`).to.equal(200);
-      await eventually(async () => (/typecheck/i.test(output) ? true : undefined), 60_000, 'the type checker reporting');
-      expect(output).not.to.match(/type checker stopped|Cannot find module|ERR_MODULE_NOT_FOUND/);
+      expect(tasks.status, `${dev.output()}\n${await tasks.clone().text()}`).to.equal(200);
+      await eventually(async () => (/typecheck/i.test(dev.output()) ? true : undefined), 60_000, 'the type checker reporting');
+      expect(dev.output()).not.to.match(/type checker stopped|Cannot find module|ERR_MODULE_NOT_FOUND/);
     } finally {
       if (child.exitCode === null) child.kill('SIGTERM');
-      await exited;
+      await dev.exited;
     }
   });
 
@@ -143,21 +151,15 @@ describe('fw launcher (the bin npm links)', function () {
       // Own process group: npm → sh → fw all stop together.
       detached: true,
     });
-    let output = '';
-    child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
-    child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
-    const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
+    const dev = watchDev(child, 'npm run dev');
     try {
-      await Promise.race([
-        eventually(async () => (output.includes(`serving at http://127.0.0.1:${port}`) ? true : undefined), 90_000, `fw dev serving on ${port}`),
-        exited.then(() => Promise.reject(new Error(`npm run dev exited:\n${output}`))),
-      ]);
+      await dev.serving(port);
       const response = await fetch(`http://127.0.0.1:${port}/health`);
-      expect(response.status, output).to.equal(200);
+      expect(response.status, dev.output()).to.equal(200);
       expect(await response.json()).to.include({ status: 'ok' });
     } finally {
       if (child.exitCode === null) process.kill(-child.pid!, 'SIGTERM');
-      await exited;
+      await dev.exited;
     }
   });
 });
