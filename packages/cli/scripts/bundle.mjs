@@ -25,7 +25,8 @@ if (!fs.existsSync(entry)) {
   process.exit(1);
 }
 
-// Written to a fresh folder then renamed over the old one, so a run of `fw` meanwhile sees one whole bundle.
+// Written to a fresh folder, then the old bundle removed and the new one renamed into place: a run of `fw` meanwhile
+// sees a whole bundle or none (then the launcher runs lib/bin/fw.js), never half of one.
 const staging = `${outdir}.tmp-${process.pid}`;
 fs.rmSync(staging, { recursive: true, force: true });
 const keepPackagesExternal = {

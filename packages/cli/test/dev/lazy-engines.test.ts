@@ -48,12 +48,15 @@ describe('fw dev loads engine modules only for the intents the app declares', fu
       await dev.stop();
     }
     const resolved = fs.readFileSync(record, 'utf8');
-    // The record works: the dev server's own modules are in it.
-    expect(resolved).to.contain('dev-server.js');
+    // The record works: the dev server's own modules are in it (lib/dev/dev-server.js, or the bundle's chunk of it,
+    // lib/bundle/dev-server-<hash>.js, which the fw executable runs once the bundle is built: scripts/bundle.mjs).
+    expect(resolved).to.match(/\/dev-server(-[A-Z0-9]+)?\.js\n/);
     // Nor the token verifier (jose, aws-jwt-verify: no route checks a token yet) nor the WebSocket engine (`ws`), nor
     // the billing engine's package (an app without `billing`).
     for (const module of ['/node_modules/pg/', '/packages/data/', '/node_modules/@framework/data/', '/packages/storage/lib/local/', 'busboy', '/node_modules/jose/', '/node_modules/aws-jwt-verify/', '/node_modules/ws/', '/engines/ws.js', '/packages/pro-billing/', '/node_modules/@framework-pro/billing/', '/node_modules/stripe/']) {
       expect(resolved, module).not.to.contain(module);
     }
+    // The WebSocket engine's chunk of the bundle (lib/bundle/ws-<hash>.js), when the bundle ran.
+    expect(resolved).not.to.match(/\/bundle\/ws-[A-Z0-9]+\.js\n/);
   });
 });
