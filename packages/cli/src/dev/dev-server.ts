@@ -18,7 +18,7 @@ import { DevClock, type DevClockMode } from './clock/index.js';
 import { EngineStartup } from './engines/engine-startup.js';
 import type { EnginePreferences } from './engines/index.js';
 import type { DevEngine, DevLogger } from './engines/engine.js';
-import { freePort, portInUse } from './engines/ports.js';
+import { PortReservation } from './engines/ports.js';
 import { FileStamps, FolderListing, Freshness, WatchGate, eventsReliableFor } from './freshness/index.js';
 import { FunctionHost, type FunctionOutput } from './functions/function-host.js';
 import type { EarlyThread } from './functions/early-thread.js';
@@ -212,6 +212,22 @@ export class DevServer {
   }
 
   static async start(options: DevServerOptions): Promise<DevServer> {
+    const hostName = options.host ?? '127.0.0.1';
+    const requested = options.port ?? 3000;
+    // First of all: a taken port is known in a millisecond, not after the engines took their seconds to start. From
+    // here on the port is held, and the HTTP server listens on the very socket that holds it (`PortReservation`).
+    const reservation = await PortReservation.take(hostName, requested).catch((error: NodeJS.ErrnoException) => {
+      throw error.code === 'EADDRINUSE' ? portInUseError(hostName, requested, error) : error;
+    });
+    try {
+      return await DevServer.startOn(options, reservation);
+    } catch (error) {
+      await reservation.release();
+      throw error;
+    }
+  }
+
+  private static async startOn(options: DevServerOptions, reservation: PortReservation): Promise<DevServer> {
     const rootDir = path.resolve(options.rootDir);
     const stage = options.stage ?? 'dev';
     const hostName = options.host ?? '127.0.0.1';
@@ -227,8 +243,6 @@ export class DevServer {
       options.activityLog === false
         ? undefined
         : new ActivityLog(options.activityLog ?? { write: batchedLineWriter(process.stdout), colour: process.stdout.isTTY === true && !process.env.NO_COLOR });
-    // First of all: a taken port is known in a millisecond, not after the engines took their seconds to start.
-    if (options.port !== 0 && (await portInUse(hostName, options.port ?? 3000))) throw portInUseError(hostName, options.port ?? 3000);
     debug(`start at ${performance.now().toFixed(0)} ms of the process`);
     const { app, inputs: configInputs } = await loadAppWithInputs(rootDir, stage);
     debug(`app loaded at ${performance.now().toFixed(0)} ms`);
@@ -236,7 +250,7 @@ export class DevServer {
     refreshClient(rootDir, app, log);
     // Before the background type check starts, so it checks against this app's ids and scopes.
     writeTypes(rootDir, app, log);
-    const port = options.port === 0 ? await freePort(hostName) : options.port ?? 3000;
+    const port = reservation.port;
     const reachable = hostName === '0.0.0.0' || hostName === '::' ? '127.0.0.1' : hostName;
     const url = `http://${reachable}:${port}`;
     const dataDir = path.resolve(options.dataDir ?? path.join(rootDir, '.fw'));
@@ -307,7 +321,7 @@ export class DevServer {
       startup.startWaiting(options.engineReadyTimeoutMs ?? ENGINE_READY_TIMEOUT_MS, log);
       // Functions loaded once the engines are ready talk to them directly (the database's own port).
       void startup.settled().then(() => functionEnvironment.set(engines.readyFunctionEnvironment()));
-      await listenHttpServer(fastify, hostName, port);
+      await listenHttpServer(fastify, hostName, reservation);
       signalListening();
       debug(`listening at ${performance.now().toFixed(0)} ms`);
     } catch (error) {

@@ -3,7 +3,6 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { expect } from 'chai';
-import { freePort } from '../../src/dev/engines/ports.js';
 import { REPO, eventually } from '../dev/helpers.js';
 
 /**
@@ -22,15 +21,16 @@ function userEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
-/** The output of a started `fw dev` (both streams), its exit, and a wait until it serves on `port` that fails with the output if it exits first. */
+/** The output of a started `fw dev` (both streams), its exit, and a wait for the URL it serves at that fails with the output if it exits first. */
 function watchDev(child: ChildProcess, label: string) {
   let output = '';
   child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
   const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
-  const serving = (port: number) =>
+  /** The URL fw dev serves at (started with --port 0: a port picked and held by fw dev itself). */
+  const serving = () =>
     Promise.race([
-      eventually(async () => (output.includes(`serving at http://127.0.0.1:${port}`) ? true : undefined), 90_000, `fw dev serving on ${port}`),
+      eventually(async () => /serving at (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1], 90_000, 'fw dev serving'),
       exited.then(() => Promise.reject(new Error(`${label} exited:\n${output}`))),
     ]);
   return { exited, serving, output: () => output };
@@ -114,17 +114,16 @@ describe('fw launcher (the bin npm links)', function () {
     const texts = fs.readdirSync(path.dirname(bundled)).map((file) => fs.readFileSync(path.join(path.dirname(bundled), file), 'utf8'));
     expect(texts.join('\n')).to.match(/from "@framework\/core(\/[a-z-]+)?"/);
     expect(texts.join('\n')).not.to.match(/function defineApp\(/);
-    const port = await freePort();
     // The example on PGlite (a child process), a route (a function thread) and the background type check (a thread).
-    const child = spawn(process.execPath, [bundled, 'dev', '--port', String(port)], { cwd: EXAMPLE, env: { ...userEnv(), FW_DEV_ENGINES: 'databases=embedded' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [bundled, 'dev', '--port', '0'], { cwd: EXAMPLE, env: { ...userEnv(), FW_DEV_ENGINES: 'databases=embedded' }, stdio: ['ignore', 'pipe', 'pipe'] });
     const dev = watchDev(child, 'fw dev');
     try {
-      await dev.serving(port);
-      const health = await fetch(`http://127.0.0.1:${port}/health`);
+      const url = await dev.serving();
+      const health = await fetch(`${url}/health`);
       expect(health.status, dev.output()).to.equal(200);
       // A route that reaches the database: PGlite's process was started from lib/.
-      const token = (await (await fetch(`http://127.0.0.1:${port}/_dev/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ scopes: ['tasks:read'], sub: 'launcher-test', tenant: 'launcher-tenant' }) })).json()) as { access_token: string };
-      const tasks = await fetch(`http://127.0.0.1:${port}/tasks`, { headers: { authorization: `Bearer ${token.access_token}` } });
+      const token = (await (await fetch(`${url}/_dev/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ scopes: ['tasks:read'], sub: 'launcher-test', tenant: 'launcher-tenant' }) })).json()) as { access_token: string };
+      const tasks = await fetch(`${url}/tasks`, { headers: { authorization: `Bearer ${token.access_token}` } });
       expect(tasks.status, `${dev.output()}\n${await tasks.clone().text()}`).to.equal(200);
       await eventually(async () => (/typecheck/i.test(dev.output()) ? true : undefined), 60_000, 'the type checker reporting');
       expect(dev.output()).not.to.match(/type checker stopped|Cannot find module|ERR_MODULE_NOT_FOUND/);
@@ -142,9 +141,8 @@ describe('fw launcher (the bin npm links)', function () {
     expect(result.stdout).to.contain('Usage: fw');
   });
 
-  it('in examples/tasks-api, `npm run dev -- --port <free>` serves /health', async () => {
-    const port = await freePort();
-    const child = spawn('npm', ['run', 'dev', '--', '--port', String(port)], {
+  it('in examples/tasks-api, `npm run dev -- --port 0` serves /health', async () => {
+    const child = spawn('npm', ['run', 'dev', '--', '--port', '0'], {
       cwd: EXAMPLE,
       env: { ...userEnv(), FW_DEV_ENGINES: 'databases=embedded' },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -153,8 +151,8 @@ describe('fw launcher (the bin npm links)', function () {
     });
     const dev = watchDev(child, 'npm run dev');
     try {
-      await dev.serving(port);
-      const response = await fetch(`http://127.0.0.1:${port}/health`);
+      const url = await dev.serving();
+      const response = await fetch(`${url}/health`);
       expect(response.status, dev.output()).to.equal(200);
       expect(await response.json()).to.include({ status: 'ok' });
     } finally {

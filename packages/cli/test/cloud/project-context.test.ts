@@ -12,8 +12,16 @@ import { CloudCommandError } from '../../src/errors.js';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const fixture = path.join(here, 'fixtures', 'app');
 
+/** The temporary folders the cases made, removed after them. */
+const made: string[] = [];
+function tempFolder(prefix: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+}
+
 function folderWith(cdkJson?: string): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-cdk-json-'));
+  const dir = tempFolder('fw-cdk-json-');
   if (cdkJson !== undefined) fs.writeFileSync(path.join(dir, 'cdk.json'), cdkJson);
   return dir;
 }
@@ -31,6 +39,10 @@ function executionRoles(assemblyDir: string): number {
 }
 
 describe("the project's cdk.json context in the cloud commands", () => {
+  after(() => {
+    for (const dir of made.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
   it('is empty without cdk.json, or without a context in it', () => {
     expect(readProjectContext(folderWith())).to.deep.equal({});
     expect(readProjectContext(folderWith('{ "app": "npx fw synth" }'))).to.deep.equal({});
@@ -55,7 +67,7 @@ describe("the project's cdk.json context in the cloud commands", () => {
     this.timeout(600_000);
     const cdkJson = path.join(fixture, 'cdk.json');
     const app = await loadCloudApp(fixture, 'dev');
-    const out = (name: string) => fs.mkdtempSync(path.join(os.tmpdir(), `fw-cdk-json-${name}-`));
+    const out = (name: string) => tempFolder(`fw-cdk-json-${name}-`);
     try {
       const separate = executionRoles(await synthesizeStage(app, parseCloudOptions('synth', ['--out', out('separate'), '--no-checks'])));
       fs.writeFileSync(cdkJson, JSON.stringify({ context: { '@framework/infra:shareRoles': true } }));

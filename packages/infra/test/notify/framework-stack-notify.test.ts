@@ -98,9 +98,14 @@ describe('FrameworkStack builds NotifyChannels from infrastructure.notify', func
   });
 
   it('with shared roles, the dispatcher units do not share a role with a function that has the same other grants', () => {
-    const shared = synthesizeApp(app, { outdir: fs.mkdtempSync(path.join(os.tmpdir(), 'fw-infra-notify-shared-')), shareRoles: true }).stack;
-    const roleOf = (name: string) => shared.functions.get(name)!.function.role!.node.path;
-    const dispatcherRoles = new Set([consumer(), sweeper()].map(roleOf));
-    for (const unit of app.units.filter((u) => ![consumer(), sweeper()].includes(u.functionName))) expect(dispatcherRoles.has(roleOf(unit.functionName)), unit.functionName).to.equal(false);
+    const sharedOutdir = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-infra-notify-shared-'));
+    try {
+      const shared = synthesizeApp(app, { outdir: sharedOutdir, shareRoles: true }).stack;
+      const roleOf = (name: string) => shared.functions.get(name)!.function.role!.node.path;
+      const dispatcherRoles = new Set([consumer(), sweeper()].map(roleOf));
+      for (const unit of app.units.filter((u) => ![consumer(), sweeper()].includes(u.functionName))) expect(dispatcherRoles.has(roleOf(unit.functionName)), unit.functionName).to.equal(false);
+    } finally {
+      fs.rmSync(sharedOutdir, { recursive: true, force: true });
+    }
   });
 });

@@ -15,14 +15,50 @@ export function freePort(host = '127.0.0.1'): Promise<number> {
   });
 }
 
-/** Whether `port` on `host` is taken right now (tried by listening on it a moment; any other failure is thrown). */
-export function portInUse(host: string, port: number): Promise<boolean> {
-  return new Promise((resolve, reject) => {
+/**
+ * A port held by a listening socket of ours from the start of `fw dev` until its HTTP server takes that very socket
+ * over. `fw dev` needs its URL before it listens (the engines and the functions' environment carry it) and starts its
+ * engines in between (seconds): a port only found free would meanwhile be free for anyone, another server's
+ * `listen(0)` or the local end of an outgoing connection, both of which the OS picks from the same range.
+ */
+export class PortReservation {
+  private released?: Promise<void>;
+
+  private constructor(
+    private readonly server: net.Server,
+    readonly port: number,
+  ) {}
+
+  /** Holds `port` on `host` (0: any free one). Rejects with the listen error (`EADDRINUSE` when it is taken). */
+  static async take(host: string, port: number): Promise<PortReservation> {
     const server = net.createServer();
+    // While only held, the port does not keep the process alive, and a connection to it is closed: nothing answers yet.
     server.unref();
-    server.once('error', (error: NodeJS.ErrnoException) => (error.code === 'EADDRINUSE' ? resolve(true) : reject(error)));
-    server.listen(port, host, () => server.close(() => resolve(false)));
-  });
+    server.on('connection', (socket) => socket.destroy());
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => resolve());
+    });
+    return new PortReservation(server, (server.address() as net.AddressInfo).port);
+  }
+
+  /**
+   * The held socket, for `server.listen()` of the server meant for it (Node.js listens on a handle it is given as
+   * `handle`): the port is never free in between. This reservation lets go of it: `release()` does nothing after.
+   */
+  handOver(): { readonly handle: unknown } {
+    if (this.released) throw new Error(`the reservation of port ${this.port} was already released`);
+    this.released = Promise.resolve();
+    // The server taking it over keeps the process alive like any listening server.
+    this.server.ref();
+    return { handle: (this.server as unknown as { _handle: unknown })._handle };
+  }
+
+  /** Lets the port go (start-up failed). Safe to call again. */
+  release(): Promise<void> {
+    this.released ??= new Promise<void>((resolve) => this.server.close(() => resolve()));
+    return this.released;
+  }
 }
 
 /** The absolute path of an executable on PATH, or undefined. */

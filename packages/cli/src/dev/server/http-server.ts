@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { DEV_OAUTH_PATHS, DEV_PATHS, type AppDefinition } from '@framework/core';
-import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyListenOptions, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { DevServerError } from '../../errors.js';
 import type { ActivityLog } from '../activity/index.js';
+import type { PortReservation } from '../engines/ports.js';
 import { apiDocsPlugin, type DevOpenApi } from '../api-docs/index.js';
 import { CONSOLE_PATHS, consolePlugin, type ConsoleEventStream, type DevProblems, type RequestRecords } from '../console/index.js';
 import { issuerPlugin } from '../auth/issuer-plugin.js';
@@ -239,15 +240,13 @@ export function engineNotReady(notReady: ReadonlySet<string>, requestId: string)
   return errorResponse(503, 'ENGINE_NOT_READY', `${[...notReady].join(', ')} is still starting; retry in a moment (see the fw dev console)`, requestId, { 'retry-after': '5' });
 }
 
-/** Listens on `host:port`; a port taken since the check at start-up is FW_ERR_DEV_PORT_IN_USE. */
-export async function listenHttpServer(fastify: FastifyInstance, host: string, port: number): Promise<void> {
+/** Listens on the socket held since start-up (`PortReservation`), so the port cannot have been taken meanwhile. */
+export async function listenHttpServer(fastify: FastifyInstance, host: string, reservation: PortReservation): Promise<void> {
   try {
-    await fastify.listen({ port, host });
+    // Fastify passes its listen options on to Node.js's `server.listen()`, which listens on `handle` when given one.
+    await fastify.listen({ host, ...reservation.handOver() } as FastifyListenOptions);
   } catch (error) {
-    const code = (error as { code?: string }).code;
-    // Taken while the engines started (the check at the start saw it free).
-    if (code === 'EADDRINUSE') throw portInUseError(host, port, error);
-    throw new DevServerError('FW_ERR_DEV_BAD_ARGUMENT', `cannot listen on ${host}:${port}: ${(error as Error).message}`, { cause: error });
+    throw new DevServerError('FW_ERR_DEV_BAD_ARGUMENT', `cannot listen on ${host}:${reservation.port}: ${(error as Error).message}`, { cause: error });
   }
 }
 
