@@ -105,7 +105,8 @@ async function waitForServer(port: number, host: string, child: ChildProcess, ou
   const deadline = Date.now() + 30_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`postgres exited with ${child.exitCode}: ${output().trim()}`);
-    const client = await pgClient({ host, port, user: 'postgres', database: 'postgres' });
+    // A server that is not this postgres (it took the port first) may accept and never answer: each try is bounded.
+    const client = await pgClient({ host, port, user: 'postgres', database: 'postgres', connectionTimeoutMillis: 2_000 });
     try {
       await client.connect();
       await client.end();
@@ -124,26 +125,61 @@ async function waitForServer(port: number, host: string, child: ChildProcess, ou
  * free port bound to the dev server's address, with a database per database intent. When `fw dev` runs as root,
  * postgres runs as the `postgres` user, which must be able to reach the project folder.
  */
-export const nativeBackend: PostgresBackend = {
-  label: 'postgres on PATH',
-  async start(databases, dataDir, host, log) {
-    const postgres = findOnPath('postgres');
-    const initdb = findOnPath('initdb');
-    if (!postgres || !initdb) throw new DevServerError('FW_ERR_DEV_NO_ENGINE', 'postgres and initdb are not on PATH: install PostgreSQL or use --engine databases=embedded');
-    const user = postgresUser();
-    const dir = path.join(dataDir, 'databases', 'native');
-    // Our own folders on the way must let the postgres user through when it is not us.
-    for (const folder of [dataDir, path.join(dataDir, 'databases')]) {
-      fs.mkdirSync(folder, { recursive: true });
-      if (user) fs.chmodSync(folder, fs.statSync(folder).mode | 0o011);
-    }
-    if (!fs.existsSync(path.join(dir, 'PG_VERSION'))) {
-      fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-      if (user) fs.chownSync(dir, user.uid, user.gid);
-      log.info(`databases: creating a PostgreSQL cluster in ${path.relative(process.cwd(), dir) || dir} (first run)`);
-      await run(initdb, ['-D', dir, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--no-sync', '--no-instructions'], user);
-    }
-    const port = await freePort(host);
+export const nativeBackend: PostgresBackend = nativePostgres();
+
+/** The native backend, with the way it picks a port (a test picks a taken one). */
+export function nativePostgres(pickPort: (host: string) => Promise<number> = freePort): PostgresBackend {
+  return {
+    label: 'postgres on PATH',
+    async start(databases, dataDir, host, log) {
+      const postgres = findOnPath('postgres');
+      const initdb = findOnPath('initdb');
+      if (!postgres || !initdb) throw new DevServerError('FW_ERR_DEV_NO_ENGINE', 'postgres and initdb are not on PATH: install PostgreSQL or use --engine databases=embedded');
+      const user = postgresUser();
+      const dir = path.join(dataDir, 'databases', 'native');
+      // Our own folders on the way must let the postgres user through when it is not us.
+      for (const folder of [dataDir, path.join(dataDir, 'databases')]) {
+        fs.mkdirSync(folder, { recursive: true });
+        if (user) fs.chmodSync(folder, fs.statSync(folder).mode | 0o011);
+      }
+      if (!fs.existsSync(path.join(dir, 'PG_VERSION'))) {
+        fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+        if (user) fs.chownSync(dir, user.uid, user.gid);
+        log.info(`databases: creating a PostgreSQL cluster in ${path.relative(process.cwd(), dir) || dir} (first run)`);
+        await run(initdb, ['-D', dir, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--no-sync', '--no-instructions'], user);
+      }
+      const { port, stop } = await startOnFreePort(postgres, dir, host, user, pickPort);
+      try {
+        const admin = await pgClient({ host, port, user: 'postgres', database: 'postgres' });
+        await admin.connect();
+        try {
+          for (const database of databases) {
+            const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [database.databaseName]);
+            if (exists.rowCount === 0) await admin.query(`CREATE DATABASE "${database.databaseName.replace(/"/g, '""')}"`);
+          }
+        } finally {
+          await admin.end();
+        }
+      } catch (error) {
+        await stop();
+        throw error;
+      }
+      return { ports: new Map(databases.map((d) => [d.id, port])), description: `postgres on PATH (${fs.realpathSync(postgres)})`, stop };
+    },
+  };
+}
+
+/** How often a port found free is tried again when postgres finds it taken. */
+const BIND_ATTEMPTS = 3;
+
+/**
+ * Starts postgres on a port found free, and waits until it answers. postgres binds it itself, a moment after it was
+ * found free: when something took it meanwhile (another server's `listen(0)`, an outgoing connection's local end),
+ * postgres exits saying so, and another free port is tried.
+ */
+async function startOnFreePort(postgres: string, dir: string, host: string, user: { uid: number; gid: number } | undefined, pickPort: (host: string) => Promise<number>) {
+  for (let attempt = 1; ; attempt++) {
+    const port = await pickPort(host);
     const child = spawn(postgres, ['-D', dir, '-p', String(port), '-c', `listen_addresses=${host}`, '-c', 'unix_socket_directories=', '-c', 'fsync=off'], {
       stdio: ['ignore', 'ignore', 'pipe'],
       ...(user ?? {}),
@@ -159,20 +195,11 @@ export const nativeBackend: PostgresBackend = {
     };
     try {
       await waitForServer(port, host, child, () => stderr);
-      const admin = await pgClient({ host, port, user: 'postgres', database: 'postgres' });
-      await admin.connect();
-      try {
-        for (const database of databases) {
-          const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [database.databaseName]);
-          if (exists.rowCount === 0) await admin.query(`CREATE DATABASE "${database.databaseName.replace(/"/g, '""')}"`);
-        }
-      } finally {
-        await admin.end();
-      }
+      return { port, stop };
     } catch (error) {
       await stop();
+      if (attempt < BIND_ATTEMPTS && child.exitCode !== null && /could not bind|Address already in use/i.test(stderr)) continue;
       throw error;
     }
-    return { ports: new Map(databases.map((d) => [d.id, port])), description: `postgres on PATH (${fs.realpathSync(postgres)})`, stop };
-  },
-};
+  }
+}
