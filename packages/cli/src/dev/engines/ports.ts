@@ -46,12 +46,14 @@ export class PortReservation {
    * The held socket, for `server.listen()` of the server meant for it (Node.js listens on a handle it is given as
    * `handle`): the port is never free in between. This reservation lets go of it: `release()` does nothing after.
    */
-  handOver(): { readonly handle: unknown } {
+  handOver(): { readonly handle: unknown; readonly host: string } {
     if (this.released) throw new Error(`the reservation of port ${this.port} was already released`);
     this.released = Promise.resolve();
     // The server taking it over keeps the process alive like any listening server.
     this.server.ref();
-    return { handle: (this.server as unknown as { _handle: unknown })._handle };
+    // The address it is bound to, never a name: Fastify would bind each other address of a name (`localhost`) too.
+    const { address } = this.server.address() as net.AddressInfo;
+    return { handle: (this.server as unknown as { _handle: unknown })._handle, host: address };
   }
 
   /** Lets the port go (start-up failed). Safe to call again. */

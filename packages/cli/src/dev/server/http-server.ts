@@ -244,7 +244,7 @@ export function engineNotReady(notReady: ReadonlySet<string>, requestId: string)
 export async function listenHttpServer(fastify: FastifyInstance, host: string, reservation: PortReservation): Promise<void> {
   try {
     // Fastify passes its listen options on to Node.js's `server.listen()`, which listens on `handle` when given one.
-    await fastify.listen({ host, ...reservation.handOver() } as FastifyListenOptions);
+    await fastify.listen(reservation.handOver() as FastifyListenOptions);
   } catch (error) {
     throw new DevServerError('FW_ERR_DEV_BAD_ARGUMENT', `cannot listen on ${host}:${reservation.port}: ${(error as Error).message}`, { cause: error });
   }
