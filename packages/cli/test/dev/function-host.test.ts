@@ -3,6 +3,7 @@ import type { FunctionUnit, UnitKind } from '@framework/core';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { Writable } from 'node:stream';
 import type { DevLogger, InvokeOutcome } from '../../src/dev/engines/engine.js';
 import { FunctionHost, workerExecArgv } from '../../src/dev/functions/function-host.js';
 import { HandlerBundler } from '../../src/dev/functions/handler-bundler.js';
@@ -198,6 +199,57 @@ describe('dev function host (worker threads, in-process)', function () {
       ok: true,
       value: { at: '1970-01-01T00:00:00.000Z', point: { x: 1 }, own: 'custom', list: [null, null, 0], bare: { a: 1 } },
     });
+  });
+
+  it("shows a line threads write as they load once in the terminal (again only from the function that showed it), each invocation's lines every time, and taps them all", async () => {
+    // Given three handlers that, as they load, each write the same notice (a package's, on import) and a line of
+    // their own, and a line per invocation
+    const loud = ['one', 'two', 'three'].map((id) => unit('function', id, `src/functions/${id}.ts`));
+    for (const u of loud) {
+      fs.writeFileSync(
+        path.join(rootDir, u.file),
+        `console.warn('[some-package] notice: said on import');\nconsole.log('loaded ${u.id}');\nexport const main = async () => { console.log('called ${u.id}'); return '${u.id}'; };\n`,
+      );
+    }
+    const terminal = { stdout: '', stderr: '' };
+    const capture = (stream: 'stdout' | 'stderr') => new Writable({ write: (chunk, _encoding, done) => ((terminal[stream] += String(chunk)), done()) });
+    const tapped: string[] = [];
+    host = new FunctionHost(new HandlerBundler(rootDir, path.join(rootDir, '.fw', 'dev', 'build')), () => ({}), () => ({}), log, {
+      output: { stdout: capture('stdout'), stderr: capture('stderr') },
+      onLogLine: (line) => tapped.push(line),
+    });
+    await host.rebuild(loud);
+    const seen = async (line: string, times: number) => {
+      for (let i = 0; i < 300 && tapped.filter((l) => l === line).length < times; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(tapped.filter((l) => l === line), line).to.have.length(times);
+    };
+    // When each loads (its load-time lines reach fw dev before its first invocation), then runs twice
+    for (const [i, u] of loud.entries()) {
+      expect(await bounded(host.load(u), 30_000)).to.include({ ok: true });
+      await seen('[some-package] notice: said on import', i + 1);
+      await seen(`loaded ${u.id}`, 1);
+    }
+    for (const u of loud) expect(await bounded(host.invoke(u, {}), 20_000)).to.deep.equal({ ok: true, value: u.id });
+    for (const u of loud) expect(await bounded(host.invoke(u, {}), 20_000)).to.deep.equal({ ok: true, value: u.id });
+    for (const u of loud) await seen(`called ${u.id}`, 2);
+    // Then the terminal shows the shared notice once, each handler's own load line, and every invocation's line
+    const count = (text: string, line: string) => text.split('\n').filter((l) => l === line).length;
+    expect(count(terminal.stderr, '[some-package] notice: said on import')).to.equal(1);
+    for (const u of loud) {
+      expect(count(terminal.stdout, `loaded ${u.id}`), u.id).to.equal(1);
+      expect(count(terminal.stdout, `called ${u.id}`), u.id).to.equal(2);
+    }
+    // And the dev console's tap saw the notice from every thread
+    expect(tapped.filter((l) => l === '[some-package] notice: said on import')).to.have.length(3);
+    // When a save rebuilds the handlers and the second one loads again
+    await host.rebuild(loud);
+    expect(await bounded(host.load(loud[1]!), 30_000)).to.include({ ok: true });
+    await seen('loaded two', 2);
+    await seen('[some-package] notice: said on import', 4);
+    // Then its own line shows again (a handler's line at import, at each reload), the notice another function showed
+    // first does not
+    expect(count(terminal.stdout, 'loaded two')).to.equal(2);
+    expect(count(terminal.stderr, '[some-package] notice: said on import')).to.equal(1);
   });
 
   it('starts function threads without the module loaders of the parent process (a test runner TypeScript loader)', () => {

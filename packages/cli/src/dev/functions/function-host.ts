@@ -9,6 +9,7 @@ import { EventText } from './event-text.js';
 import type { HandlerBundler } from './handler-bundler.js';
 import type { FromWorker, LoadedHandlerInfo, ToWorker } from './worker-protocol.js';
 import { relayWorkerOutput } from './worker-output.js';
+import { LoadTimeLines } from './load-time-lines.js';
 import { FUNCTION_WORKER_URL, workerExecArgv } from './worker-entry.js';
 import { recordFirstThread, type EarlyThread } from './early-thread.js';
 
@@ -106,6 +107,13 @@ interface Pending {
 /** A service of the dev server that handlers call from their worker (see `FunctionHost.provide`). */
 export type WorkerService = (request: unknown) => Promise<unknown>;
 
+/** Where every thread of a host prints: the streams, the console's tap, and the load-time lines already shown. */
+interface ThreadOutput {
+  readonly output: FunctionOutput;
+  readonly onLogLine?: LogLineTap;
+  readonly loadTimeLines: LoadTimeLines;
+}
+
 /** A booted worker thread, not yet given a handler; its heap is capped for functions of `memorySize` MB. */
 class WorkerHandle {
   readonly worker: Worker;
@@ -113,13 +121,17 @@ class WorkerHandle {
   private listener?: (message: FromWorker) => void;
   /** The request id of the invocation sent last (a plain `console.log` line carries none). */
   lastRequestId?: string;
+  /** The function whose handler it was given; undefined while it is a spare. */
+  functionName?: string;
 
   /** `early`: a thread started before (`startEarlyThread`), given its environment and preload now. */
-  constructor(preload: string | undefined, env: Readonly<Record<string, string>>, readonly memorySize: number, services: ReadonlyMap<string, WorkerService>, output: FunctionOutput = process, onLogLine?: LogLineTap, early?: Worker) {
+  constructor(preload: string | undefined, env: Readonly<Record<string, string>>, readonly memorySize: number, services: ReadonlyMap<string, WorkerService>, threadOutput: ThreadOutput, early?: Worker) {
     this.worker = early ?? new Worker(FUNCTION_WORKER_URL, { workerData: { preload }, env: { ...env }, execArgv: workerExecArgv(), resourceLimits: workerResourceLimits(memorySize), stdout: true, stderr: true });
     if (early) early.postMessage({ type: 'preload', env: { ...env }, ...(preload ? { file: preload } : {}) } satisfies ToWorker);
-    relayWorkerOutput(this.worker.stdout, output.stdout, onLogLine && ((line) => onLogLine(line, 'stdout', this.lastRequestId)));
-    relayWorkerOutput(this.worker.stderr, output.stderr, onLogLine && ((line) => onLogLine(line, 'stderr', this.lastRequestId)));
+    const { output, onLogLine, loadTimeLines } = threadOutput;
+    const show = (line: string) => loadTimeLines.show(line, this);
+    relayWorkerOutput(this.worker.stdout, output.stdout, { tap: onLogLine && ((line) => onLogLine(line, 'stdout', this.lastRequestId)), show });
+    relayWorkerOutput(this.worker.stderr, output.stderr, { tap: onLogLine && ((line) => onLogLine(line, 'stderr', this.lastRequestId)), show });
     let booted!: () => void;
     this.booted = new Promise((resolve, reject) => {
       booted = resolve;
@@ -189,6 +201,7 @@ class Instance {
     log: DevLogger,
     initTimeoutMs: number,
   ) {
+    handle.functionName = unit.functionName;
     let settle!: (outcome: LoadOutcome) => void;
     this.ready = new Promise((resolve) => (settle = resolve));
     // Every load ends: loaded, failed, exited, or past Lambda's init limit (a hung import must not hang requests).
@@ -328,6 +341,8 @@ export class FunctionHost {
   private readonly services = new Map<string, WorkerService>();
   /** The early thread not adopted yet (`FunctionHostOptions.firstThread`). */
   private firstThread?: EarlyThread;
+  /** Where the threads print; a line a thread writes while it loads shows once per run (see LoadTimeLines). */
+  private readonly threadOutput: ThreadOutput;
 
   constructor(
     private readonly bundler: HandlerBundler,
@@ -339,6 +354,7 @@ export class FunctionHost {
     private readonly options: FunctionHostOptions = {},
   ) {
     this.firstThread = options.firstThread;
+    this.threadOutput = { output: options.output ?? process, onLogLine: options.onLogLine, loadTimeLines: new LoadTimeLines() };
   }
 
   /** Makes `service` callable from every function's thread (the runtime's `DevWorkerServiceCall`). */
@@ -391,7 +407,7 @@ export class FunctionHost {
     recordFirstThread(this.bundler.outputDir, this.spareMemorySize);
     const preload = this.firstSparePreload();
     const after = preload === undefined ? undefined : this.options.firstPreloadAfter;
-    const first = new WorkerHandle(after ? undefined : preload, this.baseEnvironment(), this.spareMemorySize, this.services, this.options.output, this.options.onLogLine, early);
+    const first = new WorkerHandle(after ? undefined : preload, this.baseEnvironment(), this.spareMemorySize, this.services, this.threadOutput, early);
     this.spares.push(first);
     // Only while it is still a spare: a function that took it imports what its handler needs by itself.
     if (after && preload !== undefined) {
@@ -431,7 +447,7 @@ export class FunctionHost {
   }
 
   private fillSpares(): void {
-    while (!this.stopped && this.spares.length < SPARES) this.spares.push(new WorkerHandle(this.sparePreload(), this.baseEnvironment(), this.spareMemorySize, this.services, this.options.output, this.options.onLogLine));
+    while (!this.stopped && this.spares.length < SPARES) this.spares.push(new WorkerHandle(this.sparePreload(), this.baseEnvironment(), this.spareMemorySize, this.services, this.threadOutput));
   }
 
   private sparePreload(): string | undefined {
@@ -592,7 +608,7 @@ export class FunctionHost {
   }
 
   private bareThread(memorySize: number): WorkerHandle {
-    return new WorkerHandle(undefined, this.baseEnvironment(), memorySize, this.services, this.options.output, this.options.onLogLine);
+    return new WorkerHandle(undefined, this.baseEnvironment(), memorySize, this.services, this.threadOutput);
   }
 
   async stop(): Promise<void> {

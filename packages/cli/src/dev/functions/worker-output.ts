@@ -34,8 +34,21 @@ function stripStacks(value: unknown, stacks: string[], depth: number): unknown {
   return out;
 }
 
-/** Copies a function thread's output to the terminal line by line, through `readableLogLine`; `tap` sees each raw line. */
-export function relayWorkerOutput(source: Readable, target: NodeJS.WritableStream, tap?: (line: string) => void): void {
+/** Options of `relayWorkerOutput`. */
+export interface RelayOptions {
+  /** Sees each raw line, shown or not. */
+  readonly tap?: (line: string) => void;
+  /** Whether the terminal shows a line. @default - every line */
+  readonly show?: (line: string) => boolean;
+}
+
+/** Copies a function thread's output to the terminal line by line, through `readableLogLine` (the lines `show` keeps). */
+export function relayWorkerOutput(source: Readable, target: NodeJS.WritableStream, options: RelayOptions = {}): void {
+  const { tap, show } = options;
+  const write = (lines: readonly string[]) => {
+    const shown = show ? lines.filter((line) => show(line)) : lines;
+    if (shown.length) target.write(shown.map(readableLogLine).join('\n') + '\n');
+  };
   let pending = '';
   source.setEncoding('utf8');
   source.on('data', (chunk: string) => {
@@ -52,12 +65,12 @@ export function relayWorkerOutput(source: Readable, target: NodeJS.WritableStrea
     const lines = pending.slice(0, end).split('\n');
     pending = pending.slice(end + 1);
     if (tap) for (const line of lines) tap(line);
-    target.write(lines.map(readableLogLine).join('\n') + '\n');
+    write(lines);
   });
   source.on('end', () => {
     if (pending) {
       tap?.(pending);
-      target.write(readableLogLine(pending) + '\n');
+      write([pending]);
     }
     pending = '';
   });
