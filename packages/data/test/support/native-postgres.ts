@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -67,15 +67,28 @@ async function start(): Promise<Server | string> {
   }
   const dataDir = mkdtempSync(path.join(tmpdir(), 'fw-data-pg-'));
   if (owner) chownSync(dataDir, owner.uid, owner.gid);
-  const port = await freePort();
-  const server: Server = { port, dataDir, bin, ...(asUser ? { asUser } : {}) };
   const pgdata = path.join(dataDir, 'data');
-  await run(server, 'initdb', ['-D', pgdata, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync', '--no-instructions']);
-  // Durability off: this server holds throwaway test data, and fsync would dominate the test time.
-  const options = `-h 127.0.0.1 -p ${port} -k ${dataDir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=50`;
-  await run(server, 'pg_ctl', ['-D', pgdata, '-l', path.join(dataDir, 'server.log'), '-o', options, '-w', '-t', '60', 'start']);
-  return server;
+  await run({ bin, ...(asUser ? { asUser } : {}) }, 'initdb', ['-D', pgdata, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync', '--no-instructions']);
+  // The port is found free, closed, then bound by postgres itself a moment later: another server of the run (they
+  // start in parallel) can take it in between. postgres then exits saying "could not bind"; another port is tried.
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const server: Server = { port, dataDir, bin, ...(asUser ? { asUser } : {}) };
+    // Durability off: this server holds throwaway test data, and fsync would dominate the test time.
+    const options = `-h 127.0.0.1 -p ${port} -k ${dataDir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=50`;
+    const serverLog = path.join(dataDir, `server-${attempt}.log`);
+    try {
+      await run(server, 'pg_ctl', ['-D', pgdata, '-l', serverLog, '-o', options, '-w', '-t', '60', 'start']);
+      return server;
+    } catch (error) {
+      const said = existsSync(serverLog) ? readFileSync(serverLog, 'utf8') : '';
+      if (attempt >= BIND_ATTEMPTS || !/could not bind|Address already in use/i.test(said)) throw error;
+    }
+  }
 }
+
+/** How many ports are tried when the one found free was taken before postgres bound it. */
+const BIND_ATTEMPTS = 3;
 
 async function stop(server: Server): Promise<void> {
   await run(server, 'pg_ctl', ['-D', path.join(server.dataDir, 'data'), '-m', 'immediate', '-w', 'stop']).catch(() => undefined);

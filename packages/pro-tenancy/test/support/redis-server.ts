@@ -38,12 +38,26 @@ function exited(child: ChildProcess): Promise<void> {
   return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', () => resolve()));
 }
 
+/** How many ports are tried when the one found free was taken before redis-server bound it. */
+const BIND_ATTEMPTS = 3;
+
 /** Starts one, or answers why it cannot (the tests skip with that reason). */
 export async function startRedisServer(): Promise<RunningRedis | string> {
   const bin = findRedisServer();
   if (!bin) return 'redis-server is not installed (Debian: apt-get install redis-server; CI installs it in .ci/prepare-machine)';
+  // The port is found free, closed, then bound by redis-server a moment later: another server of the run can take it
+  // in between. redis-server then exits at once ("Address already in use"), and another port is tried.
+  let failure = '';
+  for (let attempt = 1; attempt <= BIND_ATTEMPTS; attempt++) {
+    const started = await startOn(bin, await freePort());
+    if (typeof started !== 'string') return started;
+    failure = started;
+  }
+  return failure;
+}
+
+async function startOn(bin: string, port: number): Promise<RunningRedis | string> {
   const dir = mkdtempSync(path.join(tmpdir(), 'fw-tenancy-redis-'));
-  const port = await freePort();
   const child = spawn(bin, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
@@ -51,7 +65,8 @@ export async function startRedisServer(): Promise<RunningRedis | string> {
     rmSync(dir, { recursive: true, force: true });
   };
   // Ready once it answers PING (retried: the process needs a moment to listen).
-  const probe = new Redis({ host: '127.0.0.1', port, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  // Each try is bounded: a server of another kind that took the port may accept and never answer.
+  const probe = new Redis({ host: '127.0.0.1', port, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 2_000, commandTimeout: 2_000 });
   probe.on('error', () => undefined); // refused while the server starts: retried below
   let ready = false;
   for (let attempt = 0; attempt < 200 && !ready && child.exitCode === null; attempt++) {
@@ -65,8 +80,9 @@ export async function startRedisServer(): Promise<RunningRedis | string> {
   }
   probe.disconnect();
   if (!ready) {
+    const code = child.exitCode;
     await stop();
-    return `redis-server did not start on port ${port}`;
+    return `redis-server did not start on port ${port}${code !== null ? ` (it exited with ${code})` : ''}`;
   }
   return {
     port,

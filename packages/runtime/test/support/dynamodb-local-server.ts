@@ -27,8 +27,25 @@ export const localClientConfig = (endpoint: string) => ({
   credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
 });
 
+/** How many ports are tried when the one found free was taken before DynamoDB Local bound it. */
+const BIND_ATTEMPTS = 3;
+
 export async function startDynamoDBLocal(): Promise<DynamoDBLocalServer> {
-  const port = await freePort();
+  // The port is found free, closed, then bound by the JVM a second or two later: another server of the run can take
+  // it in between. DynamoDB Local then exits ("Failed to bind ... Address already in use"), and another port is tried.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOn(await freePort());
+    } catch (error) {
+      if (attempt >= BIND_ATTEMPTS || !(error instanceof PortTaken)) throw error;
+    }
+  }
+}
+
+/** DynamoDB Local exited because its port was taken. */
+class PortTaken extends Error {}
+
+async function startOn(port: number): Promise<DynamoDBLocalServer> {
   // DynamoDB Local writes a metadata file into its working directory: give it a temporary one.
   const workDir = mkdtempSync(join(tmpdir(), 'fw-dynamodb-local-'));
   // The package's spawn() runs `java` with paths relative to its own folder; do the same with our own args.
@@ -40,18 +57,29 @@ export async function startDynamoDBLocal(): Promise<DynamoDBLocalServer> {
   const child = spawn(
     'java',
     [`-Djava.library.path=${join(libDir, jarDir, 'DynamoDBLocal_lib')}`, '-jar', join(libDir, jarDir, 'DynamoDBLocal.jar'), '-inMemory', '-port', String(port)],
-    { stdio: 'ignore', cwd: workDir },
+    { stdio: ['ignore', 'ignore', 'pipe'], cwd: workDir },
   );
+  // What it says when it fails (kept short: only the start matters).
+  let said = '';
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+    if (said.length < 16_384) said += chunk;
+  });
   const endpoint = `http://127.0.0.1:${port}`;
   const client = () => new DynamoDBClient(localClientConfig(endpoint));
-  const probe = client();
+  // Each try is bounded: a server of another kind that took the port may accept and never answer.
+  const probe = new DynamoDBClient({ ...localClientConfig(endpoint), requestHandler: { connectionTimeout: 2_000, requestTimeout: 2_000, throwOnRequestTimeout: true } });
   const deadline = Date.now() + 60_000;
   for (;;) {
     try {
       await probe.send(new ListTablesCommand({}));
       break;
     } catch (error) {
-      if (child.exitCode !== null) throw new Error(`DynamoDB Local exited with code ${child.exitCode}`);
+      if (child.exitCode !== null) {
+        probe.destroy();
+        rmSync(workDir, { recursive: true, force: true });
+        const message = `DynamoDB Local exited with code ${child.exitCode}${said ? `: ${said.split('\n').find((line) => line.includes('Exception')) ?? said.slice(0, 300)}` : ''}`;
+        throw /BindException|Address already in use|Failed to bind/.test(said) ? new PortTaken(message) : new Error(message);
+      }
       if (Date.now() > deadline) throw new Error(`DynamoDB Local did not answer on ${endpoint}: ${String(error)}`);
       await new Promise((resolve) => setTimeout(resolve, 150));
     }
