@@ -80,7 +80,12 @@ async function startOn(port: number): Promise<DynamoDBLocalServer> {
         const message = `DynamoDB Local exited with code ${child.exitCode}${said ? `: ${said.split('\n').find((line) => line.includes('Exception')) ?? said.slice(0, 300)}` : ''}`;
         throw /BindException|Address already in use|Failed to bind/.test(said) ? new PortTaken(message) : new Error(message);
       }
-      if (Date.now() > deadline) throw new Error(`DynamoDB Local did not answer on ${endpoint}: ${String(error)}`);
+      if (Date.now() > deadline) {
+        probe.destroy();
+        child.kill();
+        rmSync(workDir, { recursive: true, force: true });
+        throw new Error(`DynamoDB Local did not answer on ${endpoint}: ${String(error)}`);
+      }
       await new Promise((resolve) => setTimeout(resolve, 150));
     }
   }
