@@ -46,15 +46,20 @@ async function main(): Promise<void> {
       '',
     ].join('\n'),
   );
+  let stopping = false;
   const stop = () => {
+    if (stopping) return;
+    stopping = true;
     process.stdout.write('[registry] stopping\n');
     release.registry.stop().finally(() => {
       removeWorkDir();
       process.exit(0);
     });
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  // `on`, not `once`: a signal to the process group (Ctrl-C, a test's stop) comes twice, once straight and once
+  // passed on by npm and projen, and the second one, unhandled, would end this process before its folder is removed.
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
 }
 
 main().catch((error: Error) => {
