@@ -39,8 +39,12 @@ export function startupTable(app: AppDefinition, url: string, scopes: ReadonlyMa
     lines.push(...engines.map((e) => `  ${e}`));
   }
   const declared = Object.keys(app.config.security.scopes);
+  // The subject of the token shown: a seeded user of the stage who belongs to a tenant, when there is one (their token
+  // carries the tenant, as their login would), so a multi-tenant app's routes answer it; a made-up subject has no
+  // tenant (400 TENANT_REQUIRED from the tenancy middleware).
+  const subject = (app.config.auth?.users ?? []).find((u) => u.tenant !== undefined)?.username ?? 'user-1';
   lines.push('', 'Token (for scoped routes)');
-  lines.push(`  curl -s -X POST ${url}${DEV_PATHS.token} -H 'content-type: application/json' -d '${JSON.stringify({ scopes: declared, sub: 'user-1' })}'`);
+  lines.push(`  curl -s -X POST ${url}${DEV_PATHS.token} -H 'content-type: application/json' -d '${JSON.stringify({ scopes: declared, sub: subject })}'`);
   lines.push(`  curl -H "Authorization: Bearer <access_token>" ${url}${app.routes.find((r) => (scopes.get(r.functionName) ?? []).length && r.pathParams.length === 0)?.path ?? '/'}`);
   // Who can sign in on the login page, and with which client: the seeded users (never their passwords) and the
   // clients a front end can send to /oauth2/authorize.

@@ -56,6 +56,16 @@ describe('fw dev (example app, embedded engines)', function () {
     expect(printed).to.match(/POST\s+\/tasks\s+tasks:write/);
     expect(printed).to.match(/GET\s+\/health\s+public/);
     expect(printed).to.contain('task-summary').and.to.contain('task-events').and.to.contain('daily-summary').and.to.contain('/_dev/token');
+    // And the token it shows works on the route it shows next (the example is multi-tenant: the token's subject is a
+    // seeded user, whose tenant comes with it)
+    const tokenLine = /curl -s -X POST (\S+) -H 'content-type: application\/json' -d '([^']+)'/.exec(printed!);
+    const routeLine = /curl -H "Authorization: Bearer <access_token>" (\S+)/.exec(printed!);
+    expect(tokenLine, 'the token line').to.not.equal(null);
+    expect(routeLine, 'the route line').to.not.equal(null);
+    const minted = await fetch(tokenLine![1]!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: tokenLine![2]! });
+    expect(minted.status).to.equal(200);
+    const shown = await fetch(routeLine![1]!, { headers: { authorization: `Bearer ${(await json(minted)).access_token}` } });
+    expect(shown.status, await shown.clone().text()).to.equal(200);
   });
 
   describe('routes', () => {
