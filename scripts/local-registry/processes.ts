@@ -50,6 +50,8 @@ export async function runOk(command: string, args: readonly string[], options: R
 export interface Background {
   readonly child: ChildProcess;
   output(): string;
+  /** Whether the process has ended (its output closed). */
+  exited(): boolean;
   /** Resolves with the first match of `pattern` in the output; rejects when the process exits or time runs out. */
   waitFor(pattern: RegExp, timeoutMs: number): Promise<RegExpMatchArray>;
   stop(): Promise<void>;
@@ -66,6 +68,7 @@ export function startBackground(command: string, args: readonly string[], option
   return {
     child,
     output: () => output,
+    exited: () => exited,
     waitFor(pattern, timeoutMs) {
       return new Promise((resolve, reject) => {
         const deadline = Date.now() + timeoutMs;

@@ -10,13 +10,35 @@ export interface LocalRegistry {
   stop(): Promise<void>;
 }
 
+/** Where verdaccio comes from, where it keeps its files, what it proxies, and its environment. */
+export interface LocalRegistryOptions {
+  readonly verdaccioBin: string;
+  readonly workDir: string;
+  readonly uplink: string;
+  readonly env: NodeJS.ProcessEnv;
+}
+
 /**
  * Starts verdaccio from the repository's devDependencies with a throwaway storage, proxying to `uplink` (the
  * registry npm is configured with). `@framework/*` and `@framework-pro/*` are never proxied: only what the test
  * publishes exists under those scopes.
  */
-export async function startLocalRegistry(options: { readonly verdaccioBin: string; readonly workDir: string; readonly uplink: string; readonly env: NodeJS.ProcessEnv }): Promise<LocalRegistry> {
-  const port = await freePort();
+export async function startLocalRegistry(options: LocalRegistryOptions): Promise<LocalRegistry> {
+  // The port is found free, closed, then bound by verdaccio a moment later: another server can take it in between.
+  // verdaccio then exits (EADDRINUSE), and another port is tried.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOn(await freePort(), options);
+    } catch (error) {
+      if (attempt >= BIND_ATTEMPTS || !/EADDRINUSE/.test((error as Error).message)) throw error;
+    }
+  }
+}
+
+/** How many ports are tried when the one found free was taken before verdaccio bound it. */
+const BIND_ATTEMPTS = 3;
+
+async function startOn(port: number, options: LocalRegistryOptions): Promise<LocalRegistry> {
   const url = `http://127.0.0.1:${port}/`;
   const storage = path.join(options.workDir, 'storage');
   fs.mkdirSync(storage, { recursive: true });
@@ -68,11 +90,13 @@ async function waitUntilUp(pingUrl: string, server: Background, timeoutMs: numbe
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
-      const res = await fetch(pingUrl);
+      // Bounded: a server of another kind that took the port may accept and never answer.
+      const res = await fetch(pingUrl, { signal: AbortSignal.timeout(2_000) });
       if (res.ok) return;
     } catch {
       // Not listening yet.
     }
+    if (server.exited()) throw new Error(`verdaccio exited before it answered ${pingUrl}:\n${server.output()}`);
     if (Date.now() > deadline) throw new Error(`verdaccio did not answer ${pingUrl} within ${timeoutMs} ms:\n${server.output()}`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
