@@ -220,17 +220,16 @@ export class DevServer {
       throw error.code === 'EADDRINUSE' ? portInUseError(hostName, requested, error) : error;
     });
     try {
-      return await DevServer.startOn(options, reservation);
+      return await DevServer.startOn(options, hostName, reservation);
     } catch (error) {
       await reservation.release();
       throw error;
     }
   }
 
-  private static async startOn(options: DevServerOptions, reservation: PortReservation): Promise<DevServer> {
+  private static async startOn(options: DevServerOptions, hostName: string, reservation: PortReservation): Promise<DevServer> {
     const rootDir = path.resolve(options.rootDir);
     const stage = options.stage ?? 'dev';
-    const hostName = options.host ?? '127.0.0.1';
     const log = options.log ?? consoleLogger;
     const print = options.print ?? ((text: string) => process.stdout.write(text));
     // The dev console's live stream (GET /_dev/events): requests, queue batches, cron runs, invocations.
