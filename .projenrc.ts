@@ -405,7 +405,10 @@ const registry = project.addTask('registry', {
   description: 'Pack the packages, publish them to a local registry (verdaccio on 127.0.0.1, dev tag) and print the fw init / projen new commands to run in another folder; serves until Ctrl-C',
 });
 registry.exec('tsx scripts/build-packages.ts');
-registry.exec('tsx scripts/registry.ts');
+// In this process (`--import tsx`), not under the `tsx` command: that one passes a signal on to its child and, when the
+// child has not said within 30 ms that it got it (a loaded machine), kills it with SIGKILL, so the registry's folder
+// was left behind (one per CI run).
+registry.exec('node --import tsx scripts/registry.ts');
 
 project.addTask('bench:idempotency', {
   description: 'Idempotency middleware vs Powertools on DynamoDB Local: DynamoDB requests and median latency (needs Java)',

@@ -56,8 +56,10 @@ async function main(): Promise<void> {
       process.exit(0);
     });
   };
-  // `on`, not `once`: a signal to the process group (Ctrl-C, a test's stop) comes twice, once straight and once
-  // passed on by npm and projen, and the second one, unhandled, would end this process before its folder is removed.
+  // `on`, not `once`: a signal to the process group (Ctrl-C, a test's stop) can come twice, once straight and once
+  // passed on by npm, and the second one, unhandled, would end this process before its folder is removed. (The task
+  // runs this file with `node --import tsx`, not under the `tsx` command, which SIGKILLs a child slow to report it
+  // got a signal: see .projenrc.ts.)
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 }
