@@ -341,7 +341,7 @@ export class FunctionHost {
   private readonly services = new Map<string, WorkerService>();
   /** The early thread not adopted yet (`FunctionHostOptions.firstThread`). */
   private firstThread?: EarlyThread;
-  /** Where the threads print; a line a thread writes while it loads shows once per run (see LoadTimeLines). */
+  /** Where the threads print; a line threads write while they load shows once per run, again only from the function that showed it (LoadTimeLines). */
   private readonly threadOutput: ThreadOutput;
 
   constructor(
