@@ -507,7 +507,9 @@ project.addTask('bench:ai', {
 project.testTask.reset();
 project.testTask.spawn(buildPackages);
 project.testTask.exec('mocha', { name: 'test:root' });
-project.testTask.exec('npm test --workspaces --if-present', { name: 'test:packages' });
+// `npm test --workspaces --if-present`, with a summary at the end naming each package that failed and repeating its
+// failures (npm runs every suite after a failure, so an early one's scrolls out of a log that keeps only its tail).
+project.testTask.exec('node --import tsx scripts/test-packages.ts', { name: 'test:packages' });
 
 new JsonFile(project, '.mocharc.json', {
   obj: { 'spec': ['test/**/*.test.ts'], 'node-option': ['import=tsx'], 'timeout': 20000, 'recursive': true, 'exit': true },
