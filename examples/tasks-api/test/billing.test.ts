@@ -153,6 +153,22 @@ describe('tasks-api billing (local provider fake, signed webhooks)', function ()
     expect(reconciled.total).to.equal(3 * 1200);
   });
 
+  it("an invited member's account is made in the inviting admin's tenant (service.auth); again is the same invitation; another tenant's address is 409", async () => {
+    const globex = () => app.as({ roles: ['admin'], sub: 'hank', tenant: 'globex' });
+    const invited = await globex().post('/members', { email: 'lee@globex.test' });
+    expect(invited.status, invited.text).to.equal(201);
+    expect(invited.body).to.deep.equal({ email: 'lee@globex.test', invitedBy: 'hank', account: { roles: ['member'], status: 'FORCE_CHANGE_PASSWORD', tenant: 'globex' } });
+    const again = await globex().post('/members', { email: 'lee@globex.test', role: 'member' });
+    expect([again.status, (again.body as { account: { tenant: string } }).account.tenant]).to.deep.equal([201, 'globex']);
+
+    // The address has an account of globex: another tenant's admin cannot invite it, and nothing of theirs is kept
+    const umbrella = () => app.as({ roles: ['admin'], sub: 'alice', tenant: 'umbrella' });
+    const taken = await umbrella().post('/members', { email: 'lee@globex.test' });
+    expect([taken.status, (taken.body as { error: { code: string } }).error.code]).to.deep.equal([409, 'USER_EXISTS']);
+    expect((await umbrella().get('/members')).body).to.deep.equal({ members: [] });
+    expect((await globex().get('/members')).body).to.deep.equal({ members: [{ email: 'lee@globex.test', invitedBy: 'hank' }] });
+  });
+
   it('refuses a forged webhook with 401 and an unsigned one with 400, coded', async () => {
     const payload = JSON.stringify(fake.events.at(-1));
     const forged = signStripeStyle('whsec_attacker', new Date(), payload);

@@ -42,6 +42,12 @@ export type CreateUserInput = {
   readonly email?: string;
   /** Roles declared in `config/security.ts`. @default [] */
   readonly roles?: readonly string[];
+  /**
+   * The user's tenant in a multi-tenant app (1 to 64 letters, digits, "-" or "_"): their access and ID tokens carry it
+   * as the `custom:tenant_id` claim, which `@framework-pro/tenancy` reads. Set once, here; the user cannot change it.
+   * @default - none (a user of no tenant)
+   */
+  readonly tenant?: string;
 } & ({ readonly temporaryPassword: string; readonly invite?: never } | { readonly invite: true; readonly temporaryPassword?: never });
 
 export interface ListUsersOptions {
@@ -67,6 +73,8 @@ export interface AuthUser {
   readonly email?: string;
   /** The user's roles (Cognito groups), sorted. */
   readonly roles: readonly string[];
+  /** The user's tenant (`custom:tenant_id`); absent for a user of no tenant. */
+  readonly tenant?: string;
   readonly enabled: boolean;
   readonly status: UserStatus;
   readonly createdAt?: Date;

@@ -1,4 +1,5 @@
 import type { CognitoIdentityProviderClient, CognitoIdentityProviderClientConfig, UserType } from '@aws-sdk/client-cognito-identity-provider';
+import { TENANT_CLAIM } from '@framework/core/names';
 import { IdentityProviderError, InvalidUserInputError, UnknownAppClientError, UserExistsError, UserNotFoundError } from '../errors.js';
 import type { AuthUser, CreateUserInput, ListUsersOptions, UserAdmin, UserPage, UserStatus } from './auth-service.js';
 import { checkCreateUser, checkListOptions, checkRoles, checkUsername } from './input-checks.js';
@@ -33,13 +34,19 @@ export class CognitoUserAdmin implements UserAdmin {
   async createUser(input: CreateUserInput): Promise<AuthUser> {
     const user = checkCreateUser(input, this.options.declaredRoles);
     const email = user.email;
+    // The tenant is a custom attribute only admin calls write (infra gives app clients no write access to it), so a
+    // user cannot move themselves to another tenant.
+    const attributes = [
+      ...(email ? [{ Name: 'email', Value: email }, { Name: 'email_verified', Value: 'true' }] : []),
+      ...(user.tenant !== undefined ? [{ Name: TENANT_CLAIM, Value: user.tenant }] : []),
+    ];
     const { mod, client } = await this.cognito();
     const created = await this.call('createUser', user.username, () =>
       client.send(
         new mod.AdminCreateUserCommand({
           UserPoolId: this.options.userPoolId,
           Username: user.username,
-          ...(email ? { UserAttributes: [{ Name: 'email', Value: email }, { Name: 'email_verified', Value: 'true' }] } : {}),
+          ...(attributes.length ? { UserAttributes: attributes } : {}),
           // A temporary password given by the caller: no message (the caller hands it over). An invitation: Cognito
           // generates the password and sends its invitation message by email.
           ...(user.temporaryPassword !== undefined ? { TemporaryPassword: user.temporaryPassword, MessageAction: 'SUPPRESS' } : { DesiredDeliveryMediums: ['EMAIL'] }),
@@ -217,6 +224,7 @@ const STATUSES: readonly UserStatus[] = ['CONFIRMED', 'FORCE_CHANGE_PASSWORD', '
 function toAuthUser(user: UserType, roles: readonly string[]): AuthUser {
   const attribute = (name: string) => user.Attributes?.find((a) => a.Name === name)?.Value;
   const email = attribute('email');
+  const tenant = attribute(TENANT_CLAIM);
   const status = STATUSES.find((s) => s === user.UserStatus) ?? 'UNKNOWN';
   // A pool that signs in by email keeps the sub as Cognito's username: the user's name is then their email, the name
   // they sign in with and every call here takes.
@@ -226,6 +234,7 @@ function toAuthUser(user: UserType, roles: readonly string[]): AuthUser {
     sub: attribute('sub') ?? '',
     ...(email ? { email } : {}),
     roles: [...roles].sort(),
+    ...(tenant ? { tenant } : {}),
     enabled: user.Enabled ?? true,
     status,
     ...(user.UserCreateDate ? { createdAt: new Date(user.UserCreateDate) } : {}),

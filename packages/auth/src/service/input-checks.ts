@@ -1,4 +1,4 @@
-import { ENV } from '@framework/core/names';
+import { ENV, TENANT_ID_PATTERN } from '@framework/core/names';
 import { InvalidUserInputError, UnknownRoleError } from '../errors.js';
 import { MAX_USERS_PER_PAGE, type CreateUserInput, type ListUsersOptions } from './auth-service.js';
 
@@ -18,6 +18,14 @@ export function checkUsername(username: unknown): string {
   return username;
 }
 
+/** A tenant id as every part of the framework takes it (core's `TENANT_ID_PATTERN`). */
+export function checkTenant(tenant: unknown): string {
+  if (typeof tenant !== 'string' || !TENANT_ID_PATTERN.test(tenant)) {
+    throw new InvalidUserInputError(`expected tenant to be a tenant id of 1 to 64 letters, digits, "-" or "_" (starting with a letter or digit), got ${JSON.stringify(tenant)}`);
+  }
+  return tenant;
+}
+
 /** The roles, each declared (`UnknownRoleError` names the declared ones), without duplicates, sorted. */
 export function checkRoles(roles: unknown, declared: readonly string[]): string[] {
   if (!Array.isArray(roles) || !roles.every((r): r is string => typeof r === 'string')) {
@@ -29,10 +37,11 @@ export function checkRoles(roles: unknown, declared: readonly string[]): string[
 }
 
 /** A checked `createUser` input: exactly one of `temporaryPassword` and `invite: true`. */
-export function checkCreateUser(input: unknown, declared: readonly string[]): { username: string; email?: string; roles: string[]; temporaryPassword?: string; invite: boolean } {
-  if (typeof input !== 'object' || input === null) throw new InvalidUserInputError('expected createUser({ username, email?, roles?, temporaryPassword | invite: true })');
-  const { username, email, roles, temporaryPassword, invite } = input as Partial<Record<keyof CreateUserInput, unknown>>;
+export function checkCreateUser(input: unknown, declared: readonly string[]): { username: string; email?: string; roles: string[]; tenant?: string; temporaryPassword?: string; invite: boolean } {
+  if (typeof input !== 'object' || input === null) throw new InvalidUserInputError('expected createUser({ username, email?, roles?, tenant?, temporaryPassword | invite: true })');
+  const { username, email, roles, tenant, temporaryPassword, invite } = input as Partial<Record<keyof CreateUserInput, unknown>>;
   checkUsername(username);
+  if (tenant !== undefined) checkTenant(tenant);
   if (email !== undefined && (typeof email !== 'string' || !EMAIL.test(email))) throw new InvalidUserInputError(`expected email to be an email address, got ${JSON.stringify(email)}`);
   if (invite !== undefined && invite !== true) throw new InvalidUserInputError('invite takes only true (leave it out to give a temporaryPassword instead)');
   if (temporaryPassword !== undefined && (typeof temporaryPassword !== 'string' || temporaryPassword.length < 6 || temporaryPassword.length > 256)) {
@@ -48,6 +57,7 @@ export function checkCreateUser(input: unknown, declared: readonly string[]): { 
     username: username as string,
     ...(address !== undefined ? { email: address } : {}),
     roles: checkRoles(roles ?? [], declared),
+    ...(tenant !== undefined ? { tenant: tenant as string } : {}),
     ...(temporaryPassword !== undefined ? { temporaryPassword: temporaryPassword as string } : {}),
     invite: invite === true,
   };

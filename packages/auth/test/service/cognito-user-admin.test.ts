@@ -27,7 +27,8 @@ describe('service.auth on Cognito, against cognito-local', function () {
   before(async () => {
     cognito = await CognitoLocal.start();
     admin = new CognitoIdentityProviderClient({ region: 'eu-west-1', endpoint: cognito.endpoint, credentials });
-    const pool = await admin.send(new CreateUserPoolCommand({ PoolName: 'shop-dev-users' }));
+    // As infra declares it: with the tenant custom attribute (custom:tenant_id).
+    const pool = await admin.send(new CreateUserPoolCommand({ PoolName: 'shop-dev-users', Schema: [{ Name: 'tenant_id', AttributeDataType: 'String', Mutable: true }] }));
     userPoolId = pool.UserPool!.Id!;
     // As infra synthesizes it: a group per declared role, plus a group no role declares (a federated provider's).
     for (const role of [...ROLES, 'eu-west-1_x_Google']) await admin.send(new CreateGroupCommand({ UserPoolId: userPoolId, GroupName: role }));
@@ -46,6 +47,17 @@ describe('service.auth on Cognito, against cognito-local', function () {
     const read = await auth.getUser('ada@example.com');
     expect(read).to.deep.include({ username: 'ada@example.com', sub: created.sub, roles: ['member'], enabled: true });
     expect(read!.createdAt).to.be.instanceOf(Date);
+  });
+
+  it('creates a user of a tenant: the custom:tenant_id attribute, read back as tenant (a user without one has none)', async () => {
+    const created = await auth.createUser({ username: 'lee@example.com', roles: ['member'], tenant: 'acme', invite: true });
+    expect(created).to.include({ username: 'lee@example.com', tenant: 'acme' });
+    const stored = await admin.send(new AdminGetUserCommand({ UserPoolId: userPoolId, Username: 'lee@example.com' }));
+    expect(stored.UserAttributes).to.deep.include({ Name: 'custom:tenant_id', Value: 'acme' });
+    expect(await auth.getUser('lee@example.com')).to.deep.include({ tenant: 'acme', roles: ['member'] });
+    expect((await auth.listUsers()).users.find((u) => u.username === 'lee@example.com')).to.deep.include({ tenant: 'acme' });
+    await auth.createUser({ username: 'solo@example.com', temporaryPassword: 'Temp-pass-123' });
+    expect(await auth.getUser('solo@example.com')).not.to.have.property('tenant');
   });
 
   it('invites a user (Cognito generates the temporary password)', async () => {
@@ -112,6 +124,8 @@ describe('service.auth on Cognito, against cognito-local', function () {
       () => auth.createUser({ username: 'both', temporaryPassword: 'Temp-pass-123', invite: true } as never),
       () => auth.createUser({ username: 'neither' } as never),
       () => auth.createUser({ username: 'noemail', invite: true }),
+      () => auth.createUser({ username: 'badtenant@example.com', invite: true, tenant: 'acme/../globex' }),
+      () => auth.createUser({ username: 'emptytenant@example.com', invite: true, tenant: '' }),
       () => auth.listUsers({ limit: 0 }),
       () => auth.listUsers({ limit: 61 }),
     ];

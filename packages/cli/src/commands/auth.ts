@@ -12,7 +12,7 @@ import { AuthCommandError } from '../errors.js';
 
 const USAGE = [
   'fw auth users [list]                                          the dev issuer\'s users (.fw/dev/auth/users.json)',
-  'fw auth users create <username> [--roles a,b] [--email e] (--password <temporary> | --invite)',
+  'fw auth users create <username> [--roles a,b] [--email e] [--tenant t] (--password <temporary> | --invite)',
   'fw auth users set-roles <username> --roles a,b                 (--roles "" removes every role)',
   'fw auth users disable|enable|delete|sign-out <username>',
   'fw auth users ... --stage <stage>                             the same on a deployed stage\'s user pool',
@@ -26,6 +26,8 @@ interface AuthArguments {
   readonly stage?: string;
   readonly roles?: string[];
   readonly email?: string;
+  /** The user's tenant (`custom:tenant_id` in their tokens). */
+  readonly tenant?: string;
   readonly password?: string;
   readonly invite: boolean;
 }
@@ -38,7 +40,7 @@ const USER_ACTIONS = ['list', 'create', 'set-roles', 'disable', 'enable', 'delet
 
 export function parseAuthArguments(argv: readonly string[]): AuthArguments {
   const positional: string[] = [];
-  const options: { stage?: string; roles?: string[]; email?: string; password?: string; invite: boolean } = { invite: false };
+  const options: { stage?: string; roles?: string[]; email?: string; tenant?: string; password?: string; invite: boolean } = { invite: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
@@ -57,6 +59,9 @@ export function parseAuthArguments(argv: readonly string[]): AuthArguments {
         break;
       case '--email':
         options.email = value();
+        break;
+      case '--tenant':
+        options.tenant = value();
         break;
       case '--password':
         options.password = value();
@@ -84,6 +89,7 @@ export function parseAuthArguments(argv: readonly string[]): AuthArguments {
   }
   if (action === 'set-roles' && options.roles === undefined) throw bad('fw auth users set-roles needs --roles (comma-separated; "" for none).');
   if (action === 'create' && (options.password === undefined) === !options.invite) throw bad('fw auth users create needs exactly one of --password <temporary password> and --invite.');
+  if (options.tenant !== undefined && action !== 'create') throw bad('--tenant is set when a user is created (fw auth users create ... --tenant acme); it cannot be changed afterwards.');
   return { area, action, ...(rest[0] !== undefined ? { username: rest[0] } : {}), ...options };
 }
 
@@ -126,7 +132,7 @@ export async function runAuth(argv: readonly string[], options: AuthCommandOptio
     await store.seed(app.config.auth?.users ?? []);
     admin = new LocalUserAdmin(store, {
       declaredRoles: () => declaredRoles,
-      invitation: ({ username, temporaryPassword }) => out(`invited ${username}: fw dev sends no mail; the temporary password is ${temporaryPassword}`),
+      invitation: ({ username, tenant, temporaryPassword }) => out(`invited ${username}${tenant !== undefined ? ` to tenant ${tenant}` : ''}: fw dev sends no mail; the temporary password is ${temporaryPassword}`),
     });
   }
   const where = args.stage !== undefined ? `stage ${app.stage}` : 'fw dev';
@@ -144,9 +150,9 @@ export async function runAuth(argv: readonly string[], options: AuthCommandOptio
       return 0;
     }
     case 'create': {
-      const common = { username, roles: args.roles ?? [], ...(args.email ? { email: args.email } : {}) };
+      const common = { username, roles: args.roles ?? [], ...(args.email ? { email: args.email } : {}), ...(args.tenant !== undefined ? { tenant: args.tenant } : {}) };
       const user = await admin.createUser(args.invite ? { ...common, invite: true } : { ...common, temporaryPassword: args.password as string });
-      out(`created ${user.username} (${where}) with roles ${user.roles.join(', ') || '(none)'}`);
+      out(`created ${user.username} (${where}) with roles ${user.roles.join(', ') || '(none)'}${user.tenant !== undefined ? ` in tenant ${user.tenant}` : ''}`);
       return 0;
     }
     case 'set-roles':

@@ -61,15 +61,15 @@ describe('fw auth on the example app', function () {
 
   it('fw auth users: the seeded users, then create, set-roles, disable, sign-out and delete on the dev store', async () => {
     const listed = await fw('users');
-    expect(listed.lines[0]).to.match(/^USERNAME\s+ROLES\s+ENABLED\s+STATUS\s+EMAIL$/);
-    expect(row(listed.text, 'ada')).to.deep.equal(['ada', 'admin', 'yes', 'CONFIRMED', 'ada@example.com']);
-    expect(row(listed.text, 'mia')).to.deep.equal(['mia', 'member', 'yes', 'CONFIRMED', 'mia@example.com']);
+    expect(listed.lines[0]).to.match(/^USERNAME\s+ROLES\s+TENANT\s+ENABLED\s+STATUS\s+EMAIL$/);
+    expect(row(listed.text, 'ada')).to.deep.equal(['ada', 'admin', 'acme', 'yes', 'CONFIRMED', 'ada@example.com']);
+    expect(row(listed.text, 'mia')).to.deep.equal(['mia', 'member', 'acme', 'yes', 'CONFIRMED', 'mia@example.com']);
 
     expect((await fw('users', 'create', 'newbie@example.com', '--roles', 'member', '--password', 'Temp-pass-123')).text).to.equal('created newbie@example.com (fw dev) with roles member');
     expect((await fw('users', 'set-roles', 'newbie@example.com', '--roles', 'admin,member')).text).to.equal('newbie@example.com (fw dev) now has roles admin, member');
     await fw('users', 'disable', 'newbie@example.com');
     await fw('users', 'sign-out', 'newbie@example.com');
-    expect(row((await fw('users', 'list')).text, 'newbie@example.com')).to.deep.equal(['newbie@example.com', 'admin, member', 'no', 'FORCE_CHANGE_PASSWORD', 'newbie@example.com']);
+    expect(row((await fw('users', 'list')).text, 'newbie@example.com')).to.deep.equal(['newbie@example.com', 'admin, member', '-', 'no', 'FORCE_CHANGE_PASSWORD', 'newbie@example.com']);
     const stored = JSON.parse(fs.readFileSync(path.join(dir, '.fw', 'dev', 'auth', 'users.json'), 'utf8')) as { users: { username: string; signedOutAt?: number; passwordHash: string }[] };
     const newbie = stored.users.find((u) => u.username === 'newbie@example.com')!;
     expect(newbie.signedOutAt).to.be.a('number');
@@ -79,6 +79,12 @@ describe('fw auth on the example app', function () {
 
     const invited = await fw('users', 'create', 'guest@example.com', '--invite');
     expect(invited.lines[0]).to.match(/^invited guest@example\.com: fw dev sends no mail; the temporary password is \S+$/);
+
+    // A user of a tenant: the store keeps it, and their tokens carry it (custom:tenant_id)
+    const member = await fw('users', 'create', 'lee@example.com', '--roles', 'member', '--tenant', 'globex', '--invite');
+    expect(member.lines[0]).to.match(/^invited lee@example\.com to tenant globex: fw dev sends no mail; the temporary password is \S+$/);
+    expect(member.lines[1]).to.equal('created lee@example.com (fw dev) with roles member in tenant globex');
+    expect(row((await fw('users')).text, 'lee@example.com')).to.deep.equal(['lee@example.com', 'member', 'globex', 'yes', 'FORCE_CHANGE_PASSWORD', 'lee@example.com']);
   });
 
   it('refuses an undeclared role (naming the declared ones), an unknown user and a malformed command line', async () => {
@@ -86,7 +92,7 @@ describe('fw auth on the example app', function () {
     expect(role).to.be.instanceOf(UnknownRoleError);
     expect((role as Error).message).to.contain('declared roles: admin, member');
     expect(await fw('users', 'delete', 'nobody').catch((e: unknown) => e)).to.be.instanceOf(UserNotFoundError);
-    for (const argv of [['users', 'create', 'x'], ['users', 'create', 'x', '--password', 'p', '--invite'], ['users', 'set-roles', 'mia'], ['users', 'disable'], ['users', 'fly'], ['teams'], ['users', 'list', '--force']]) {
+    for (const argv of [['users', 'create', 'x'], ['users', 'create', 'x', '--password', 'p', '--invite'], ['users', 'set-roles', 'mia', '--roles', 'admin', '--tenant', 'globex'], ['users', 'set-roles', 'mia'], ['users', 'disable'], ['users', 'fly'], ['teams'], ['users', 'list', '--force']]) {
       expect(() => parseAuthArguments(argv), argv.join(' ')).to.throw(AuthCommandError).with.property('code', 'FW_ERR_AUTH_COMMAND_BAD_ARGUMENT');
     }
   });
@@ -104,7 +110,8 @@ describe('fw auth users --stage: the deployed pool through service.auth\'s Cogni
     dir = exampleCopy();
     cognito = await CognitoLocal.start();
     const admin = new CognitoIdentityProviderClient({ region: 'us-east-1', endpoint: cognito.endpoint, credentials });
-    userPoolId = (await admin.send(new CreateUserPoolCommand({ PoolName: 'tasks-api-prod' }))).UserPool!.Id!;
+    // The pool as infra declares it: with the tenant custom attribute.
+    userPoolId = (await admin.send(new CreateUserPoolCommand({ PoolName: 'tasks-api-prod', Schema: [{ Name: 'tenant_id', AttributeDataType: 'String', Mutable: true }] }))).UserPool!.Id!;
     for (const role of ['admin', 'member']) await admin.send(new CreateGroupCommand({ UserPoolId: userPoolId, GroupName: role }));
     admin.destroy();
   });
@@ -118,8 +125,11 @@ describe('fw auth users --stage: the deployed pool through service.auth\'s Cogni
     const options = { cwd: dir, out: (line: string) => lines.push(line), userPoolOf: async () => userPoolId, cognito: { region: 'us-east-1', endpoint: cognito.endpoint, credentials } };
     await runAuth(['users', 'create', 'ops@example.com', '--roles', 'admin', '--password', 'Temp-pass-123', '--stage', 'prod'], options);
     expect(lines.pop()).to.equal('created ops@example.com (stage prod) with roles admin');
+    await runAuth(['users', 'create', 'kim@example.com', '--roles', 'member', '--tenant', 'acme', '--password', 'Temp-pass-123', '--stage', 'prod'], options);
+    expect(lines.pop()).to.equal('created kim@example.com (stage prod) with roles member in tenant acme');
     await runAuth(['users', 'list', '--stage', 'prod'], options);
-    expect(lines.join('\n')).to.match(/^ops@example\.com\s+admin\s+yes\s+FORCE_CHANGE_PASSWORD\s+ops@example\.com$/m).and.not.contain('mia');
+    expect(lines.join('\n')).to.match(/^ops@example\.com\s+admin\s+-\s+yes\s+FORCE_CHANGE_PASSWORD\s+ops@example\.com$/m).and.not.contain('mia');
+    expect(lines.join('\n')).to.match(/^kim@example\.com\s+member\s+acme\s+yes\s+FORCE_CHANGE_PASSWORD\s+kim@example\.com$/m);
     expect(await runAuth(['users', '--stage', 'prod'], { ...options, userPoolOf: async () => undefined }).catch((e: unknown) => e)).to.be.instanceOf(AuthCommandError).with.property('code', 'FW_ERR_AUTH_COMMAND_NO_POOL');
   });
 });

@@ -212,21 +212,26 @@ describe('fw dev console on the example app (examples/tasks-api): every tab work
     await object.waitFor({ state: 'detached', timeout: 15_000 });
   });
 
-  it('in Chromium: the Auth tab lists the seeded users, creates and disables one, and mints a token for a role', async () => {
+  it('in Chromium: the Auth tab lists the seeded users, creates (in a tenant) and disables one, and mints a token for a role and tenant', async () => {
     await show('Auth');
     await page.locator('#auth-users tr[data-user="mia"]').waitFor({ timeout: 15_000 });
     expect(await page.locator('#auth-users tr[data-user="mia"]').innerText()).to.include('member');
     await page.locator('#auth-new-username').fill('zoe');
     await page.locator('#auth-new-password').fill('Temporary-password-1');
+    await page.locator('#auth-new-tenant').fill('globex');
     await page.locator('#auth-create label', { hasText: 'member' }).locator('input').check();
     await page.locator('#auth-create button[type=submit]').click();
     const zoe = page.locator('#auth-users tr[data-user="zoe"]');
     await zoe.waitFor({ timeout: 15_000 });
+    expect((await zoe.locator('td').allInnerTexts()).slice(0, 4)).to.deep.equal(['zoe', '', 'member', 'globex']);
     await zoe.getByRole('button', { name: 'Disable zoe' }).click();
     expect(await textOnceMatches(zoe, /disabled/)).to.include('disabled');
     await page.locator('#auth-token-role').selectOption('member');
+    await page.locator('#auth-token-tenant').fill('acme');
     await page.locator('#auth-mint button[type=submit]').click();
-    expect(await textOnceMatches(page.locator('#auth-token'), /^ey/)).to.match(/^ey[\w-]+\.[\w-]+\.[\w-]+$/);
+    const minted = await textOnceMatches(page.locator('#auth-token'), /^ey/);
+    expect(minted).to.match(/^ey[\w-]+\.[\w-]+\.[\w-]+$/);
+    expect(JSON.parse(Buffer.from(minted.split('.')[1]!, 'base64url').toString('utf8'))).to.include({ 'custom:tenant_id': 'acme' });
     await shoot('auth');
   });
 

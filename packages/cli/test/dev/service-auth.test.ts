@@ -124,6 +124,19 @@ describe('service.auth under fw dev: the dev issuer\'s user store and token endp
     expect((await call('listUsers', { cursor: 'garbage' })).error).to.include({ code: 'FW_ERR_AUTH_INVALID_INPUT' });
   });
 
+  it('a user a handler creates in a tenant signs in with the tenant in their access and ID tokens (custom:tenant_id)', async () => {
+    const created = await call('createUser', { username: 'tenant-member@example.com', invite: true, roles: ['member'], tenant: 'acme' });
+    expect(created.result).to.deep.include({ username: 'tenant-member@example.com', tenant: 'acme' });
+    expect((await call('getUser', 'tenant-member@example.com')).result).to.deep.include({ tenant: 'acme' });
+    const password = /invited tenant-member@example\.com <tenant-member@example\.com> to tenant acme: .* temporary password is (\S+)/.exec(logged)?.[1];
+    const { tokens } = await signIn('tenant-member@example.com', password!);
+    expect(decodeJwt(tokens!.access_token)).to.deep.include({ 'custom:tenant_id': 'acme' });
+    expect(decodeJwt(tokens!.id_token!)).to.deep.include({ 'custom:tenant_id': 'acme' });
+    // A bad tenant id is the deployed error class, and no user is made
+    expect((await call('createUser', { username: 'bad-tenant@example.com', invite: true, tenant: 'a b' })).error).to.include({ name: 'InvalidUserInputError', code: 'FW_ERR_AUTH_INVALID_INPUT' });
+    expect((await call('getUser', 'bad-tenant@example.com')).result).to.equal(null);
+  });
+
   it('an invitation prints the generated temporary password, which signs in', async () => {
     await call('createUser', { username: 'invitee@example.com', invite: true, roles: ['member'] });
     const password = /invited invitee@example\.com <invitee@example\.com>: .* temporary password is (\S+)/.exec(logged)?.[1];

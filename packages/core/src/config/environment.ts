@@ -2,6 +2,7 @@ import * as c from './codec.js';
 import type { ConfigProblem } from '../errors.js';
 import { PRESET_NAMES, type PresetName } from '../presets/presets.js';
 import { settingsOverridesCodec, type SettingsOverrides } from '../presets/stage-settings.js';
+import { TENANT_ID_PATTERN } from '../naming/tenant.js';
 
 /** One stage's environment (`config/dev.ts`, `config/prod.ts`): a preset plus any overrides. */
 export interface EnvironmentConfig {
@@ -39,7 +40,7 @@ const seededUserCodec = c.struct<SeededUser>('a user { username, password, roles
   password: c.required(c.pattern('a password of 8 to 256 characters', /^[\s\S]{8,256}$/)),
   roles: c.optional(c.array(c.pattern('a role name', /^[A-Za-z0-9_-]{1,64}$/))),
   email: c.optional(c.pattern('an email address', /^[^\s@]+@[^\s@]+$/)),
-  tenant: c.optional(c.pattern('a tenant id of 1 to 64 letters, digits, "-" or "_"', /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/)),
+  tenant: c.optional(c.pattern('a tenant id of 1 to 64 letters, digits, "-" or "_"', TENANT_ID_PATTERN)),
 });
 
 export const environmentConfigCodec = c.struct<EnvironmentConfig>('an environment config { preset, overrides }', {

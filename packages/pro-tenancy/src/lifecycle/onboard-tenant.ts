@@ -8,7 +8,11 @@ import type { TenantRow } from './tenants-table.js';
 
 /** The user admin calls lifecycle uses: `service.auth` (`@framework/auth`) has them. */
 export interface TenantUserAdmin {
-  createUser(input: { readonly username: string; readonly email?: string; readonly roles?: readonly string[]; readonly temporaryPassword: string } | { readonly username: string; readonly email?: string; readonly roles?: readonly string[]; readonly invite: true }): Promise<{ readonly username: string }>;
+  createUser(
+    input:
+      | { readonly username: string; readonly email?: string; readonly roles?: readonly string[]; readonly tenant?: string; readonly temporaryPassword: string }
+      | { readonly username: string; readonly email?: string; readonly roles?: readonly string[]; readonly tenant?: string; readonly invite: true },
+  ): Promise<{ readonly username: string }>;
   disableUser(username: string): Promise<void>;
   deleteUser(username: string): Promise<void>;
 }
@@ -44,7 +48,7 @@ export interface OnboardTenantInput {
 const now = () => new Date().toISOString();
 
 /**
- * Onboards a tenant: its `tenants` row (tier), its first admin user through `service.auth`, a seat counted, and a
+ * Onboards a tenant: its `tenants` row (tier), its first admin user of that tenant through `service.auth`, a seat counted, and a
  * `tenant.onboarded` event. A failure after the row was written removes the row again, so a retry starts clean.
  * Throws 400 `INVALID_TENANT_ID` and 409 `TENANT_EXISTS`.
  */
@@ -63,7 +67,8 @@ export async function onboardTenant(input: OnboardTenantInput, deps: TenantLifec
   try {
     if (deps.auth) {
       const roles = input.adminRoles ?? ['admin'];
-      const base = { username: input.admin.username, ...(input.admin.email ? { email: input.admin.email } : {}), roles };
+      // The admin belongs to the tenant: their tokens carry it (`custom:tenant_id`), which resolution reads.
+      const base = { username: input.admin.username, ...(input.admin.email ? { email: input.admin.email } : {}), roles, tenant: tenant.id };
       const user = await deps.auth.createUser(input.admin.temporaryPassword ? { ...base, temporaryPassword: input.admin.temporaryPassword } : { ...base, invite: true as const });
       admin = createdUser = user.username;
     }

@@ -1,3 +1,4 @@
+import { TENANT_CLAIM, TENANT_ID_PATTERN } from '@framework/core/names';
 import { TenancyConfigError } from '../errors.js';
 
 /** Where a request's tenant can come from. */
@@ -63,9 +64,11 @@ export interface ResolvedTenantResolutionOptions {
   readonly machineTokensChooseTenant: boolean;
 }
 
-export const DEFAULT_TENANT_CLAIM = 'custom:tenant_id';
+/** The claim `fw dev`'s issuer and the Cognito pool's trigger put a user's tenant in (core's `TENANT_CLAIM`). */
+export const DEFAULT_TENANT_CLAIM = TENANT_CLAIM;
 export const DEFAULT_TENANT_HEADER = 'x-tenant-id';
-export const DEFAULT_TENANT_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+/** Core's `TENANT_ID_PATTERN`: the rule a user's tenant follows wherever it is set. */
+export const DEFAULT_TENANT_ID_PATTERN = TENANT_ID_PATTERN;
 
 function invalid(message: string): never {
   throw new TenancyConfigError('FW_ERR_TENANCY_INVALID_OPTIONS', message);

@@ -28,12 +28,12 @@ import { httpEvent, userClaims } from '../support/events.js';
  * with the calls of service.auth, a BucketClient and a queue client (their own packages test the real ones).
  */
 function userAdmin() {
-  const users = new Map<string, { roles: readonly string[]; enabled: boolean }>();
+  const users = new Map<string, { roles: readonly string[]; tenant?: string; enabled: boolean }>();
   const admin: TenantUserAdmin & { users: typeof users; failNext?: boolean } = {
     users,
     async createUser(input) {
       if (admin.failNext) throw new Error('user pool unavailable');
-      users.set(input.username, { roles: input.roles ?? [], enabled: true });
+      users.set(input.username, { roles: input.roles ?? [], ...(input.tenant !== undefined ? { tenant: input.tenant } : {}), enabled: true });
       return { username: input.username };
     },
     async disableUser(username) {
@@ -103,7 +103,7 @@ for (const engine of ENGINES) {
       const { tenant, admin } = await onboardTenant({ id: 'acme', name: 'Acme', tier: 'pro', admin: { username: 'ann@acme.test', temporaryPassword: 'Temp-pass-123' } }, { db, auth, quotas, events: { send: async (e) => events.push(e) } });
       expect(tenant).to.include({ id: 'acme', name: 'Acme', tier: 'pro', status: 'active' });
       expect(admin).to.equal('ann@acme.test');
-      expect(auth.users.get('ann@acme.test')).to.deep.equal({ roles: ['admin'], enabled: true });
+      expect(auth.users.get('ann@acme.test')).to.deep.equal({ roles: ['admin'], tenant: 'acme', enabled: true });
       expect((await quotas.usage({ id: 'acme' })).quotas['seats']).to.deep.equal({ used: 1, limit: 10 });
       expect(events.map((e) => e.type)).to.deep.equal(['tenant.onboarded']);
       const again = await onboardTenant({ id: 'acme', name: 'Acme 2', admin: { username: 'bob' } }, { db }).catch((e: unknown) => e);

@@ -3,7 +3,7 @@ import type { AuthMethod } from '@framework/core/names';
 import { InsufficientScope, RuntimeError, Unauthorized } from '../errors.js';
 import { installAuthMethods } from './auth-methods-hook.js';
 import { authFromEvent, authInfoOf, grants, type AuthInfo } from './auth.js';
-import { ENV } from '@framework/core/names';
+import { ENV, TENANT_CLAIM } from '@framework/core/names';
 
 export type { AuthMethod } from '@framework/core/names';
 
@@ -11,7 +11,7 @@ export type { AuthMethod } from '@framework/core/names';
  * The claim a key's tenant arrives in (`ctx.auth.claims`): the one `@framework-pro/tenancy` reads by default, so a
  * key is bound to the tenant it was issued for.
  */
-export const API_KEY_TENANT_CLAIM = 'custom:tenant_id';
+export const API_KEY_TENANT_CLAIM = TENANT_CLAIM;
 
 /** Who an API key belongs to, as its verifier found it. */
 export interface ApiKeyIdentity {

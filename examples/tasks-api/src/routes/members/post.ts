@@ -1,5 +1,6 @@
+import { UserExistsError, type AuthUser } from '@framework/auth';
 import { getDatabase, sql } from '@framework/data';
-import { handler } from '@framework/runtime';
+import { Conflict, handler } from '@framework/runtime';
 import * as z from '../../lib/zod.js';
 import { billing } from '../../lib/billing.js';
 import { tenancy } from '../../lib/tenancy.js';
@@ -11,15 +12,35 @@ async function seatsWithOneMore(): Promise<number> {
 }
 
 /**
- * POST /members `{ email }` → the invitation. Each member takes a seat: past the plan's `seats` the answer is 402
- * `FEATURE_LIMIT_EXCEEDED` naming the plan to upgrade to (answered from the tenant's snapshot, no provider call).
+ * POST /members `{ email, role? }` → the invitation: a `members` row, and the member's account in the inviting
+ * admin's tenant (`service.auth.createUser({ tenant, invite: true })`). Deployed, Cognito emails the temporary
+ * password; under `fw dev` it is printed in the console. The member's tokens carry the tenant, so they see this
+ * tenant's tasks only. Inviting the same address again answers the same invitation. An address that already has an
+ * account in another tenant is 409 `USER_EXISTS`: an account belongs to one tenant.
+ *
+ * Each member takes a seat: past the plan's `seats` the answer is 402 `FEATURE_LIMIT_EXCEEDED` naming the plan to
+ * upgrade to (answered from the tenant's snapshot, no provider call).
  */
 export const main = handler({
   scopes: ['tasks:admin'],
   middleware: [tenancy, billing.requireFeature('seats', seatsWithOneMore)],
-  body: z.object({ email: z.email() }),
+  body: z.object({ email: z.email(), role: z.optional(z.enum(['member', 'admin'])) }),
   fn: async (body, ctx, service) => {
-    await service.db.query(sql`INSERT INTO members (email, invited_by) VALUES (${body.email}, ${ctx.auth.subject}) ON CONFLICT (tenant_id, email) DO NOTHING`);
-    return { email: body.email, invitedBy: ctx.auth.subject };
+    const tenant = ctx.tenant!.id;
+    const role = body.role ?? 'member';
+    // The row and the account together: when the account cannot be made, the row rolls back. A retry after a failed
+    // commit finds the account made (same tenant) and goes on.
+    const account = await service.db.transaction(async (tx) => {
+      await tx.query(sql`INSERT INTO members (email, invited_by) VALUES (${body.email}, ${ctx.auth.subject}) ON CONFLICT (tenant_id, email) DO NOTHING`);
+      try {
+        return await service.auth.createUser({ username: body.email, email: body.email, roles: [role], tenant, invite: true });
+      } catch (error) {
+        if (!(error instanceof UserExistsError)) throw error;
+        const existing: AuthUser | undefined = await service.auth.getUser(body.email);
+        if (existing?.tenant === tenant) return existing;
+        throw new Conflict('An account with this email address belongs to another organization; ask them to use another address', { code: 'USER_EXISTS' });
+      }
+    });
+    return { email: body.email, invitedBy: ctx.auth.subject, account: { roles: account.roles, status: account.status, tenant: account.tenant } };
   },
 });

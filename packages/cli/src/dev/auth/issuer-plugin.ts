@@ -1,4 +1,4 @@
-import { DEV_OAUTH_PATHS, DEV_PATHS, localAppClientId, type AppDefinition } from '@framework/core';
+import { DEV_OAUTH_PATHS, DEV_PATHS, localAppClientId, TENANT_ID_PATTERN, type AppDefinition } from '@framework/core';
 import type { FastifyPluginAsync } from 'fastify';
 import type { DevGatewayErrorCode } from '../server/gateway-error-codes.js';
 import { sendError } from '../server/send-response.js';
@@ -53,9 +53,6 @@ export function localResourceServer(app: AppDefinition): string {
  * A scope as a token carries it: prefixed with the resource server when the app has the auth intent (Cognito's custom
  * scopes); bare without it, as no function then knows a resource server (`FW_AUTH_RESOURCE_SERVER` is not set).
  */
-/** What a tenant id may look like (the tenancy package's default id pattern): it becomes a SQL setting, a key prefix. */
-const TENANT_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
-
 export function tokenScope(app: AppDefinition, scope: string): string {
   return app.auth ? `${localResourceServer(app)}/${scope}` : scope;
 }
@@ -115,7 +112,7 @@ export function issuerPlugin(issuer: LocalIssuer, currentApp: () => AppDefinitio
       if (!Array.isArray(scopes) || !scopes.every((s): s is string => typeof s === 'string')) return fail('INVALID_TOKEN_REQUEST', 'expected "scopes" to be an array of scope names (or a space-separated string)');
       if (input.sub !== undefined && (typeof input.sub !== 'string' || !input.sub)) return fail('INVALID_TOKEN_REQUEST', 'expected "sub" to be a non-empty string (the user id)');
       // The tenant claim a signed-in user of a multi-tenant app carries (Cognito: the `custom:tenant_id` attribute).
-      if (input.tenant !== undefined && (typeof input.tenant !== 'string' || !TENANT_ID.test(input.tenant))) {
+      if (input.tenant !== undefined && (typeof input.tenant !== 'string' || !TENANT_ID_PATTERN.test(input.tenant))) {
         return fail('INVALID_TOKEN_REQUEST', 'expected "tenant" to be a tenant id: 1 to 64 letters, digits, "-" or "_", starting with a letter or digit');
       }
       const expiresIn = input.expiresIn ?? 3600;

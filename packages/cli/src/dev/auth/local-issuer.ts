@@ -2,6 +2,7 @@ import { randomUUID, webcrypto } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { JWK, JWTPayload, CryptoKey } from 'jose';
+import { TENANT_CLAIM } from '@framework/core/names';
 
 /**
  * jose, loaded on the first token signed or checked (or key generated): an app without auth never needs it, and its
@@ -42,8 +43,8 @@ export interface MintOptions {
   readonly tenant?: string;
 }
 
-/** The claim a user's tenant travels in (the tenancy package's default claim). */
-export const TENANT_CLAIM = 'custom:tenant_id';
+/** The claim a user's tenant travels in (core's, which the Cognito pool's trigger writes and tenancy reads). */
+export { TENANT_CLAIM } from '@framework/core/names';
 
 /**
  * The local identity provider: an RS256 key pair generated once per project and kept under `.fw/dev/auth/`, so

@@ -7,7 +7,7 @@ export interface LocalUserAdminOptions {
   /** The roles `config/security.ts` declares now (read on every call: fw dev reloads the config). */
   readonly declaredRoles: () => readonly string[];
   /** Where an invitation goes: fw dev sends no mail, it prints the temporary password. */
-  readonly invitation: (user: { username: string; email?: string; temporaryPassword: string }) => void;
+  readonly invitation: (user: { username: string; email?: string; tenant?: string; temporaryPassword: string }) => void;
 }
 
 /**
@@ -29,13 +29,14 @@ export class LocalUserAdmin implements UserAdmin {
       username: user.username,
       ...(user.email ? { email: user.email } : {}),
       roles: user.roles,
+      ...(user.tenant !== undefined ? { tenant: user.tenant } : {}),
       passwordHash: await hashPassword(temporaryPassword),
       seeded: false,
       status: 'FORCE_CHANGE_PASSWORD',
       createdAt: new Date().toISOString(),
     };
     if (!this.store.add(stored)) throw new UserExistsError(user.username);
-    if (user.invite) this.options.invitation({ username: user.username, ...(user.email ? { email: user.email } : {}), temporaryPassword });
+    if (user.invite) this.options.invitation({ username: user.username, ...(user.email ? { email: user.email } : {}), ...(user.tenant !== undefined ? { tenant: user.tenant } : {}), temporaryPassword });
     return toAuthUser(stored);
   }
 
@@ -94,6 +95,7 @@ function toAuthUser(user: StoredUser): AuthUser {
     sub: user.sub,
     ...(user.email ? { email: user.email } : {}),
     roles: [...user.roles].sort(),
+    ...(user.tenant !== undefined ? { tenant: user.tenant } : {}),
     enabled: user.enabled !== false,
     status: user.status ?? 'CONFIRMED',
     ...(user.createdAt ? { createdAt: new Date(user.createdAt) } : {}),

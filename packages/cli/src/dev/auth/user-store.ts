@@ -18,7 +18,7 @@ export interface StoredUser {
   readonly sub: string;
   readonly username: string;
   readonly email?: string;
-  /** The user's tenant (`custom:tenant_id` in their tokens), from the stage config. */
+  /** The user's tenant (`custom:tenant_id` in their tokens), from the stage config or `service.auth.createUser`. */
   readonly tenant?: string;
   readonly roles: readonly string[];
   /** `scrypt$<N>$<r>$<p>$<salt base64url>$<hash base64url>`. */

@@ -189,7 +189,8 @@ export async function wireHttpServer(fastify: FastifyInstance, wiring: HttpWirin
   await fastify.register(oauthPlugin(wiring.issuer, wiring.users, () => wiring.currentApp()));
   const userAdmin = new LocalUserAdmin(wiring.users, {
     declaredRoles: () => Object.keys(wiring.currentApp().config.security.roles ?? {}),
-    invitation: ({ username, email, temporaryPassword }) => log.info(`service.auth invited ${username}${email ? ` <${email}>` : ''}: fw dev sends no mail; their temporary password is ${temporaryPassword}`),
+    invitation: ({ username, email, tenant, temporaryPassword }) =>
+      log.info(`service.auth invited ${username}${email ? ` <${email}>` : ''}${tenant !== undefined ? ` to tenant ${tenant}` : ''}: fw dev sends no mail; their temporary password is ${temporaryPassword}`),
   });
   await fastify.register(userAdminPlugin(userAdmin, wiring.devAuthToken, { consolePath: CONSOLE_PATHS.auth }));
   await fastify.register(

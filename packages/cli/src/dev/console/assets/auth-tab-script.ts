@@ -2,9 +2,9 @@ import { DEV_PATHS } from '@framework/core';
 import { CONSOLE_PATHS } from '../console-paths.js';
 
 /**
- * The Auth tab (browser script, see `SHELL_SCRIPT`): the dev issuer's users with their roles and state (the user
- * store `service.auth` and `fw auth users` use, through `POST /_dev/console/auth`), create a user, disable or enable
- * one, and mint a token for a role (`POST /_dev/token`, as the Routes tab's picker does).
+ * The Auth tab (browser script, see `SHELL_SCRIPT`): the dev issuer's users with their roles, tenant and state (the
+ * user store `service.auth` and `fw auth users` use, through `POST /_dev/console/auth`), create a user (of a tenant),
+ * disable or enable one, and mint a token for a role and tenant (`POST /_dev/token`, as the Routes tab's picker does).
  */
 export const AUTH_TAB_SCRIPT = `
 (function () {
@@ -23,12 +23,13 @@ export const AUTH_TAB_SCRIPT = `
         users.textContent = '';
         if (!page.users.length) { users.appendChild(el('p', { class: 'note', text: 'No users yet.' })); return; }
         users.appendChild(el('table', {}, [
-          el('thead', {}, [el('tr', {}, ['User', 'Email', 'Roles', 'State', ''].map(function (h) { return el('th', { scope: 'col', text: h }); }))]),
+          el('thead', {}, [el('tr', {}, ['User', 'Email', 'Roles', 'Tenant', 'State', ''].map(function (h) { return el('th', { scope: 'col', text: h }); }))]),
           el('tbody', {}, page.users.map(function (u) {
             return el('tr', { 'data-user': u.username }, [
               el('td', { class: 'mono', text: u.username }),
               el('td', { text: u.email || '' }),
               el('td', { text: (u.roles || []).join(', ') }),
+              el('td', { class: 'mono', text: u.tenant || '' }),
               el('td', { text: u.enabled === false ? 'disabled' : 'enabled' }),
               el('td', {}, [el('button', { type: 'button', text: u.enabled === false ? 'Enable' : 'Disable', 'aria-label': (u.enabled === false ? 'Enable ' : 'Disable ') + u.username, onclick: function () {
                 call(u.enabled === false ? 'enableUser' : 'disableUser', [u.username]).then(function () { outcome.textContent = (u.enabled === false ? 'Enabled ' : 'Disabled ') + u.username; return refresh(); }).catch(function (e) { outcome.textContent = e.message; });
@@ -42,12 +43,14 @@ export const AUTH_TAB_SCRIPT = `
       var roleNames = Object.keys(app.roles);
       var username = el('input', { type: 'text', id: 'auth-new-username', 'aria-label': 'User name' });
       var email = el('input', { type: 'text', id: 'auth-new-email', 'aria-label': 'Email' });
+      var tenant = el('input', { type: 'text', id: 'auth-new-tenant', 'aria-label': 'Tenant (empty: a user of no tenant)' });
       var password = el('input', { type: 'text', id: 'auth-new-password', 'aria-label': 'Temporary password (empty: an invitation, whose password fw dev prints)' });
       var roleBoxes = roleNames.map(function (role) { return el('label', {}, [el('input', { type: 'checkbox', value: role }), ' ' + role]); });
       var create = el('form', { id: 'auth-create' }, [
         el('h2', { text: 'Create a user' }),
         el('label', {}, ['User name ', username]),
         el('label', {}, ['Email ', email]),
+        el('label', {}, ['Tenant ', tenant]),
         el('label', {}, ['Temporary password ', password]),
         el('fieldset', {}, [el('legend', { text: 'Roles' })].concat(roleBoxes)),
         el('button', { type: 'submit', text: 'Create' }),
@@ -56,22 +59,27 @@ export const AUTH_TAB_SCRIPT = `
         event.preventDefault();
         var input = { username: username.value, roles: roleBoxes.map(function (b) { return b.firstChild; }).filter(function (b) { return b.checked; }).map(function (b) { return b.value; }) };
         if (email.value) input.email = email.value;
+        if (tenant.value) input.tenant = tenant.value;
         if (password.value) input.temporaryPassword = password.value;
         else input.invite = true;
         call('createUser', [input]).then(function (u) { outcome.textContent = 'Created ' + u.username; return refresh(); }).catch(function (e) { outcome.textContent = 'Create failed: ' + e.message; });
       });
       var role = el('select', { id: 'auth-token-role', 'aria-label': 'Role of the token' }, roleNames.map(function (r) { return el('option', { value: r, text: r + ' (' + app.roles[r].join(', ') + ')' }); }));
       var sub = el('input', { type: 'text', id: 'auth-token-sub', 'aria-label': 'User id (sub) of the token', value: 'console-user' });
+      var tokenTenant = el('input', { type: 'text', id: 'auth-token-tenant', 'aria-label': 'Tenant of the token (custom:tenant_id; empty: none)' });
       var mint = el('form', { id: 'auth-mint' }, [
         el('h2', { text: 'Mint a token for a role' }),
         el('label', {}, ['Role ', role]),
         el('label', {}, ['User id ', sub]),
+        el('label', {}, ['Tenant ', tokenTenant]),
         el('button', { type: 'submit', text: 'Mint token' }),
         tokenOut,
       ]);
       mint.addEventListener('submit', function (event) {
         event.preventDefault();
-        fw.request('POST', '${DEV_PATHS.token}', { roles: [role.value], sub: sub.value || 'console-user' }).then(function (a) { tokenOut.textContent = a.access_token; outcome.textContent = 'Token for role ' + role.value + ': ' + a.scope; })
+        var request = { roles: [role.value], sub: sub.value || 'console-user' };
+        if (tokenTenant.value) request.tenant = tokenTenant.value;
+        fw.request('POST', '${DEV_PATHS.token}', request).then(function (a) { tokenOut.textContent = a.access_token; outcome.textContent = 'Token for role ' + role.value + (a.tenant ? ' of tenant ' + a.tenant : '') + ': ' + a.scope; })
           .catch(function (e) { outcome.textContent = 'Mint failed: ' + e.message; });
       });
       panel.appendChild(el('h2', { text: 'Users' }));
