@@ -6,5 +6,6 @@
 export * from '../errors.js';
 export * from '../pre-token-generation/scope-rules.js';
 export * from '../pre-token-generation/token-scopes.js';
+export * from '../pre-token-generation/tenant-claim.js';
 export * from '../service/input-checks.js';
 export { authUserToJson, DEV_AUTH_TOKEN_HEADER } from '../service/dev-user-admin-client.js';

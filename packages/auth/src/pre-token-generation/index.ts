@@ -4,9 +4,11 @@ import { AuthNotConfiguredError } from '../errors.js';
 import { cognitoClientNames, type ClientNameLookup } from './client-names.js';
 import { parseScopeRules, type ScopeRules } from './scope-rules.js';
 import { accessTokenScopeChanges } from './token-scopes.js';
+import { accessTokenTenantClaims } from './tenant-claim.js';
 
 export * from './scope-rules.js';
 export * from './token-scopes.js';
+export * from './tenant-claim.js';
 export * from './client-names.js';
 
 /** Options of `createPreTokenGenerationHandler`. */
@@ -21,8 +23,10 @@ export interface PreTokenGenerationOptions {
 /**
  * The Cognito pre-token-generation trigger (event version 2, access token customization): the access token gets
  * exactly the scopes of the user's roles (their groups, `groupConfiguration.groupsToOverride`) that the app client
- * signing in may request, prefixed with the resource server as Cognito writes custom scopes. Other scopes (`openid`,
- * `aws.cognito.signin.user.admin`, other resource servers) and every claim are left as Cognito made them.
+ * signing in may request, prefixed with the resource server as Cognito writes custom scopes, and the user's tenant as
+ * the claim `custom:tenant_id` when they have one (`accessTokenTenantClaims`). Other scopes (`openid`,
+ * `aws.cognito.signin.user.admin`, other resource servers) and every other claim are left as Cognito made them; what
+ * another part of the response set already (other claims to add, the ID token's changes) is kept.
  */
 export function createPreTokenGenerationHandler(options: PreTokenGenerationOptions) {
   const clientName = options.clientName ?? cognitoClientNames();
@@ -35,10 +39,18 @@ export function createPreTokenGenerationHandler(options: PreTokenGenerationOptio
       requestedScopes: event.request.scopes ?? [],
       clientName: name,
     });
+    const tenant = accessTokenTenantClaims(event.request.userAttributes);
     const details = event.response.claimsAndScopeOverrideDetails ?? {};
+    const access = details.accessTokenGeneration;
     event.response.claimsAndScopeOverrideDetails = {
       ...details,
-      accessTokenGeneration: { ...details.accessTokenGeneration, scopesToAdd: changes.scopesToAdd, scopesToSuppress: changes.scopesToSuppress },
+      accessTokenGeneration: {
+        ...access,
+        // The user's attribute is the truth about their tenant: it wins over a value another part put there.
+        ...(Object.keys(tenant).length ? { claimsToAddOrOverride: { ...access?.claimsToAddOrOverride, ...tenant } } : {}),
+        scopesToAdd: changes.scopesToAdd,
+        scopesToSuppress: changes.scopesToSuppress,
+      },
     };
     return event;
   };

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import type { PreTokenGenerationV2TriggerEvent } from 'aws-lambda';
 import { AuthNotConfiguredError } from '../../src/index.js';
-import { accessTokenScopeChanges, createPreTokenGenerationHandler, main, parseScopeRules, scopeRulesOf, type ScopeRules } from '../../src/pre-token-generation/index.js';
+import { accessTokenScopeChanges, accessTokenTenantClaims, createPreTokenGenerationHandler, main, parseScopeRules, scopeRulesOf, TENANT_CLAIM, type ScopeRules } from '../../src/pre-token-generation/index.js';
 
 function fixture(name: string): PreTokenGenerationV2TriggerEvent {
   return JSON.parse(readFileSync(fileURLToPath(new URL(`../fixtures/pre-token-generation-v2/${name}.json`, import.meta.url)), 'utf8')) as PreTokenGenerationV2TriggerEvent;
@@ -68,6 +68,46 @@ describe('pre-token-generation trigger (V2 events)', () => {
     const details = (await handler(event)).response.claimsAndScopeOverrideDetails;
     expect(details.idTokenGeneration).to.deep.equal({ claimsToSuppress: ['email'] });
     expect(details.accessTokenGeneration).to.deep.include({ claimsToAddOrOverride: { tenant: 'acme' } });
+  });
+
+  it('a user with a tenant: the access token gets custom:tenant_id, and the scopes change as for any member', async () => {
+    const event = await handler(fixture('authentication-member-tenant'));
+    expect(TENANT_CLAIM).to.equal('custom:tenant_id');
+    expect(event.response.claimsAndScopeOverrideDetails).to.deep.equal({
+      accessTokenGeneration: {
+        claimsToAddOrOverride: { 'custom:tenant_id': 'acme' },
+        scopesToAdd: ['tasks-api/tasks:read', 'tasks-api/tasks:write'],
+        scopesToSuppress: [],
+      },
+    });
+  });
+
+  it('a user without a tenant gets no tenant claim at all (never an empty one)', async () => {
+    for (const name of ['authentication-member', 'hosted-auth-admin', 'refresh-tokens-no-group']) {
+      const access = (await handler(fixture(name))).response.claimsAndScopeOverrideDetails.accessTokenGeneration!;
+      expect(access, name).to.not.have.property('claimsToAddOrOverride');
+    }
+    const empty = fixture('authentication-member-tenant');
+    empty.request.userAttributes['custom:tenant_id'] = '';
+    expect((await handler(empty)).response.claimsAndScopeOverrideDetails.accessTokenGeneration).to.not.have.property('claimsToAddOrOverride');
+    expect(accessTokenTenantClaims(undefined)).to.deep.equal({});
+    expect(accessTokenTenantClaims({ sub: 'x' })).to.deep.equal({});
+  });
+
+  it('the tenant claim joins the claims another part added, keeps the rest of the response, and wins over a stale tenant value', async () => {
+    const event = fixture('authentication-member-tenant');
+    event.response.claimsAndScopeOverrideDetails = {
+      accessTokenGeneration: { claimsToAddOrOverride: { plan: 'pro', 'custom:tenant_id': 'other' }, claimsToSuppress: ['username'] },
+      idTokenGeneration: { claimsToSuppress: ['email'] },
+    };
+    const details = (await handler(event)).response.claimsAndScopeOverrideDetails;
+    expect(details.idTokenGeneration).to.deep.equal({ claimsToSuppress: ['email'] });
+    expect(details.accessTokenGeneration).to.deep.equal({
+      claimsToAddOrOverride: { plan: 'pro', 'custom:tenant_id': 'acme' },
+      claimsToSuppress: ['username'],
+      scopesToAdd: ['tasks-api/tasks:read', 'tasks-api/tasks:write'],
+      scopesToSuppress: [],
+    });
   });
 
   it('a group named like an Object property (__proto__, constructor) grants nothing', () => {
