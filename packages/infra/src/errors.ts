@@ -11,6 +11,7 @@ export const INFRA_ERROR_CODES = {
   FW_ERR_INFRA_SCOPES_WITHOUT_AUTH: 'A route declares scopes but the app has no auth intent to issue tokens.',
   FW_ERR_INFRA_UNDECLARED_SCOPE: 'A route declares a scope that security.scopes does not declare.',
   FW_ERR_INFRA_APP_CLIENT_FLOWS: 'An app client combines client_credentials with a browser flow, which Cognito refuses.',
+  FW_ERR_INFRA_TENANT_MAPPING: 'An identity provider maps a claim to custom:tenant_id, which no app client may write.',
   FW_ERR_INFRA_INVALID_PROP: 'A prop of FrameworkStack has a value it cannot use (for example routeShards).',
   FW_ERR_INFRA_ENGINE_VERSION: 'A database intent names a PostgreSQL major that @framework/infra does not pin.',
   FW_ERR_INFRA_UNREACHABLE_SERVICE: 'A function in an isolated subnet calls an AWS service the VPC has no route to.',

@@ -48,6 +48,16 @@ describe('auth roles in the stack: Cognito groups and the pre token generation t
     template.hasResourceProperties('AWS::Lambda::Permission', { Principal: 'cognito-idp.amazonaws.com', FunctionName: { 'Fn::GetAtt': [logicalId, 'Arn'] } });
   });
 
+  it('declares the tenant attribute on this pool too, and lets none of its clients write it', () => {
+    const pool = Object.values(template.findResources('AWS::Cognito::UserPool') as Resources)[0]!.Properties;
+    expect(pool.Schema).to.deep.include({ Name: 'tenant_id', AttributeDataType: 'String', Mutable: true, StringAttributeConstraints: { MinLength: '1', MaxLength: '64' } });
+    const clients = Object.values(template.findResources('AWS::Cognito::UserPoolClient') as Resources);
+    expect(clients).to.have.length(2);
+    for (const client of clients) {
+      expect(client.Properties.WriteAttributes, String(client.Properties.ClientName)).to.be.an('array').that.is.not.empty.and.does.not.include('custom:tenant_id');
+    }
+  });
+
   it('gives the trigger the roles and the clients\' scopes by name, the resource server, and nothing of the pool', () => {
     const trigger = Object.values(template.findResources('AWS::Lambda::Function', { Properties: { FunctionName: 'shop-dev-auth-pre-token' } }) as Resources)[0]!.Properties;
     const variables = (trigger.Environment as { Variables: Record<string, unknown> }).Variables;

@@ -1,7 +1,7 @@
 import { Aws, Duration, Fn, SecretValue, Stack } from 'aws-cdk-lib/core';
 import * as cognito from 'aws-cdk-lib/aws-cognito';
 import * as iam from 'aws-cdk-lib/aws-iam';
-import type { AuthDefinition, EnvironmentSettings, IdentityProviderConfig, ResourceSettings } from '@framework/core';
+import { TENANT_ATTRIBUTE, TENANT_CLAIM, type AuthDefinition, type EnvironmentSettings, type IdentityProviderConfig, type ResourceSettings } from '@framework/core';
 import { Construct } from 'constructs';
 import type { AuthTriggerBundle } from '../bundling/bundle-app.js';
 import { InfraError } from '../errors.js';
@@ -29,6 +29,56 @@ export interface AppAuthProps {
 }
 
 const BROWSER_FLOWS = ['authorization_code', 'implicit'] as const;
+
+/**
+ * The attributes a signed-in user may change on themselves (Cognito's `UpdateUserAttributes` with their own access
+ * token): their profile, the standard OpenID Connect attributes, as every client could before clients listed them.
+ * Email and phone number changes still go through Cognito's verification. Left out: `email_verified` and
+ * `phone_number_verified` (a user must not mark their own address verified), `updated_at` (Cognito keeps it) and every
+ * custom attribute, above all `custom:tenant_id`: a user who could write it could move themselves into another
+ * tenant. CDK's default leaves `WriteAttributes` out, documented as "all standard and custom attributes" (Cognito's
+ * API reference says the standard ones; aws-cdk#21835 and #30608 report custom ones writable); an empty list counts as
+ * no list. So every client gets this list, never empty.
+ */
+export const USER_WRITABLE_ATTRIBUTES: Readonly<cognito.StandardAttributesMask> = {
+  address: true,
+  birthdate: true,
+  email: true,
+  familyName: true,
+  gender: true,
+  givenName: true,
+  locale: true,
+  middleName: true,
+  fullname: true,
+  nickname: true,
+  phoneNumber: true,
+  profilePicture: true,
+  preferredUsername: true,
+  profilePage: true,
+  timezone: true,
+  website: true,
+};
+
+/** A standard attribute's name as Cognito writes it → its key in CDK's `StandardAttributesMask`. */
+const STANDARD_ATTRIBUTE_KEYS: Readonly<Record<string, keyof cognito.StandardAttributesMask>> = {
+  address: 'address',
+  birthdate: 'birthdate',
+  email: 'email',
+  family_name: 'familyName',
+  gender: 'gender',
+  given_name: 'givenName',
+  locale: 'locale',
+  middle_name: 'middleName',
+  name: 'fullname',
+  nickname: 'nickname',
+  phone_number: 'phoneNumber',
+  picture: 'profilePicture',
+  preferred_username: 'preferredUsername',
+  profile: 'profilePage',
+  zoneinfo: 'timezone',
+  updated_at: 'lastUpdateTime',
+  website: 'website',
+};
 
 /** The Cognito actions `service.auth` calls (see `grantServiceAuth`). */
 export const SERVICE_AUTH_ACTIONS: readonly string[] = [
@@ -78,6 +128,12 @@ export class AppAuth extends Construct {
     this.definition = definition;
     this.resourceServerIdentifier = props.resourceServerIdentifier;
     const hasRoles = Object.keys(definition.roles).length > 0;
+    // A provider that set the tenant would need the clients to write it, which would let every user set their own.
+    for (const [name, provider] of Object.entries(definition.identityProviders ?? {})) {
+      if (provider.attributeMapping && Object.hasOwn(provider.attributeMapping, TENANT_CLAIM)) {
+        throw new InfraError('FW_ERR_INFRA_TENANT_MAPPING', `Identity provider "${name}" maps a claim to ${TENANT_CLAIM}. A mapped attribute must be writable by the app clients, and a client that may write the tenant lets every user move into another tenant. Remove ${TENANT_CLAIM} from its attributeMapping in config/security.ts and set the tenant with an admin call (AdminCreateUser, AdminUpdateUserAttributes).`);
+      }
+    }
     this.userPool = new cognito.UserPool(this, 'UserPool', {
       // Access token customization (the V2 trigger event) needs the Essentials plan (or Plus); Lite refuses it.
       ...(hasRoles ? { featurePlan: cognito.FeaturePlan.ESSENTIALS } : {}),
@@ -90,6 +146,11 @@ export class AppAuth extends Construct {
       mfaSecondFactor: definition.mfa === 'off' ? undefined : { otp: definition.mfaFactors.includes('totp'), sms: definition.mfaFactors.includes('sms') },
       passwordPolicy: { minLength: definition.passwordMinLength, requireDigits: true, requireLowercase: true, requireUppercase: true, requireSymbols: true },
       removalPolicy: dataRemovalPolicy(props.resources),
+      // The user's tenant (`custom:tenant_id`), on every pool: a custom attribute cannot be removed once declared and
+      // an unused one costs nothing, while adding one later is a schema change of a pool full of users. CloudFormation
+      // adds a custom attribute to a deployed pool in place (Cognito's AddCustomAttributes; no replacement), so a pool
+      // deployed before gets it on its next deploy. No app client may write it (`USER_WRITABLE_ATTRIBUTES`).
+      customAttributes: { [TENANT_ATTRIBUTE]: new cognito.StringAttribute({ minLen: 1, maxLen: 64, mutable: true }) },
     });
     acknowledgeNag(this.userPool, 'cognitoPlus');
     if (definition.mfa !== 'required') acknowledgeNag(this.userPool, 'mfaOptional');
@@ -111,6 +172,8 @@ export class AppAuth extends Construct {
       const oauth = browser || flows.has('client_credentials');
       anyOAuth ||= oauth;
       const customScopes = client.scopes.map((s) => cognito.OAuthScope.resourceServer(this.resourceServer, scopeByName.get(s)!));
+      // Cognito updates the attributes a provider maps at each federated sign-in, and only those the client may write.
+      const mapped = browser ? [...this.identityProviders.keys()].flatMap((p) => Object.keys(mappingOf(definition.identityProviders[p]!))) : [];
       clients.set(
         name,
         this.userPool.addClient(`Client${name.replace(/[^A-Za-z0-9]/g, '')}`, {
@@ -131,6 +194,7 @@ export class AppAuth extends Construct {
           ...(this.identityProviders.size
             ? { supportedIdentityProviders: [cognito.UserPoolClientIdentityProvider.COGNITO, ...(browser ? [...this.identityProviders.keys()].map((p) => cognito.UserPoolClientIdentityProvider.custom(p)) : [])] }
             : {}),
+          writeAttributes: writeAttributesOf(mapped),
           accessTokenValidity: Duration.minutes(definition.accessTokenValidityMinutes),
           idTokenValidity: Duration.minutes(definition.accessTokenValidityMinutes),
           preventUserExistenceErrors: true,
@@ -186,7 +250,7 @@ export class AppAuth extends Construct {
         userPool: this.userPool,
         name,
         metadata: cognito.UserPoolIdentityProviderSamlMetadata.url(provider.metadataUrl),
-        attributeMapping: mapping(provider.attributeMapping ?? {}),
+        attributeMapping: mapping(mappingOf(provider)),
       });
     }
     const secret = SecretValue.secretsManager(provider.clientSecret.secretName, provider.clientSecret.jsonField ? { jsonField: provider.clientSecret.jsonField } : {});
@@ -198,7 +262,7 @@ export class AppAuth extends Construct {
       clientSecret: secret.unsafeUnwrap(),
       scopes: [...(provider.scopes ?? ['openid', 'email', 'profile'])],
       attributeRequestMethod: cognito.OidcAttributeRequestMethod.GET,
-      attributeMapping: mapping(provider.attributeMapping ?? { email: 'email' }),
+      attributeMapping: mapping(mappingOf(provider)),
     });
   }
 
@@ -244,4 +308,20 @@ export class AppAuth extends Construct {
   public tokenScope(scope: string): string {
     return `${this.resourceServerIdentifier}/${scope}`;
   }
+}
+
+/** A provider's attribute mapping (user pool attribute → the provider's claim), with the defaults of the config. */
+function mappingOf(provider: IdentityProviderConfig): Readonly<Record<string, string>> {
+  return provider.attributeMapping ?? (provider.type === 'oidc' ? { email: 'email' } : {});
+}
+
+/**
+ * What an app client may write: `USER_WRITABLE_ATTRIBUTES` and the standard attributes its identity providers map
+ * (Cognito refuses a federated sign-in whose mapped attributes the client may not write). No custom attribute: the
+ * pool declares only `tenant_id`, which no client may write (a provider mapping it is refused in the constructor), and
+ * Cognito refuses a client that lists an attribute the pool does not declare.
+ */
+function writeAttributesOf(mapped: readonly string[]): cognito.ClientAttributes {
+  const standard = mapped.flatMap((attribute) => (Object.hasOwn(STANDARD_ATTRIBUTE_KEYS, attribute) ? [STANDARD_ATTRIBUTE_KEYS[attribute]!] : []));
+  return new cognito.ClientAttributes().withStandardAttributes({ ...USER_WRITABLE_ATTRIBUTES, ...Object.fromEntries(standard.map((key) => [key, true])) });
 }
