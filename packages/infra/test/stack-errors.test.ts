@@ -60,6 +60,32 @@ describe('FrameworkStack refuses what cannot deploy', () => {
     }
   });
 
+  it("a function in an isolated subnet calling service.auth on a pool with a domain: Cognito's VPC endpoint does not serve it", () => {
+    // Given a free-preset app (no NAT) whose database-using route calls service.auth
+    const project = tempProject({
+      'src/routes/users/post.ts':
+        "import pg from 'pg';\nexport const pool = () => new pg.Pool();\nexport const main = Object.assign(async (event: any, _c: unknown, service: any) => service.auth.createUser(JSON.parse(event.body)), { handlerInfo: { kind: 'http', scopes: [], middleware: [] } });\n",
+    });
+    const bundleOptions = { external: ['@aws-sdk/*', 'pg'] };
+    const synth = (flows: readonly ('user_srp' | 'authorization_code')[]) => () => {
+      const security: SecurityConfig = { ...SMALL_APP.security, appClients: { web: { scopes: ['items:read'], flows: [...flows], ...(flows.includes('authorization_code') ? { callbackUrls: ['https://app.example.com/callback'] } : {}) } } };
+      const app = defineApp({ ...SMALL_APP, security, rootDir: project.dir, infrastructure: { databases: [{ id: 'main' }], auth: {} } });
+      const handlerInfo = new Map(app.units.map((u) => [u.functionName, { kind: 'http' as const, scopes: [], middleware: [] }]));
+      return new FrameworkStack(new App(), 'Test', { app, handlerInfo, bundleOptions });
+    };
+    try {
+      // When its pool has no domain (no OAuth client), the VPC gets Cognito's endpoint
+      const stack = synth(['user_srp'])();
+      expect([...stack.network!.interfaceEndpoints.keys()]).to.include('cognito-idp');
+      // When a browser client gives the pool a domain, synth fails naming the function, why, and the fix
+      expect(synth(['authorization_code']))
+        .to.throw(/shop-dev-route-post-users \(src\/routes\/users\/post\.ts\) calls service\.auth, but Cognito's VPC endpoint serves no request for a user pool with a domain[\s\S]*Set network\.natGateways to 1 or more/)
+        .with.property('code', 'FW_ERR_INFRA_UNREACHABLE_SERVICE');
+    } finally {
+      project.remove();
+    }
+  });
+
   it('a route shard count it cannot use', () => {
     const project = tempProject({ 'src/routes/a/get.ts': routeSource() });
     try {

@@ -31,6 +31,15 @@ export interface AppAuthProps {
 const BROWSER_FLOWS = ['authorization_code', 'implicit'] as const;
 
 /**
+ * Whether the pool gets a domain: it serves the OAuth endpoints (sign-in pages, the token endpoint), which an app client
+ * with a browser flow or client credentials needs. Cognito's VPC endpoint serves no request for a pool with a domain,
+ * so whether a function in an isolated subnet can call the pool depends on it (`servicesOf`).
+ */
+export function poolHasDomain(definition: Pick<AuthDefinition, 'appClients'>): boolean {
+  return Object.values(definition.appClients).some((client) => client.flows.some((flow) => flow === 'client_credentials' || (BROWSER_FLOWS as readonly string[]).includes(flow)));
+}
+
+/**
  * The attributes a signed-in user may change on themselves (Cognito's `UpdateUserAttributes` with their own access
  * token): their profile, the standard OpenID Connect attributes, as every client could before clients listed them.
  * Email and phone number changes still go through Cognito's verification. Left out: `email_verified` and

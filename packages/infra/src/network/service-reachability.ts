@@ -42,10 +42,22 @@ export interface ServiceUse {
   /** Whether the framework can add an endpoint for it (false: only a NAT gateway reaches it). */
   readonly endpoint: boolean;
   readonly reason: string;
+  /** Why no endpoint serves it, when the service has one that does not serve this app. @default - the framework knows none */
+  readonly noEndpointBecause?: string;
+}
+
+/** What decides whether a service's VPC endpoint serves this app. */
+export interface EndpointLimits {
+  /**
+   * The app's user pool has a domain (an OAuth client needs one): Cognito's VPC endpoint then serves none of its
+   * requests, admin calls included ("User pools with a domain are incompatible with AWS PrivateLink"), so only a NAT
+   * gateway reaches it from an isolated subnet. @default false
+   */
+  readonly userPoolHasDomain?: boolean;
 }
 
 /** The AWS services one function calls: from what the framework's clients do for it, and SDK clients it imports. */
-export function servicesOf(needs: FunctionNeeds, references: FunctionReferences, projectPackages: ReadonlySet<string>, readsDatabaseSecret: boolean): ServiceUse[] {
+export function servicesOf(needs: FunctionNeeds, references: FunctionReferences, projectPackages: ReadonlySet<string>, readsDatabaseSecret: boolean, limits: EndpointLimits = {}): ServiceUse[] {
   const uses = new Map<string, ServiceUse>();
   const add = (service: string, reason: string, endpoint = true) => {
     if (!uses.has(service)) uses.set(service, { service, endpoint, reason });
@@ -66,6 +78,10 @@ export function servicesOf(needs: FunctionNeeds, references: FunctionReferences,
     const service = SDK_CLIENT_SERVICES[pkg];
     if (service) add(service, `imports ${pkg}`);
     else add(pkg, `imports ${pkg}`, false);
+  }
+  const cognito = uses.get('cognito-idp');
+  if (cognito && limits.userPoolHasDomain) {
+    uses.set('cognito-idp', { ...cognito, endpoint: false, noEndpointBecause: "Cognito's VPC endpoint serves no request for a user pool with a domain, which this app's OAuth clients give its pool" });
   }
   return [...uses.values()];
 }

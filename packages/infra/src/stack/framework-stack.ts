@@ -10,7 +10,7 @@ import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
 import { API_KEY_AUTHORIZER_CACHE_TTL_CONTEXT, AUTH_ID, ENV, IDEMPOTENCY_ID, LICENSE_KEY_CONTEXT, apiKeyAuthorizerCacheTtl, TOKEN_VERIFIER_ENV, WS_ID, schedulerEvent, shortHash, stackName, wsConnectIsAuthorized, type AppDefinition, type FunctionUnit, type OutputIntent, type OutputValues, type RouteDefinition } from '@framework/core';
 import { Construct, type IConstruct } from 'constructs';
-import { AppAuth } from '../auth/app-auth.js';
+import { AppAuth, poolHasDomain } from '../auth/app-auth.js';
 import { acknowledgeNag, acknowledgeNagFindings, nagResourceRef } from '../checks/nag-suppressions.js';
 import { bundleApp, type AppBundle, type BundleOptions } from '../bundling/bundle-app.js';
 import { needsOf, type FunctionNeeds } from '../bundling/bundle-usage.js';
@@ -245,7 +245,7 @@ export class FrameworkStack extends Stack {
       references.set(unit.functionName, refs);
       // Before the asset is hashed: the clients it will use load during Lambda's init, not on the first request.
       if (bundle) preloadSdkClients(bundle, sdkClientsToPreload(bundle, need));
-      services.set(unit.functionName, servicesOf(need, refs, bundle?.projectPackages ?? new Set(), need.database && this.app.databases.length > 0));
+      services.set(unit.functionName, servicesOf(need, refs, bundle?.projectPackages ?? new Set(), need.database && this.app.databases.length > 0, { userPoolHasDomain: this.app.auth !== undefined && poolHasDomain(this.app.auth) }));
     }
     return { needs, references, services };
   }
@@ -624,7 +624,7 @@ export class FrameworkStack extends Stack {
     for (const unit of this.app.units) {
       if (!this.joinsVpc(unit.functionName)) continue;
       for (const use of this.services.get(unit.functionName) ?? []) {
-        if (!network.reaches(use.service)) problems.push(`${unit.functionName} (${unit.file}) ${use.reason}, but ${use.endpoint ? `the VPC has no endpoint for ${use.service}` : 'the framework knows no VPC endpoint for it'}`);
+        if (!network.reaches(use.service)) problems.push(`${unit.functionName} (${unit.file}) ${use.reason}, but ${use.endpoint ? `the VPC has no endpoint for ${use.service}` : use.noEndpointBecause ?? 'the framework knows no VPC endpoint for it'}`);
       }
     }
     if (problems.length) {

@@ -1,6 +1,6 @@
-import { UserExistsError, type AuthUser } from '@framework/auth';
 import { getDatabase, sql } from '@framework/data';
-import { Conflict, handler } from '@framework/runtime';
+import { Conflict, handler, invoke } from '@framework/runtime';
+import type { MemberAccountRequest, MemberAccountResult } from '../../functions/member-account.js';
 import * as z from '../../lib/zod.js';
 import { billing } from '../../lib/billing.js';
 import { tenancy } from '../../lib/tenancy.js';
@@ -13,10 +13,10 @@ async function seatsWithOneMore(): Promise<number> {
 
 /**
  * POST /members `{ email, role? }` → the invitation: a `members` row, and the member's account in the inviting
- * admin's tenant (`service.auth.createUser({ tenant, invite: true })`). Deployed, Cognito emails the temporary
- * password; under `fw dev` it is printed in the console. The member's tokens carry the tenant, so they see this
- * tenant's tasks only. Inviting the same address again answers the same invitation. An address that already has an
- * account in another tenant is 409 `USER_EXISTS`: an account belongs to one tenant.
+ * admin's tenant, made by the `member-account` function with `service.auth.createUser({ tenant, invite: true })`
+ * (see it for why it is a function of its own). The member's tokens carry the tenant, so they see this tenant's tasks
+ * only. Inviting the same address again answers the same invitation. An address that has an account in another
+ * tenant is 409 `USER_EXISTS`: an account belongs to one tenant.
  *
  * Each member takes a seat: past the plan's `seats` the answer is 402 `FEATURE_LIMIT_EXCEEDED` naming the plan to
  * upgrade to (answered from the tenant's snapshot, no provider call).
@@ -26,21 +26,15 @@ export const main = handler({
   middleware: [tenancy, billing.requireFeature('seats', seatsWithOneMore)],
   body: z.object({ email: z.email(), role: z.optional(z.enum(['member', 'admin'])) }),
   fn: async (body, ctx, service) => {
-    const tenant = ctx.tenant!.id;
-    const role = body.role ?? 'member';
+    const request: MemberAccountRequest = { email: body.email, role: body.role ?? 'member', tenant: ctx.tenant!.id };
     // The row and the account together: when the account cannot be made, the row rolls back. A retry after a failed
     // commit finds the account made (same tenant) and goes on.
     const account = await service.db.transaction(async (tx) => {
       await tx.query(sql`INSERT INTO members (email, invited_by) VALUES (${body.email}, ${ctx.auth.subject}) ON CONFLICT (tenant_id, email) DO NOTHING`);
-      try {
-        return await service.auth.createUser({ username: body.email, email: body.email, roles: [role], tenant, invite: true });
-      } catch (error) {
-        if (!(error instanceof UserExistsError)) throw error;
-        const existing: AuthUser | undefined = await service.auth.getUser(body.email);
-        if (existing?.tenant === tenant) return existing;
-        throw new Conflict('An account with this email address belongs to another organization; ask them to use another address', { code: 'USER_EXISTS' });
-      }
+      const made = await invoke<MemberAccountResult>({ function: 'member-account' }, { payload: request });
+      if (!made.ok) throw new Conflict('An account with this email address belongs to another organization; ask them to use another address', { code: made.code });
+      return made.account;
     });
-    return { email: body.email, invitedBy: ctx.auth.subject, account: { roles: account.roles, status: account.status, tenant: account.tenant } };
+    return { email: body.email, invitedBy: ctx.auth.subject, account };
   },
 });
