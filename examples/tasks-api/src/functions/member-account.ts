@@ -14,7 +14,8 @@ export type MemberAccountResult =
   | { readonly ok: false; readonly code: 'USER_EXISTS' };
 
 /**
- * Creates a member's account with `service.auth` (invited: Cognito emails the temporary password; `fw dev` prints it).
+ * Creates a member's account with `service.auth` (invited: Cognito emails the temporary password; `fw dev` prints it
+ * and puts Cognito's invitation email in the local inbox).
  * A function of its own so that it runs outside the VPC: `POST /members` uses the database, so it sits in an isolated
  * subnet, and Cognito serves no VPC endpoint request for a user pool with a domain (this app's web client gives its
  * pool one). Without a NAT gateway (the free preset) only a function outside the VPC reaches Cognito; the route

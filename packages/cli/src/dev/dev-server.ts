@@ -16,7 +16,7 @@ import { checkJwt } from './auth/jwt-check.js';
 import type { LocalIssuer } from './auth/local-issuer.js';
 import { DevClock, type DevClockMode } from './clock/index.js';
 import { EngineStartup } from './engines/engine-startup.js';
-import type { EnginePreferences } from './engines/index.js';
+import type { EmbeddedInboxEngine, EnginePreferences } from './engines/index.js';
 import type { DevEngine, DevLogger } from './engines/engine.js';
 import { PortReservation } from './engines/ports.js';
 import { FileStamps, FolderListing, Freshness, WatchGate, eventsReliableFor } from './freshness/index.js';
@@ -302,6 +302,7 @@ export class DevServer {
         requestRecords,
         problems,
         devAuthToken: engines.devAuthToken,
+        inbox: () => (startup.engines.find((e) => e.intent === 'notifications') as EmbeddedInboxEngine | undefined)?.localInbox,
         host,
         enginePlugins: startup.plugins,
         notReady: startup.notReady,

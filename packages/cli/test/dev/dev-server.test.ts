@@ -185,6 +185,20 @@ describe('fw dev (example app, embedded engines)', function () {
       return new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: jwk.kid! }).setIssuer(dev.url).setSubject('user-1').setAudience(audience).setIssuedAt(expiresAt - 3600).setExpirationTime(expiresAt).sign(await importJWK(jwk, 'RS256'));
     };
 
+    it("an invitation service.auth sends (POST /members) lands in the local inbox as Cognito's email, with the temporary password", async () => {
+      const admin = (await json(await fetch(`${dev.url}/_dev/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ roles: ['admin'], sub: 'inviting-admin', tenant: 'acme' }) }))) as { access_token: string };
+      const invited = await fetch(`${dev.url}/members`, { method: 'POST', headers: { 'authorization': `Bearer ${admin.access_token}`, 'content-type': 'application/json' }, body: JSON.stringify({ email: 'invitee@acme.test' }) });
+      expect(invited.status, await invited.clone().text()).to.equal(201);
+      expect((await json(invited)).account).to.deep.include({ tenant: 'acme', roles: ['member'] });
+      const mail = await eventually(async () => {
+        const inbox = (await json(await fetch(`${dev.url}/_dev/inbox`))) as { messages: { to: string; channel: string; email?: { from: string; subject: string; text?: string } }[] };
+        return inbox.messages.find((m) => m.to === 'invitee@acme.test');
+      }, 15_000, 'the invitation in the local inbox');
+      expect(mail.channel).to.equal('email');
+      expect(mail.email).to.include({ from: 'no-reply@verificationemail.com', subject: 'Your temporary password' });
+      expect(mail.email!.text).to.match(/^Your username is invitee@acme\.test and temporary password is \S+\.$/);
+    });
+
     it('answers 401 with WWW-Authenticate: Bearer without a token (a JWT route, as the JWT authorizer does)', async () => {
       const response = await fetch(`${dev.url}/tasks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"title":"x"}' });
       expect(response.status).to.equal(401);

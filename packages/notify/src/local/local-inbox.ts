@@ -127,6 +127,15 @@ export class LocalInbox {
     return a.length === b.length && timingSafeEqual(a, b);
   }
 
+  /**
+   * Stores an email `fw dev` sends itself, where the cloud service would send it (the identity provider's invitation
+   * with a temporary password): as its SMTP server stores one, without a round trip through it.
+   */
+  async receiveEmail(email: { readonly to: string; readonly from: string; readonly subject: string; readonly text: string }): Promise<InboxMessage> {
+    const headers: Record<string, string> = Object.create(null);
+    return (await this.add({ channel: 'email', to: email.to, email: { from: email.from, subject: email.subject, text: email.text, headers } }))!;
+  }
+
   /** Stores a posted SMS/WhatsApp/push message after checking its shape; `InboxPostError` (400) names what is wrong. */
   async post(body: unknown): Promise<{ message: InboxMessage; duplicate: boolean }> {
     const post = checkPost(body);

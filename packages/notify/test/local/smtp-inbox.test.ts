@@ -45,6 +45,18 @@ describe('SMTP provider into the local inbox (a real SMTP server in process)', (
     expect(inbox.list()).to.have.length(2);
   });
 
+  it("keeps an email fw dev sends itself (an invitation) as its SMTP server would, on disk across a restart", async () => {
+    const received = await inbox.receiveEmail({ to: 'lee@example.com', from: 'no-reply@verificationemail.com', subject: 'Your temporary password', text: 'Your username is lee@example.com and temporary password is Tmp-1.' });
+    expect(received).to.deep.include({ channel: 'email', to: 'lee@example.com' });
+    expect(inbox.list()[0]!.email).to.include({ subject: 'Your temporary password', text: 'Your username is lee@example.com and temporary password is Tmp-1.' });
+    const again = await LocalInbox.start({ dataDir: dir, host: '127.0.0.1', token: 'other' });
+    try {
+      expect(again.list().map((m) => [m.to, m.email?.subject])).to.deep.include(['lee@example.com', 'Your temporary password']);
+    } finally {
+      await again.stop();
+    }
+  });
+
   it('keeps SMS, WhatsApp and push posts, drops a repeated key, and refuses malformed posts', async () => {
     expect((await inbox.post({ channel: 'sms', to: '+14155550100', idempotencyKey: 'k1', sms: { body: 'New task: Ship it' } })).duplicate).to.equal(false);
     expect((await inbox.post({ channel: 'sms', to: '+14155550100', idempotencyKey: 'k1', sms: { body: 'New task: Ship it' } })).duplicate).to.equal(true);

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DEV_OAUTH_PATHS, DEV_PATHS, type AppDefinition } from '@framework/core';
+import type { LocalInbox } from '@framework/notify/local';
 import type { FastifyInstance, FastifyListenOptions, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { DevServerError } from '../../errors.js';
 import type { ActivityLog } from '../activity/index.js';
@@ -33,6 +34,13 @@ const MAX_STREAMED_BYTES = 5 * 1024 * 1024 * 1024;
 export const servedBy = new WeakMap<FastifyRequest, string>();
 
 /** What the HTTP side of `fw dev` is wired to: the parts started before it, and the dev server once it exists. */
+/** Cognito's default invitation message (a pool without a custom one): its sender, subject and text. */
+const COGNITO_INVITATION = {
+  from: 'no-reply@verificationemail.com',
+  subject: 'Your temporary password',
+  text: (username: string, password: string) => `Your username is ${username} and temporary password is ${password}.`,
+};
+
 export interface HttpWiring {
   /** The host the server listens on (the `/_dev` guard admits it besides loopback). */
   readonly listenHost: string;
@@ -57,6 +65,8 @@ export interface HttpWiring {
   readonly usersSeeded?: Promise<unknown>;
   /** This run's secret of the user admin endpoint (`FW_DEV_AUTH_TOKEN`, which functions get). */
   readonly devAuthToken: string;
+  /** The local inbox, when the app sends notifications (its engine runs): invitations land there too. @default - none */
+  readonly inbox?: () => Pick<LocalInbox, 'receiveEmail'> | undefined;
   readonly host: FunctionHost;
   /** The engines' own routes. */
   readonly enginePlugins: readonly FastifyPluginAsync[];
@@ -189,8 +199,16 @@ export async function wireHttpServer(fastify: FastifyInstance, wiring: HttpWirin
   await fastify.register(oauthPlugin(wiring.issuer, wiring.users, () => wiring.currentApp()));
   const userAdmin = new LocalUserAdmin(wiring.users, {
     declaredRoles: () => Object.keys(wiring.currentApp().config.security.roles ?? {}),
-    invitation: ({ username, email, tenant, temporaryPassword }) =>
-      log.info(`service.auth invited ${username}${email ? ` <${email}>` : ''}${tenant !== undefined ? ` to tenant ${tenant}` : ''}: fw dev sends no mail; their temporary password is ${temporaryPassword}`),
+    invitation: ({ username, email, tenant, temporaryPassword }) => {
+      const inbox = email ? wiring.inbox?.() : undefined;
+      log.info(`service.auth invited ${username}${email ? ` <${email}>` : ''}${tenant !== undefined ? ` to tenant ${tenant}` : ''}: ${inbox ? 'the invitation is in the local inbox' : 'fw dev sends no mail'}; their temporary password is ${temporaryPassword}`);
+      // Cognito's invitation email, with its default sender, subject and message, where the app's own mail lands.
+      if (inbox && email) {
+        void inbox
+          .receiveEmail({ to: email, from: COGNITO_INVITATION.from, subject: COGNITO_INVITATION.subject, text: COGNITO_INVITATION.text(username, temporaryPassword) })
+          .catch((error: Error) => log.warn(`the invitation of ${username} did not reach the local inbox: ${error.message}`));
+      }
+    },
   });
   await fastify.register(userAdminPlugin(userAdmin, wiring.devAuthToken, { consolePath: CONSOLE_PATHS.auth }));
   await fastify.register(
