@@ -20,18 +20,19 @@ import type { main as R14 } from './routes/chat/rooms/[roomId]/read/post.js';
 import type { main as R15 } from './routes/chat/rooms/get.js';
 import type { main as R16 } from './routes/chat/rooms/post.js';
 import type { main as R17 } from './routes/health/get.js';
-import type { main as R18 } from './routes/members/get.js';
-import type { main as R19 } from './routes/members/post.js';
-import type { main as R20 } from './routes/tasks/[id]/assignee/put.js';
-import type { main as R21 } from './routes/tasks/[id]/attachments/get.js';
-import type { main as R22 } from './routes/tasks/[id]/attachments/post.js';
-import type { main as R23 } from './routes/tasks/[id]/chat/post.js';
-import type { main as R24 } from './routes/tasks/[id]/delete.js';
-import type { main as R25 } from './routes/tasks/[id]/due/put.js';
-import type { main as R26 } from './routes/tasks/[id]/put.js';
-import type { main as R27 } from './routes/tasks/get.js';
-import type { main as R28 } from './routes/tasks/post.js';
-import type { main as R29 } from './routes/webhook-endpoints/post.js';
+import type { main as R18 } from './routes/members/[email]/delete.js';
+import type { main as R19 } from './routes/members/get.js';
+import type { main as R20 } from './routes/members/post.js';
+import type { main as R21 } from './routes/tasks/[id]/assignee/put.js';
+import type { main as R22 } from './routes/tasks/[id]/attachments/get.js';
+import type { main as R23 } from './routes/tasks/[id]/attachments/post.js';
+import type { main as R24 } from './routes/tasks/[id]/chat/post.js';
+import type { main as R25 } from './routes/tasks/[id]/delete.js';
+import type { main as R26 } from './routes/tasks/[id]/due/put.js';
+import type { main as R27 } from './routes/tasks/[id]/put.js';
+import type { main as R28 } from './routes/tasks/get.js';
+import type { main as R29 } from './routes/tasks/post.js';
+import type { main as R30 } from './routes/webhook-endpoints/post.js';
 
 /**
  * A typed client of the app's routes, e.g. `createClient({ baseUrl, token }).tasks.byId('1').put({ status: 'done' })`.
@@ -119,46 +120,53 @@ export function createClient(options: ClientOptions) {
     },
     members: {
       /** GET /members (src/routes/members/get.ts) */
-      get: t.call<typeof R18>('GET', '/members'),
+      get: t.call<typeof R19>('GET', '/members'),
       /** POST /members (src/routes/members/post.ts) */
-      post: t.bodyCall<typeof R19>('POST', '/members'),
+      post: t.bodyCall<typeof R20>('POST', '/members'),
+      byEmail: (email: string | number) => {
+        const p0 = `/members/${pathSegment(email)}`;
+        return {
+          /** DELETE /members/{email} (src/routes/members/[email]/delete.ts) */
+          delete: t.call<typeof R18>('DELETE', p0),
+        };
+      },
     },
     tasks: {
       /** GET /tasks (src/routes/tasks/get.ts) */
-      get: t.call<typeof R27>('GET', '/tasks'),
+      get: t.call<typeof R28>('GET', '/tasks'),
       /** POST /tasks (src/routes/tasks/post.ts) */
-      post: t.bodyCall<typeof R28>('POST', '/tasks'),
+      post: t.bodyCall<typeof R29>('POST', '/tasks'),
       byId: (id: string | number) => {
         const p0 = `/tasks/${pathSegment(id)}`;
         return {
           /** DELETE /tasks/{id} (src/routes/tasks/[id]/delete.ts) */
-          delete: t.call<typeof R24>('DELETE', p0),
+          delete: t.call<typeof R25>('DELETE', p0),
           /** PUT /tasks/{id} (src/routes/tasks/[id]/put.ts) */
-          put: t.bodyCall<typeof R26>('PUT', p0),
+          put: t.bodyCall<typeof R27>('PUT', p0),
           assignee: {
             /** PUT /tasks/{id}/assignee (src/routes/tasks/[id]/assignee/put.ts) */
-            put: t.bodyCall<typeof R20>('PUT', `${p0}/assignee`),
+            put: t.bodyCall<typeof R21>('PUT', `${p0}/assignee`),
           },
           attachments: {
             /** GET /tasks/{id}/attachments (src/routes/tasks/[id]/attachments/get.ts) */
-            get: t.call<typeof R21>('GET', `${p0}/attachments`),
+            get: t.call<typeof R22>('GET', `${p0}/attachments`),
             /** POST /tasks/{id}/attachments (src/routes/tasks/[id]/attachments/post.ts) */
-            post: t.bodyCall<typeof R22>('POST', `${p0}/attachments`),
+            post: t.bodyCall<typeof R23>('POST', `${p0}/attachments`),
           },
           chat: {
             /** POST /tasks/{id}/chat (src/routes/tasks/[id]/chat/post.ts) */
-            post: t.bodyCall<typeof R23>('POST', `${p0}/chat`),
+            post: t.bodyCall<typeof R24>('POST', `${p0}/chat`),
           },
           due: {
             /** PUT /tasks/{id}/due (src/routes/tasks/[id]/due/put.ts) */
-            put: t.bodyCall<typeof R25>('PUT', `${p0}/due`),
+            put: t.bodyCall<typeof R26>('PUT', `${p0}/due`),
           },
         };
       },
     },
     webhookEndpoints: {
       /** POST /webhook-endpoints (src/routes/webhook-endpoints/post.ts) */
-      post: t.bodyCall<typeof R29>('POST', '/webhook-endpoints'),
+      post: t.bodyCall<typeof R30>('POST', '/webhook-endpoints'),
     },
   };
 }

@@ -167,6 +167,16 @@ describe('tasks-api billing (local provider fake, signed webhooks)', function ()
     expect([taken.status, (taken.body as { error: { code: string } }).error.code]).to.deep.equal([409, 'USER_EXISTS']);
     expect((await umbrella().get('/members')).body).to.deep.equal({ members: [] });
     expect((await globex().get('/members')).body).to.deep.equal({ members: [{ email: 'lee@globex.test', invitedBy: 'hank' }] });
+
+    // Another tenant's admin cannot remove them (404: not their member); their own admin can, account and all
+    const notTheirs = await umbrella().request('DELETE', '/members/lee@globex.test');
+    expect([notTheirs.status, (notTheirs.body as { error: { code: string } }).error.code]).to.deep.equal([404, 'NOT_FOUND']);
+    const removed = await globex().request('DELETE', '/members/lee@globex.test');
+    expect([removed.status, removed.body]).to.deep.equal([200, { email: 'lee@globex.test', accountRemoved: true }]);
+    expect((await globex().get('/members')).body).to.deep.equal({ members: [] });
+    // The address is free again: an invitation makes a new account
+    const reinvited = await umbrella().post('/members', { email: 'lee@globex.test' });
+    expect([reinvited.status, (reinvited.body as { account: { tenant: string } }).account.tenant]).to.deep.equal([201, 'umbrella']);
   });
 
   it('refuses a forged webhook with 401 and an unsigned one with 400, coded', async () => {

@@ -294,7 +294,7 @@ describe('the example app (examples/tasks-api): a first deploy of dev and prod',
     expect(functionNamed(dev, memberAccount).properties).not.to.have.property('VpcConfig');
     expect(permissionsOf(dev, memberAccount).actions).to.include('cognito-idp:AdminCreateUser');
     expect(functionNamed(dev, route('dev', 'POST /members')).properties).to.have.property('VpcConfig');
-    expect(permissionsOf(dev, route('dev', 'POST /members')).actions.filter((a) => a.startsWith('cognito-idp:'))).to.deep.equal([]);
+    for (const key of ['POST /members', 'DELETE /members/{email}']) expect(permissionsOf(dev, route('dev', key)).actions.filter((a) => a.startsWith('cognito-idp:')), key).to.deep.equal([]);
     expect(Object.values(SDK_CLIENT_SERVICES)).to.include.members(interfaceEndpoints(dev));
   });
 
@@ -332,7 +332,7 @@ describe('the example app (examples/tasks-api): a first deploy of dev and prod',
     expect(firstLine(route('dev', 'GET /health'))).to.not.include('AWS_LAMBDA_FUNCTION_NAME');
   });
 
-  it('lets the attachment routes read (GET) or read and write (POST) their bucket, and only the cron and POST /members invoke a function', () => {
+  it('lets the attachment routes read (GET) or read and write (POST) their bucket, and only the cron and the member routes invoke a function', () => {
     const s = stages.get('dev')!.synthesized;
     const list = permissionsOf(s, route('dev', 'GET /tasks/{id}/attachments')).actions;
     expect(list).to.include.members(['s3:GetObject*', 's3:List*']);
@@ -340,7 +340,7 @@ describe('the example app (examples/tasks-api): a first deploy of dev and prod',
     expect(permissionsOf(s, route('dev', 'POST /tasks/{id}/attachments')).actions).to.include.members(['s3:PutObject', 's3:DeleteObject*']);
     const app = stages.get('dev')!.app;
     const invokers = app.units.filter((u) => permissionsOf(s, u.functionName).actions.includes('lambda:InvokeFunction')).map((u) => u.functionName);
-    expect(invokers.sort()).to.deep.equal(['tasks-api-dev-cron-daily-summary', route('dev', 'POST /members')].sort());
+    expect(invokers.sort()).to.deep.equal(['tasks-api-dev-cron-daily-summary', route('dev', 'POST /members'), route('dev', 'DELETE /members/{email}')].sort());
     const senders = app.units.filter((u) => permissionsOf(s, u.functionName).actions.includes('sqs:SendMessage')).map((u) => u.functionName).sort();
     // PUT /tasks/{id}/assignee and the billing webhook (receipts) hand their committed notifications to the notify-outbox queue;
     // PUT /tasks/{id}/due sends task-events (the collection POST /ask searches is indexed there).

@@ -70,6 +70,7 @@ describe('fw openapi', function () {
       'POST /chat/rooms/{roomId}/read': ['tasks-api/tasks:read'],
       'POST /members': ['tasks-api/tasks:admin'],
       'GET /members': ['tasks-api/tasks:read'],
+      'DELETE /members/{email}': ['tasks-api/tasks:admin'],
     });
     const oauth2 = document.components.securitySchemes!.oauth2 as { flows: Record<string, { scopes: Record<string, string>; tokenUrl: string }> };
     expect(Object.keys(oauth2.flows).sort()).to.deep.equal(['authorizationCode', 'clientCredentials']);

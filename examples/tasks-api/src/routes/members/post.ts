@@ -1,6 +1,6 @@
 import { getDatabase, sql } from '@framework/data';
 import { Conflict, handler, invoke } from '@framework/runtime';
-import type { MemberAccountRequest, MemberAccountResult } from '../../functions/member-account.js';
+import type { InviteResult, MemberAccountRequest } from '../../functions/member-account.js';
 import * as z from '../../lib/zod.js';
 import { billing } from '../../lib/billing.js';
 import { tenancy } from '../../lib/tenancy.js';
@@ -26,12 +26,12 @@ export const main = handler({
   middleware: [tenancy, billing.requireFeature('seats', seatsWithOneMore)],
   body: z.object({ email: z.email(), role: z.optional(z.enum(['member', 'admin'])) }),
   fn: async (body, ctx, service) => {
-    const request: MemberAccountRequest = { email: body.email, role: body.role ?? 'member', tenant: ctx.tenant!.id };
+    const request: MemberAccountRequest = { op: 'invite', email: body.email, role: body.role ?? 'member', tenant: ctx.tenant!.id };
     // The row and the account together: when the account cannot be made, the row rolls back. A retry after a failed
     // commit finds the account made (same tenant) and goes on.
     const account = await service.db.transaction(async (tx) => {
       await tx.query(sql`INSERT INTO members (email, invited_by) VALUES (${body.email}, ${ctx.auth.subject}) ON CONFLICT (tenant_id, email) DO NOTHING`);
-      const made = await invoke<MemberAccountResult>({ function: 'member-account' }, { payload: request });
+      const made = await invoke<InviteResult>({ function: 'member-account' }, { payload: request });
       if (!made.ok) throw new Conflict('An account with this email address belongs to another organization; ask them to use another address', { code: made.code });
       return made.account;
     });
