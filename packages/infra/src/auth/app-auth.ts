@@ -171,7 +171,6 @@ export class AppAuth extends Construct {
     const scopeByName = new Map(scopes.map((s) => [s.scopeName, s]));
 
     const clients = new Map<string, cognito.UserPoolClient>();
-    let anyOAuth = false;
     for (const [name, client] of Object.entries(definition.appClients)) {
       const flows = new Set(client.flows);
       const browser = BROWSER_FLOWS.some((f) => flows.has(f));
@@ -179,7 +178,6 @@ export class AppAuth extends Construct {
         throw new InfraError('FW_ERR_INFRA_APP_CLIENT_FLOWS', `App client "${name}" combines client_credentials with ${BROWSER_FLOWS.filter((f) => flows.has(f)).join(' and ')}; Cognito allows client_credentials only on its own. Split it into two app clients in config/security.ts (one for services, one for browsers).`);
       }
       const oauth = browser || flows.has('client_credentials');
-      anyOAuth ||= oauth;
       const customScopes = client.scopes.map((s) => cognito.OAuthScope.resourceServer(this.resourceServer, scopeByName.get(s)!));
       // Cognito updates the attributes a provider maps at each federated sign-in, and only those the client may write.
       const mapped = browser ? [...this.identityProviders.keys()].flatMap((p) => Object.keys(mappingOf(definition.identityProviders[p]!))) : [];
@@ -234,7 +232,7 @@ export class AppAuth extends Construct {
     // The hosted domain serves the OAuth token endpoint; only needed when a client uses an OAuth flow.
     // Managed login (Cognito's current sign-in pages, which list the federated providers) needs a style per browser
     // client; Cognito's default style is used.
-    if (anyOAuth) this.domain = this.userPool.addDomain('Domain', { cognitoDomain: { domainPrefix: this.domainPrefix }, managedLoginVersion: cognito.ManagedLoginVersion.NEWER_MANAGED_LOGIN });
+    if (poolHasDomain(definition)) this.domain = this.userPool.addDomain('Domain', { cognitoDomain: { domainPrefix: this.domainPrefix }, managedLoginVersion: cognito.ManagedLoginVersion.NEWER_MANAGED_LOGIN });
     const branding = new Map<string, cognito.CfnManagedLoginBranding>();
     for (const [name, client] of clients) {
       if (!BROWSER_FLOWS.some((f) => definition.appClients[name]!.flows.includes(f))) continue;

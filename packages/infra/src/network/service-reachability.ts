@@ -56,11 +56,15 @@ export interface EndpointLimits {
   readonly userPoolHasDomain?: boolean;
 }
 
+const COGNITO_WITH_DOMAIN = "Cognito's VPC endpoint serves no request for a user pool with a domain, which this app's OAuth clients give its pool";
+
 /** The AWS services one function calls: from what the framework's clients do for it, and SDK clients it imports. */
 export function servicesOf(needs: FunctionNeeds, references: FunctionReferences, projectPackages: ReadonlySet<string>, readsDatabaseSecret: boolean, limits: EndpointLimits = {}): ServiceUse[] {
   const uses = new Map<string, ServiceUse>();
   const add = (service: string, reason: string, endpoint = true) => {
-    if (!uses.has(service)) uses.set(service, { service, endpoint, reason });
+    if (uses.has(service)) return;
+    if (service === 'cognito-idp' && limits.userPoolHasDomain) uses.set(service, { service, endpoint: false, reason, noEndpointBecause: COGNITO_WITH_DOMAIN });
+    else uses.set(service, { service, endpoint, reason });
   };
   const ids = (list: FunctionReferences['queues']) => (list === 'all' ? 'any' : list.map((id) => `"${id}"`).join(', '));
   if (readsDatabaseSecret) add('secretsmanager', 'reads the database credentials');
@@ -78,10 +82,6 @@ export function servicesOf(needs: FunctionNeeds, references: FunctionReferences,
     const service = SDK_CLIENT_SERVICES[pkg];
     if (service) add(service, `imports ${pkg}`);
     else add(pkg, `imports ${pkg}`, false);
-  }
-  const cognito = uses.get('cognito-idp');
-  if (cognito && limits.userPoolHasDomain) {
-    uses.set('cognito-idp', { ...cognito, endpoint: false, noEndpointBecause: "Cognito's VPC endpoint serves no request for a user pool with a domain, which this app's OAuth clients give its pool" });
   }
   return [...uses.values()];
 }

@@ -235,6 +235,7 @@ export class FrameworkStack extends Stack {
     const needs = new Map<string, FunctionNeeds>();
     const references = new Map<string, FunctionReferences>();
     const services = new Map<string, readonly ServiceUse[]>();
+    const limits = { userPoolHasDomain: this.app.auth !== undefined && poolHasDomain(this.app.auth) };
     for (const unit of this.app.units) {
       const info = this.handlerInfo.get(unit.functionName);
       const idempotent = info?.idempotent === true || (info?.middleware ?? []).some((m) => /idempot/i.test(m));
@@ -245,7 +246,7 @@ export class FrameworkStack extends Stack {
       references.set(unit.functionName, refs);
       // Before the asset is hashed: the clients it will use load during Lambda's init, not on the first request.
       if (bundle) preloadSdkClients(bundle, sdkClientsToPreload(bundle, need));
-      services.set(unit.functionName, servicesOf(need, refs, bundle?.projectPackages ?? new Set(), need.database && this.app.databases.length > 0, { userPoolHasDomain: this.app.auth !== undefined && poolHasDomain(this.app.auth) }));
+      services.set(unit.functionName, servicesOf(need, refs, bundle?.projectPackages ?? new Set(), need.database && this.app.databases.length > 0, limits));
     }
     return { needs, references, services };
   }

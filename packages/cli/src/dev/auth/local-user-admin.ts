@@ -6,7 +6,7 @@ import { hashPassword, type StoredUser, type UserStore } from './user-store.js';
 export interface LocalUserAdminOptions {
   /** The roles `config/security.ts` declares now (read on every call: fw dev reloads the config). */
   readonly declaredRoles: () => readonly string[];
-  /** Where an invitation goes: fw dev sends no mail, it prints the temporary password. */
+  /** Where an invitation goes: no mail is sent; fw dev prints the temporary password (and puts Cognito's email in the local inbox when there is one). */
   readonly invitation: (user: { username: string; email?: string; tenant?: string; temporaryPassword: string }) => void;
 }
 

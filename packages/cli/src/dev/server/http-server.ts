@@ -33,7 +33,6 @@ const MAX_STREAMED_BYTES = 5 * 1024 * 1024 * 1024;
 /** The function that served a request (for its line in the activity log). */
 export const servedBy = new WeakMap<FastifyRequest, string>();
 
-/** What the HTTP side of `fw dev` is wired to: the parts started before it, and the dev server once it exists. */
 /** Cognito's default invitation message (a pool without a custom one): its sender, subject and text. */
 const COGNITO_INVITATION = {
   from: 'no-reply@verificationemail.com',
@@ -41,6 +40,7 @@ const COGNITO_INVITATION = {
   text: (username: string, password: string) => `Your username is ${username} and temporary password is ${password}.`,
 };
 
+/** What the HTTP side of `fw dev` is wired to: the parts started before it, and the dev server once it exists. */
 export interface HttpWiring {
   /** The host the server listens on (the `/_dev` guard admits it besides loopback). */
   readonly listenHost: string;
