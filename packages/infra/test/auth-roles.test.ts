@@ -83,20 +83,41 @@ describe('auth roles in the stack: Cognito groups and the pre token generation t
 
 describe('auth without roles', function () {
   this.timeout(120_000);
-  it('has no groups, no trigger and leaves the feature plan to Cognito\'s default', () => {
-    const project = tempProject({ 'src/routes/items/get.ts': routeSource(['items:read']) });
-    try {
-      const app = defineApp({ ...SMALL_APP, rootDir: project.dir, infrastructure: { auth: {} } });
-      const { stack } = buildCdkApp(app, { outdir: `${project.dir}/cdk.out`, checks: false });
-      const template = Template.fromStack(stack);
-      template.resourceCountIs('AWS::Cognito::UserPoolGroup', 0);
-      expect(template.findResources('AWS::Lambda::Function', { Properties: { FunctionName: 'shop-dev-auth-pre-token' } })).to.deep.equal({});
-      const pool = Object.values(template.findResources('AWS::Cognito::UserPool') as Resources)[0]!.Properties;
-      expect(pool).not.to.have.property('LambdaConfig');
-      expect(pool).not.to.have.property('UserPoolTier');
-      expect(stack.bundle.authTrigger).to.equal(undefined);
-    } finally {
-      project.remove();
-    }
+  let project: ReturnType<typeof tempProject>;
+  let template: Template;
+  let bundleDir: string | undefined;
+
+  before(() => {
+    // Given an app with the auth intent and no roles, synthesized with the cdk-nag checks on
+    project = tempProject({ 'src/routes/items/get.ts': routeSource(['items:read']) });
+    const app = defineApp({ ...SMALL_APP, rootDir: project.dir, infrastructure: { auth: {} } });
+    const { cdkApp, stack } = buildCdkApp(app, { outdir: `${project.dir}/cdk.out` });
+    cdkApp.synth();
+    template = Template.fromStack(stack);
+    bundleDir = stack.bundle.authTrigger?.directory;
+  });
+  after(() => project.remove());
+
+  it('has no groups', () => {
+    template.resourceCountIs('AWS::Cognito::UserPoolGroup', 0);
+  });
+
+  it('still wires the trigger (V2, Essentials plan): it puts the user\'s tenant into access tokens, as fw dev\'s issuer does', () => {
+    const functions = template.findResources('AWS::Lambda::Function', { Properties: { FunctionName: 'shop-dev-auth-pre-token' } }) as Resources;
+    const [logicalId] = Object.keys(functions);
+    expect(logicalId, 'trigger function').to.be.a('string');
+    const pool = Object.values(template.findResources('AWS::Cognito::UserPool') as Resources)[0]!.Properties;
+    expect(pool.UserPoolTier).to.equal('ESSENTIALS');
+    expect(pool.LambdaConfig).to.deep.equal({ PreTokenGenerationConfig: { LambdaArn: { 'Fn::GetAtt': [logicalId, 'Arn'] }, LambdaVersion: 'V2_0' } });
+    expect(functions[logicalId!]!.Properties.Description).to.match(/tenant/).and.not.match(/roles/);
+    expect(fs.readFileSync(path.join(bundleDir!, 'index.mjs'), 'utf8')).to.contain('claimsToAddOrOverride');
+  });
+
+  it('gives the trigger rules without roles, and no Cognito permission (it never looks up the client)', () => {
+    const trigger = Object.values(template.findResources('AWS::Lambda::Function', { Properties: { FunctionName: 'shop-dev-auth-pre-token' } }) as Resources)[0]!.Properties;
+    const variables = (trigger.Environment as { Variables: Record<string, unknown> }).Variables;
+    expect(JSON.parse(variables.FW_AUTH_SCOPE_RULES as string).roles).to.deep.equal({});
+    const statements = Object.values(template.findResources('AWS::IAM::Policy') as Resources).flatMap((p) => (p.Properties.PolicyDocument as { Statement: Array<{ Action: unknown }> }).Statement);
+    expect(statements.filter((st) => JSON.stringify(st.Action).includes('cognito-idp:DescribeUserPoolClient'))).to.deep.equal([]);
   });
 });

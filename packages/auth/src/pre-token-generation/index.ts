@@ -27,19 +27,27 @@ export interface PreTokenGenerationOptions {
  * the claim `custom:tenant_id` when they have one (`accessTokenTenantClaims`). Other scopes (`openid`,
  * `aws.cognito.signin.user.admin`, other resource servers) and every other claim are left as Cognito made them; what
  * another part of the response set already (other claims to add, the ID token's changes) is kept.
+ *
+ * A config without roles leaves the scopes alone (the client's, as Cognito issues them: a rule of no roles would take
+ * every scope away) and never asks Cognito for the client's name: the trigger then only adds the tenant.
  */
 export function createPreTokenGenerationHandler(options: PreTokenGenerationOptions) {
   const clientName = options.clientName ?? cognitoClientNames();
+  const hasRoles = Object.keys(options.rules.roles).length > 0;
   return async (event: PreTokenGenerationV2TriggerEvent): Promise<PreTokenGenerationV2TriggerEvent> => {
-    const name = await clientName(event.userPoolId, event.callerContext.clientId);
-    const changes = accessTokenScopeChanges({
-      rules: options.rules,
-      resourceServer: options.resourceServer,
-      groups: event.request.groupConfiguration?.groupsToOverride ?? [],
-      requestedScopes: event.request.scopes ?? [],
-      clientName: name,
-    });
+    const changes = hasRoles
+      ? accessTokenScopeChanges({
+          rules: options.rules,
+          resourceServer: options.resourceServer,
+          groups: event.request.groupConfiguration?.groupsToOverride ?? [],
+          requestedScopes: event.request.scopes ?? [],
+          clientName: await clientName(event.userPoolId, event.callerContext.clientId),
+        })
+      : undefined;
     const tenant = accessTokenTenantClaims(event.request.userAttributes);
+    const hasTenant = Object.keys(tenant).length > 0;
+    // Nothing to change: the response goes back as Cognito sent it.
+    if (!changes && !hasTenant) return event;
     const details = event.response.claimsAndScopeOverrideDetails ?? {};
     const access = details.accessTokenGeneration;
     event.response.claimsAndScopeOverrideDetails = {
@@ -47,9 +55,8 @@ export function createPreTokenGenerationHandler(options: PreTokenGenerationOptio
       accessTokenGeneration: {
         ...access,
         // The user's attribute is the truth about their tenant: it wins over a value another part put there.
-        ...(Object.keys(tenant).length ? { claimsToAddOrOverride: { ...access?.claimsToAddOrOverride, ...tenant } } : {}),
-        scopesToAdd: changes.scopesToAdd,
-        scopesToSuppress: changes.scopesToSuppress,
+        ...(hasTenant ? { claimsToAddOrOverride: { ...access?.claimsToAddOrOverride, ...tenant } } : {}),
+        ...(changes ? { scopesToAdd: changes.scopesToAdd, scopesToSuppress: changes.scopesToSuppress } : {}),
       },
     };
     return event;

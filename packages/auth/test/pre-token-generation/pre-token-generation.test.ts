@@ -110,6 +110,41 @@ describe('pre-token-generation trigger (V2 events)', () => {
     });
   });
 
+  describe('a config without roles (the trigger only adds the tenant)', () => {
+    const noRoleLookups: string[] = [];
+    const noRoles = createPreTokenGenerationHandler({
+      rules: scopeRulesOf({ appClients: { web: { scopes: ['tasks:read'], flows: ['authorization_code'] } } }),
+      resourceServer: 'tasks-api',
+      clientName: async (userPoolId, clientId) => {
+        noRoleLookups.push(`${userPoolId}/${clientId}`);
+        return CLIENT_NAMES[clientId];
+      },
+    });
+
+    it('a user with a tenant gets custom:tenant_id, and the scopes stay as Cognito issued them', async () => {
+      const event = await noRoles(fixture('authentication-member-tenant'));
+      expect(event.response.claimsAndScopeOverrideDetails).to.deep.equal({ accessTokenGeneration: { claimsToAddOrOverride: { 'custom:tenant_id': 'acme' } } });
+    });
+
+    it('a user without a tenant: the response goes back untouched (no scope of the resource server suppressed)', async () => {
+      for (const name of ['authentication-member', 'hosted-auth-admin', 'refresh-tokens-no-group']) {
+        const event = fixture(name);
+        const before = structuredClone(event.response);
+        expect((await noRoles(event)).response, name).to.deep.equal(before);
+      }
+      // What another part of the response set stays as it was
+      const event = fixture('refresh-tokens-no-group');
+      event.response.claimsAndScopeOverrideDetails = { accessTokenGeneration: { claimsToSuppress: ['username'] } };
+      expect((await noRoles(event)).response.claimsAndScopeOverrideDetails).to.deep.equal({ accessTokenGeneration: { claimsToSuppress: ['username'] } });
+    });
+
+    it('never asks Cognito for the client\'s name (no DescribeUserPoolClient without roles)', async () => {
+      await noRoles(fixture('authentication-member-tenant'));
+      await noRoles(fixture('hosted-auth-admin'));
+      expect(noRoleLookups).to.deep.equal([]);
+    });
+  });
+
   it('a group named like an Object property (__proto__, constructor) grants nothing', () => {
     const parsed = parseScopeRules(JSON.stringify(rules), 'FW_AUTH_SCOPE_RULES');
     const changes = accessTokenScopeChanges({ rules: parsed, resourceServer: 'tasks-api', groups: ['__proto__', 'constructor', 'toString'], requestedScopes: [], clientName: 'web' });

@@ -21,8 +21,9 @@ export interface AppAuthProps {
    */
   readonly resourceServerIdentifier: string;
   /**
-   * The pre token generation trigger's bundle and the stage's settings: required when the security config declares
-   * roles (`bundleApp` makes the bundle then).
+   * The pre token generation trigger's bundle and the stage's settings (`bundleApp` always makes the bundle when the
+   * app has auth). Required when the security config declares roles; without roles the trigger only puts the user's
+   * tenant (`custom:tenant_id`) into access tokens, so a pool built without it issues access tokens without the tenant.
    * @default - no trigger
    */
   readonly preTokenGeneration?: { readonly bundle: AuthTriggerBundle; readonly settings: EnvironmentSettings };
@@ -124,7 +125,7 @@ export class AppAuth extends Construct {
   public readonly resourceServerIdentifier: string;
   /** One Cognito group per role of the security config, by role name. */
   public readonly groups: ReadonlyMap<string, cognito.CfnUserPoolGroup>;
-  /** Present when there are roles: puts the scopes of a user's roles into their access tokens. */
+  /** Present when given its bundle: puts the user's tenant and the scopes of their roles into their access tokens. */
   public readonly preTokenGeneration?: PreTokenGenerationTrigger;
   /** The federated identity providers of the security config, by provider name. */
   public readonly identityProviders: ReadonlyMap<string, cognito.IUserPoolIdentityProvider>;
@@ -145,7 +146,7 @@ export class AppAuth extends Construct {
     }
     this.userPool = new cognito.UserPool(this, 'UserPool', {
       // Access token customization (the V2 trigger event) needs the Essentials plan (or Plus); Lite refuses it.
-      ...(hasRoles ? { featurePlan: cognito.FeaturePlan.ESSENTIALS } : {}),
+      ...(props.preTokenGeneration ? { featurePlan: cognito.FeaturePlan.ESSENTIALS } : {}),
       userPoolName: definition.userPoolName,
       selfSignUpEnabled: definition.selfSignUp,
       signInAliases: { email: true },
@@ -217,10 +218,10 @@ export class AppAuth extends Construct {
         new cognito.CfnUserPoolGroup(this, `Group-${name}`, { userPoolId: this.userPool.userPoolId, groupName: name, description: role.description }),
       ]),
     );
-    if (hasRoles) {
-      if (!props.preTokenGeneration) {
-        throw new InfraError('FW_ERR_INFRA_BUNDLE', `The security config declares roles (${Object.keys(definition.roles).join(', ')}) but no pre token generation trigger was bundled. Let FrameworkStack bundle the app (bundleApp bundles the trigger when there are roles).`);
-      }
+    if (hasRoles && !props.preTokenGeneration) {
+      throw new InfraError('FW_ERR_INFRA_BUNDLE', `The security config declares roles (${Object.keys(definition.roles).join(', ')}) but no pre token generation trigger was bundled. Let FrameworkStack bundle the app (bundleApp bundles the trigger whenever the app has auth).`);
+    }
+    if (props.preTokenGeneration) {
       this.preTokenGeneration = new PreTokenGenerationTrigger(this, 'PreTokenGeneration', {
         definition,
         bundle: props.preTokenGeneration.bundle,

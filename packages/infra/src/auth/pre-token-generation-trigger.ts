@@ -21,8 +21,8 @@ const TRIGGER_TIMEOUT_SECONDS = 5;
 
 /**
  * The user pool's pre token generation trigger (`@framework/auth/pre-token-generation`, its own function named by
- * core's `preTokenGenerationFunctionName`): the access token gets exactly the scopes of the user's roles that the app
- * client may request. Its variables carry the roles and the clients' scopes by name (`FW_AUTH_SCOPE_RULES`), not
+ * core's `preTokenGenerationFunctionName`): the access token gets the user's tenant (`custom:tenant_id`) and, when the
+ * security config declares roles, exactly the scopes of the user's roles that the app client may request. Its variables carry the roles and the clients' scopes by name (`FW_AUTH_SCOPE_RULES`), not
  * the client ids: those belong to the pool, which references this function, so they would make a CloudFormation
  * cycle. The function finds a client's name with `DescribeUserPoolClient` (allowed on the account's pools in this
  * region, for the same reason: the pool's ARN would close the cycle).
@@ -32,6 +32,7 @@ export class PreTokenGenerationTrigger extends Construct {
 
   constructor(scope: Construct, id: string, props: PreTokenGenerationTriggerProps) {
     super(scope, id);
+    const hasRoles = Object.keys(props.definition.roles).length > 0;
     const unit: StandaloneFunctionDefinition = {
       kind: 'function',
       id: 'auth/pre-token-generation',
@@ -40,7 +41,7 @@ export class PreTokenGenerationTrigger extends Construct {
       memorySize: 256,
       timeout: TRIGGER_TIMEOUT_SECONDS,
       environment: {},
-      description: "Puts the scopes of the user's roles into access tokens (Cognito pre token generation)",
+      description: hasRoles ? "Puts the user's tenant and the scopes of their roles into access tokens (Cognito pre token generation)" : "Puts the user's tenant into access tokens (Cognito pre token generation)",
     };
     this.function = new AppFunction(this, 'Function', {
       unit,
@@ -51,6 +52,8 @@ export class PreTokenGenerationTrigger extends Construct {
         [AUTH_TRIGGER_ENV.resourceServer]: props.resourceServerIdentifier,
       },
     });
+    // Without roles the function never names the client (the scopes stay as Cognito issues them): no Cognito call.
+    if (!hasRoles) return;
     const stack = Stack.of(this);
     const pools = stack.formatArn({ service: 'cognito-idp', resource: 'userpool', resourceName: '*' });
     this.function.function.addToRolePolicy(new iam.PolicyStatement({ actions: ['cognito-idp:DescribeUserPoolClient'], resources: [pools] }));

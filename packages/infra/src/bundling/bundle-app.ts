@@ -91,7 +91,7 @@ export interface AppBundle {
    * By database id; empty when the app has no database or the project does not depend on `@framework/data`.
    */
   readonly migrations: ReadonlyMap<string, MigrationBundle>;
-  /** Present when the security config declares roles (and the app has the auth intent). */
+  /** Present when the app has the auth intent (every user pool gets the trigger). */
   readonly authTrigger?: AuthTriggerBundle;
   /** Present when the app has a WebSocket API and the auth intent (deployed only when `$connect` declares scopes). */
   readonly wsAuthorizer?: WsAuthorizerBundle;
@@ -257,7 +257,9 @@ function planBundle(app: AppDefinition, options: BundleOptions): BundlePlan | Ap
 
   const migrateHandler = app.databases.length ? resolveMigrateHandler(app.rootDir) : undefined;
   if (migrateHandler) for (const db of app.databases) entryPoints[`${db.migrationFunctionName}/index`] = migrateHandler;
-  const authTriggerName = app.auth && Object.keys(app.auth.roles).length ? app.auth.preTokenGenerationFunctionName : undefined;
+  // Every user pool gets the trigger: it puts the user's tenant into access tokens (as fw dev's issuer does for every
+  // app), and the scopes of their roles when the config declares roles.
+  const authTriggerName = app.auth ? app.auth.preTokenGenerationFunctionName : undefined;
   if (authTriggerName) entryPoints[`${authTriggerName}/index`] = resolveAuthTrigger(app.rootDir);
   const wsAuthorizerName = app.auth && app.ws ? app.ws.connectAuthorizerFunctionName : undefined;
   if (wsAuthorizerName) entryPoints[`${wsAuthorizerName}/index`] = resolveAuthTrigger(app.rootDir, '@framework/auth/ws-connect-authorizer');
