@@ -17,6 +17,8 @@ export const TENANCY_HTTP_ERROR_CODES = {
   TENANT_DISABLED: { status: 403, meaning: 'The tenant is disabled (offboarding started): `activeTenantMiddleware` refuses its requests.' },
   TENANT_NOT_FOUND: { status: 404, meaning: '`offboardTenant` (or `activeTenantMiddleware`) found no row of that id in the `tenants` table.' },
   TENANT_EXISTS: { status: 409, meaning: '`onboardTenant` was given an id the `tenants` table already has.' },
+  ADMIN_NOT_FOUND: { status: 404, meaning: '`onboardTenant` with `admin.existing` named a user who does not exist.' },
+  ADMIN_IN_TENANT: { status: 409, meaning: '`onboardTenant` with `admin.existing` named a user who belongs to a tenant already (a user belongs to one tenant).' },
   QUOTA_RATE_EXCEEDED: { status: 429, meaning: "The tenant made more requests in the minute than its tier's `requestsPerMinute`; sent with `Retry-After` (seconds)." },
   QUOTA_EXCEEDED: { status: 402, meaning: "A hard limit of the tenant's tier (storage bytes, seats, a custom counter) would be passed, and a higher tier allows more: upgrade." },
   QUOTA_LIMIT_REACHED: { status: 403, meaning: 'A hard limit would be passed and no declared tier allows more: free some (delete seats, files, items).' },

@@ -31,6 +31,13 @@ export interface UserAdmin {
   /** Makes the user's roles exactly `roles` (only the differences are applied); every role must be declared. */
   setRoles(username: string, roles: readonly string[]): Promise<void>;
   /**
+   * Moves the user into `tenant` (the `custom:tenant_id` attribute), or out of any tenant with `undefined`: a user who
+   * signed up alone joins the workspace they just created. An admin call: the user cannot do it themselves. Their
+   * tokens carry the new tenant from their next sign-in or refresh; an access token already issued keeps the old one
+   * until it expires (add `signOutEverywhere` to stop its refresh token too).
+   */
+  setTenant(username: string, tenant: string | undefined): Promise<void>;
+  /**
    * Revokes every refresh token of the user (Cognito's AdminUserGlobalSignOut): each of their sessions ends when its
    * access token expires. Access tokens already issued stay valid until then.
    */
@@ -44,7 +51,7 @@ export type CreateUserInput = {
   readonly roles?: readonly string[];
   /**
    * The user's tenant in a multi-tenant app (1 to 64 letters, digits, "-" or "_"): their access and ID tokens carry it
-   * as the `custom:tenant_id` claim, which `@framework-pro/tenancy` reads. Set once, here; the user cannot change it.
+   * as the `custom:tenant_id` claim, which `@framework-pro/tenancy` reads. The user cannot change it; `setTenant` can.
    * @default - none (a user of no tenant)
    */
   readonly tenant?: string;

@@ -2,7 +2,7 @@ import type { CognitoIdentityProviderClient, CognitoIdentityProviderClientConfig
 import { TENANT_CLAIM } from '@framework/core/names';
 import { IdentityProviderError, InvalidUserInputError, UnknownAppClientError, UserExistsError, UserNotFoundError } from '../errors.js';
 import type { AuthUser, CreateUserInput, ListUsersOptions, UserAdmin, UserPage, UserStatus } from './auth-service.js';
-import { checkCreateUser, checkListOptions, checkRoles, checkUsername } from './input-checks.js';
+import { checkCreateUser, checkListOptions, checkRoles, checkTenantOrNone, checkUsername } from './input-checks.js';
 import type { TokenEndpoint } from './machine-tokens.js';
 
 type CognitoModule = typeof import('@aws-sdk/client-cognito-identity-provider');
@@ -117,6 +117,19 @@ export class CognitoUserAdmin implements UserAdmin {
     }
     for (const role of current.filter((r) => !wanted.includes(r))) {
       await this.call('setRoles', username, () => client.send(new mod.AdminRemoveUserFromGroupCommand({ UserPoolId: this.options.userPoolId, Username: name, GroupName: role })));
+    }
+  }
+
+  async setTenant(username: string, tenant: string | undefined): Promise<void> {
+    checkUsername(username);
+    const value = checkTenantOrNone(tenant);
+    const { mod, client } = await this.cognito();
+    const pool = this.options.userPoolId;
+    // IAM-authorized admin calls: infra lets no app client write the attribute, so only these change a user's tenant.
+    if (value === undefined) {
+      await this.call('setTenant', username, () => client.send(new mod.AdminDeleteUserAttributesCommand({ UserPoolId: pool, Username: username, UserAttributeNames: [TENANT_CLAIM] })));
+    } else {
+      await this.call('setTenant', username, () => client.send(new mod.AdminUpdateUserAttributesCommand({ UserPoolId: pool, Username: username, UserAttributes: [{ Name: TENANT_CLAIM, Value: value }] })));
     }
   }
 

@@ -51,6 +51,7 @@ export function createAuthService(options: CreateAuthServiceOptions = {}): AuthS
     enableUser: (username) => users.enableUser(username),
     deleteUser: (username) => users.deleteUser(username),
     setRoles: (username, roles) => users.setRoles(username, roles),
+    setTenant: (username, tenant) => users.setTenant(username, tenant),
     signOutEverywhere: (username) => users.signOutEverywhere(username),
     machineToken: (clientName, scopes) => tokens.token(clientName, scopes),
   };

@@ -59,6 +59,11 @@ export class DevUserAdminClient implements UserAdmin {
     await this.call('setRoles', [username, roles]);
   }
 
+  async setTenant(username: string, tenant: string | undefined): Promise<void> {
+    // JSON has no undefined: null says "no tenant".
+    await this.call('setTenant', [username, tenant ?? null]);
+  }
+
   async signOutEverywhere(username: string): Promise<void> {
     await this.call('signOutEverywhere', [username]);
   }

@@ -26,6 +26,11 @@ export function checkTenant(tenant: unknown): string {
   return tenant;
 }
 
+/** `setTenant`'s tenant: a tenant id, or none (`undefined`; `null` as it arrives in JSON). */
+export function checkTenantOrNone(tenant: unknown): string | undefined {
+  return tenant === undefined || tenant === null ? undefined : checkTenant(tenant);
+}
+
 /** The roles, each declared (`UnknownRoleError` names the declared ones), without duplicates, sorted. */
 export function checkRoles(roles: unknown, declared: readonly string[]): string[] {
   if (!Array.isArray(roles) || !roles.every((r): r is string => typeof r === 'string')) {

@@ -1,6 +1,8 @@
 import {
   AdminAddUserToGroupCommand,
+  AdminDeleteUserAttributesCommand,
   AdminGetUserCommand,
+  AdminUpdateUserAttributesCommand,
   AdminUserGlobalSignOutCommand,
   CognitoIdentityProviderClient,
   CreateGroupCommand,
@@ -58,6 +60,24 @@ describe('service.auth on Cognito, against cognito-local', function () {
     expect((await auth.listUsers()).users.find((u) => u.username === 'lee@example.com')).to.deep.include({ tenant: 'acme' });
     await auth.createUser({ username: 'solo@example.com', temporaryPassword: 'Temp-pass-123' });
     expect(await auth.getUser('solo@example.com')).not.to.have.property('tenant');
+  });
+
+  it('setTenant moves a user into a tenant, into another, and out of any (AdminUpdateUserAttributes, AdminDeleteUserAttributes)', async () => {
+    // A user who signed up alone, then created a workspace
+    await auth.createUser({ username: 'sam@example.com', temporaryPassword: 'Temp-pass-123' });
+    await auth.setTenant('sam@example.com', 'initech');
+    const attributes = async () => (await admin.send(new AdminGetUserCommand({ UserPoolId: userPoolId, Username: 'sam@example.com' }))).UserAttributes;
+    expect(await attributes()).to.deep.include({ Name: 'custom:tenant_id', Value: 'initech' });
+    expect(await auth.getUser('sam@example.com')).to.deep.include({ tenant: 'initech' });
+    await auth.setTenant('sam@example.com', 'globex');
+    expect(await auth.getUser('sam@example.com')).to.deep.include({ tenant: 'globex' });
+    await auth.setTenant('sam@example.com', undefined);
+    expect((await attributes())!.map((a) => a.Name)).not.to.include('custom:tenant_id');
+    expect(await auth.getUser('sam@example.com')).not.to.have.property('tenant');
+    // Bad input is refused before Cognito is called; an unknown user is UserNotFoundError
+    for (const tenant of ['', 'acme/../globex', 42]) {
+      expect(await auth.setTenant('sam@example.com', tenant as never).catch((e: unknown) => e)).to.be.instanceOf(InvalidUserInputError).with.property('code', 'FW_ERR_AUTH_INVALID_INPUT');
+    }
   });
 
   it('invites a user (Cognito generates the temporary password)', async () => {
@@ -133,8 +153,9 @@ describe('service.auth on Cognito, against cognito-local', function () {
   });
 });
 
-// cognito-local answers ListUsers with every user at once (no Limit, no PaginationToken) and has no
-// AdminUserGlobalSignOut and no pool domain; these are checked against SDK mocks.
+// cognito-local answers ListUsers with every user at once (no Limit, no PaginationToken), has no
+// AdminUserGlobalSignOut and no pool domain, and answers AdminUpdateUserAttributes for an unknown user with
+// NotAuthorizedException (Cognito: UserNotFoundException); these are checked against SDK mocks.
 describe('service.auth on Cognito, where cognito-local falls short (SDK mocks)', () => {
   const env = { FW_AUTH_USER_POOL_ID: 'eu-west-1_Pool', FW_AUTH_ROLES: 'member', FW_AUTH_AUDIENCE: 'web-id,jobs-id', FW_AUTH_RESOURCE_SERVER: 'shop' };
   let cognito: ReturnType<typeof mockClient<CognitoIdentityProviderClient>>;
@@ -163,6 +184,18 @@ describe('service.auth on Cognito, where cognito-local falls short (SDK mocks)',
     cognito.on(AdminUserGlobalSignOutCommand).resolves({});
     await createAuthService({ env }).signOutEverywhere('ada@example.com');
     expect(cognito.commandCalls(AdminUserGlobalSignOutCommand).map((c) => c.args[0].input)).to.deep.equal([{ UserPoolId: 'eu-west-1_Pool', Username: 'ada@example.com' }]);
+  });
+
+  it('setTenant of an unknown user is UserNotFoundError (Cognito\'s UserNotFoundException)', async () => {
+    const notFound = Object.assign(new Error('User does not exist.'), { name: 'UserNotFoundException' });
+    cognito.on(AdminUpdateUserAttributesCommand).rejects(notFound);
+    cognito.on(AdminDeleteUserAttributesCommand).rejects(notFound);
+    const auth = createAuthService({ env });
+    for (const tenant of ['acme', undefined]) {
+      expect(await auth.setTenant('nobody@example.com', tenant).catch((e: unknown) => e)).to.be.instanceOf(UserNotFoundError).with.property('code', 'FW_ERR_AUTH_USER_NOT_FOUND');
+    }
+    expect(cognito.commandCalls(AdminUpdateUserAttributesCommand).map((c) => c.args[0].input)).to.deep.equal([{ UserPoolId: 'eu-west-1_Pool', Username: 'nobody@example.com', UserAttributes: [{ Name: 'custom:tenant_id', Value: 'acme' }] }]);
+    expect(cognito.commandCalls(AdminDeleteUserAttributesCommand).map((c) => c.args[0].input)).to.deep.equal([{ UserPoolId: 'eu-west-1_Pool', Username: 'nobody@example.com', UserAttributeNames: ['custom:tenant_id'] }]);
   });
 
   it('machineToken finds the client by name, takes its secret from DescribeUserPoolClient and posts to the pool domain', async () => {

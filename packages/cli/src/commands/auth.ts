@@ -14,6 +14,7 @@ const USAGE = [
   'fw auth users [list]                                          the dev issuer\'s users (.fw/dev/auth/users.json)',
   'fw auth users create <username> [--roles a,b] [--email e] [--tenant t] (--password <temporary> | --invite)',
   'fw auth users set-roles <username> --roles a,b                 (--roles "" removes every role)',
+  'fw auth users set-tenant <username> --tenant t                 (--tenant "" takes the user out of any tenant)',
   'fw auth users disable|enable|delete|sign-out <username>',
   'fw auth users ... --stage <stage>                             the same on a deployed stage\'s user pool',
   'fw auth routes [--stage <stage>]                              every route, its scopes, the roles and clients that reach it',
@@ -21,12 +22,12 @@ const USAGE = [
 
 interface AuthArguments {
   readonly area: 'users' | 'routes';
-  readonly action: 'list' | 'create' | 'set-roles' | 'disable' | 'enable' | 'delete' | 'sign-out';
+  readonly action: 'list' | 'create' | 'set-roles' | 'set-tenant' | 'disable' | 'enable' | 'delete' | 'sign-out';
   readonly username?: string;
   readonly stage?: string;
   readonly roles?: string[];
   readonly email?: string;
-  /** The user's tenant (`custom:tenant_id` in their tokens). */
+  /** The user's tenant (`custom:tenant_id` in their tokens); "" with set-tenant: none. */
   readonly tenant?: string;
   readonly password?: string;
   readonly invite: boolean;
@@ -36,7 +37,7 @@ function bad(message: string): AuthCommandError {
   return new AuthCommandError('FW_ERR_AUTH_COMMAND_BAD_ARGUMENT', `${message}\nUsage:\n${USAGE}`);
 }
 
-const USER_ACTIONS = ['list', 'create', 'set-roles', 'disable', 'enable', 'delete', 'sign-out'] as const;
+const USER_ACTIONS = ['list', 'create', 'set-roles', 'set-tenant', 'disable', 'enable', 'delete', 'sign-out'] as const;
 
 export function parseAuthArguments(argv: readonly string[]): AuthArguments {
   const positional: string[] = [];
@@ -89,7 +90,8 @@ export function parseAuthArguments(argv: readonly string[]): AuthArguments {
   }
   if (action === 'set-roles' && options.roles === undefined) throw bad('fw auth users set-roles needs --roles (comma-separated; "" for none).');
   if (action === 'create' && (options.password === undefined) === !options.invite) throw bad('fw auth users create needs exactly one of --password <temporary password> and --invite.');
-  if (options.tenant !== undefined && action !== 'create') throw bad('--tenant is set when a user is created (fw auth users create ... --tenant acme); it cannot be changed afterwards.');
+  if (action === 'set-tenant' && options.tenant === undefined) throw bad('fw auth users set-tenant needs --tenant (a tenant id; "" for none).');
+  if (options.tenant !== undefined && action !== 'create' && action !== 'set-tenant') throw bad('--tenant goes with create (fw auth users create ... --tenant acme) or set-tenant (fw auth users set-tenant <username> --tenant acme).');
   return { area, action, ...(rest[0] !== undefined ? { username: rest[0] } : {}), ...options };
 }
 
@@ -159,6 +161,12 @@ export async function runAuth(argv: readonly string[], options: AuthCommandOptio
       await admin.setRoles(username, args.roles ?? []);
       out(`${username} (${where}) now has roles ${(args.roles ?? []).join(', ') || '(none)'}`);
       return 0;
+    case 'set-tenant': {
+      const tenant = args.tenant === '' ? undefined : args.tenant;
+      await admin.setTenant(username, tenant);
+      out(`${username} (${where}) is now ${tenant !== undefined ? `in tenant ${tenant}` : 'in no tenant'}: their tokens carry it from their next sign-in or refresh`);
+      return 0;
+    }
     case 'disable':
       await admin.disableUser(username);
       out(`disabled ${username} (${where}): they can no longer sign in or refresh tokens`);

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { CognitoIdentityProviderClient, CreateGroupCommand, CreateUserPoolCommand } from '@aws-sdk/client-cognito-identity-provider';
-import { UnknownRoleError, UserNotFoundError } from '@framework/auth';
+import { InvalidUserInputError, UnknownRoleError, UserNotFoundError } from '@framework/auth';
 import { expect } from 'chai';
 import { CognitoLocal } from '../../../auth/test/helpers/cognito-local.js';
 import { parseAuthArguments, runAuth } from '../../src/commands/auth.js';
@@ -85,6 +85,12 @@ describe('fw auth on the example app', function () {
     expect(member.lines[0]).to.match(/^invited lee@example\.com to tenant globex: fw dev sends no mail; the temporary password is \S+$/);
     expect(member.lines[1]).to.equal('created lee@example.com (fw dev) with roles member in tenant globex');
     expect(row((await fw('users')).text, 'lee@example.com')).to.deep.equal(['lee@example.com', 'member', 'globex', 'yes', 'FORCE_CHANGE_PASSWORD', 'lee@example.com']);
+
+    // Moved to another tenant, then out of any
+    expect((await fw('users', 'set-tenant', 'lee@example.com', '--tenant', 'initech')).text).to.equal('lee@example.com (fw dev) is now in tenant initech: their tokens carry it from their next sign-in or refresh');
+    expect(row((await fw('users')).text, 'lee@example.com')[2]).to.equal('initech');
+    expect((await fw('users', 'set-tenant', 'lee@example.com', '--tenant', '')).text).to.equal('lee@example.com (fw dev) is now in no tenant: their tokens carry it from their next sign-in or refresh');
+    expect(row((await fw('users')).text, 'lee@example.com')[2]).to.equal('-');
   });
 
   it('refuses an undeclared role (naming the declared ones), an unknown user and a malformed command line', async () => {
@@ -92,7 +98,9 @@ describe('fw auth on the example app', function () {
     expect(role).to.be.instanceOf(UnknownRoleError);
     expect((role as Error).message).to.contain('declared roles: admin, member');
     expect(await fw('users', 'delete', 'nobody').catch((e: unknown) => e)).to.be.instanceOf(UserNotFoundError);
-    for (const argv of [['users', 'create', 'x'], ['users', 'create', 'x', '--password', 'p', '--invite'], ['users', 'set-roles', 'mia', '--roles', 'admin', '--tenant', 'globex'], ['users', 'set-roles', 'mia'], ['users', 'disable'], ['users', 'fly'], ['teams'], ['users', 'list', '--force']]) {
+    expect(await fw('users', 'set-tenant', 'nobody', '--tenant', 'acme').catch((e: unknown) => e)).to.be.instanceOf(UserNotFoundError);
+    expect(await fw('users', 'set-tenant', 'mia', '--tenant', 'a/b').catch((e: unknown) => e)).to.be.instanceOf(InvalidUserInputError);
+    for (const argv of [['users', 'create', 'x'], ['users', 'create', 'x', '--password', 'p', '--invite'], ['users', 'set-roles', 'mia', '--roles', 'admin', '--tenant', 'globex'], ['users', 'set-roles', 'mia'], ['users', 'set-tenant', 'mia'], ['users', 'delete', 'mia', '--tenant', 'acme'], ['users', 'disable'], ['users', 'fly'], ['teams'], ['users', 'list', '--force']]) {
       expect(() => parseAuthArguments(argv), argv.join(' ')).to.throw(AuthCommandError).with.property('code', 'FW_ERR_AUTH_COMMAND_BAD_ARGUMENT');
     }
   });
@@ -130,6 +138,11 @@ describe('fw auth users --stage: the deployed pool through service.auth\'s Cogni
     await runAuth(['users', 'list', '--stage', 'prod'], options);
     expect(lines.join('\n')).to.match(/^ops@example\.com\s+admin\s+-\s+yes\s+FORCE_CHANGE_PASSWORD\s+ops@example\.com$/m).and.not.contain('mia');
     expect(lines.join('\n')).to.match(/^kim@example\.com\s+member\s+acme\s+yes\s+FORCE_CHANGE_PASSWORD\s+kim@example\.com$/m);
+    await runAuth(['users', 'set-tenant', 'kim@example.com', '--tenant', 'globex', '--stage', 'prod'], options);
+    expect(lines.pop()).to.equal('kim@example.com (stage prod) is now in tenant globex: their tokens carry it from their next sign-in or refresh');
+    lines.length = 0;
+    await runAuth(['users', 'list', '--stage', 'prod'], options);
+    expect(lines.join('\n')).to.match(/^kim@example\.com\s+member\s+globex\s+yes/m);
     expect(await runAuth(['users', '--stage', 'prod'], { ...options, userPoolOf: async () => undefined }).catch((e: unknown) => e)).to.be.instanceOf(AuthCommandError).with.property('code', 'FW_ERR_AUTH_COMMAND_NO_POOL');
   });
 });

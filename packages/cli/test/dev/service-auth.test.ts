@@ -137,6 +137,27 @@ describe('service.auth under fw dev: the dev issuer\'s user store and token endp
     expect((await call('getUser', 'bad-tenant@example.com')).result).to.equal(null);
   });
 
+  it('setTenant moves a user who signed up alone into the workspace they created: their next refresh carries it', async () => {
+    await call('createUser', { username: 'founder@example.com', roles: ['member'], temporaryPassword: 'Temp-pass-123' });
+    const { tokens } = await signIn('founder@example.com', 'Temp-pass-123');
+    expect(decodeJwt(tokens!.access_token)).not.to.have.property('custom:tenant_id');
+    const refresh = async () => oauth.processRefreshTokenResponse(as, client, await oauth.refreshTokenGrantRequest(as, client, oauth.None(), tokens!.refresh_token!, insecure));
+
+    expect((await call('setTenant', 'founder@example.com', 'initech')).error).to.equal(undefined);
+    expect((await call('getUser', 'founder@example.com')).result).to.deep.include({ tenant: 'initech' });
+    const moved = await refresh();
+    expect(decodeJwt(moved.access_token)).to.deep.include({ 'custom:tenant_id': 'initech' });
+    expect(decodeJwt(moved.id_token!)).to.deep.include({ 'custom:tenant_id': 'initech' });
+
+    // Out of any tenant (undefined, null on the wire): the next token has no tenant claim at all
+    expect((await call('setTenant', 'founder@example.com', null)).error).to.equal(undefined);
+    expect((await call('getUser', 'founder@example.com')).result).not.to.have.property('tenant');
+    expect(decodeJwt((await refresh()).access_token)).not.to.have.property('custom:tenant_id');
+
+    expect((await call('setTenant', 'founder@example.com', 'a/b')).error).to.include({ name: 'InvalidUserInputError', code: 'FW_ERR_AUTH_INVALID_INPUT' });
+    expect((await call('setTenant', 'nobody@example.com', 'acme')).error).to.include({ name: 'UserNotFoundError', code: 'FW_ERR_AUTH_USER_NOT_FOUND' });
+  });
+
   it('an invitation prints the generated temporary password, which signs in', async () => {
     await call('createUser', { username: 'invitee@example.com', invite: true, roles: ['member'] });
     const password = /invited invitee@example\.com <invitee@example\.com>: .* temporary password is (\S+)/.exec(logged)?.[1];

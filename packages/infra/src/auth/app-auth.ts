@@ -101,6 +101,9 @@ export const SERVICE_AUTH_ACTIONS: readonly string[] = [
   'cognito-idp:AdminDeleteUser',
   'cognito-idp:AdminAddUserToGroup',
   'cognito-idp:AdminRemoveUserFromGroup',
+  // setTenant: the tenant attribute, which no app client may write.
+  'cognito-idp:AdminUpdateUserAttributes',
+  'cognito-idp:AdminDeleteUserAttributes',
   'cognito-idp:AdminUserGlobalSignOut',
   'cognito-idp:DescribeUserPoolClient',
   'cognito-idp:DescribeUserPool',

@@ -42,6 +42,17 @@ function userAdmin() {
     async deleteUser(username) {
       users.delete(username);
     },
+    async getUser(username) {
+      return users.get(username);
+    },
+    async setTenant(username, tenant) {
+      if (admin.failNext) throw new Error('user pool unavailable');
+      const { tenant: _previous, ...user } = users.get(username)!;
+      users.set(username, tenant === undefined ? user : { ...user, tenant });
+    },
+    async setRoles(username, roles) {
+      users.get(username)!.roles = [...roles];
+    },
   };
   return admin;
 }
@@ -111,6 +122,35 @@ for (const engine of ENGINES) {
       const bad = await onboardTenant({ id: '../x', name: 'x', admin: { username: 'x' } }, { db }).catch((e: unknown) => e);
       expect(bad).to.include({ status: 400, code: 'INVALID_TENANT_ID' });
       await owner.query(`DELETE FROM tenants WHERE id = 'acme'`);
+    });
+
+    it('onboards the workspace of a founder who signed up alone: they are moved in and made admin, keeping their roles', async () => {
+      const auth = userAdmin();
+      auth.users.set('sam@initech.test', { roles: ['member'], enabled: true });
+      const quotas = createQuotas({ tiers, tierOf: () => 'pro' });
+      const { admin } = await onboardTenant({ id: 'initech', name: 'Initech', admin: { username: 'sam@initech.test', existing: true } }, { db, auth, quotas });
+      expect(admin).to.equal('sam@initech.test');
+      expect(auth.users.get('sam@initech.test')).to.deep.equal({ roles: ['member', 'admin'], tenant: 'initech', enabled: true });
+      expect((await quotas.usage({ id: 'initech' })).quotas['seats']).to.deep.equal({ used: 1, limit: 10 });
+      // Now in a tenant: a second workspace is refused (409), and an unknown user is 404; neither leaves a row
+      const again = await onboardTenant({ id: 'initech-2', name: 'Second', admin: { username: 'sam@initech.test', existing: true } }, { db, auth }).catch((e: unknown) => e);
+      expect(again).to.include({ status: 409, code: 'ADMIN_IN_TENANT' });
+      const nobody = await onboardTenant({ id: 'initech-3', name: 'Third', admin: { username: 'nobody@initech.test', existing: true } }, { db, auth }).catch((e: unknown) => e);
+      expect(nobody).to.include({ status: 404, code: 'ADMIN_NOT_FOUND' });
+      expect((await owner.query(`SELECT id FROM tenants WHERE id LIKE 'initech-%'`)).rows).to.deep.equal([]);
+      await owner.query(`DELETE FROM tenants WHERE id = 'initech'`);
+    });
+
+    it('puts a founder back in no tenant with their own roles when onboarding fails after moving them', async () => {
+      const auth = userAdmin();
+      auth.users.set('sam@initech.test', { roles: ['member'], enabled: true });
+      // The seat count fails (free allows one seat, and one is taken already)
+      const quotas = createQuotas({ tiers, tierOf: () => 'free' });
+      await quotas.consume('seats', 1, { id: 'initech' });
+      const failed = await onboardTenant({ id: 'initech', name: 'Initech', admin: { username: 'sam@initech.test', existing: true } }, { db, auth, quotas }).catch((e: unknown) => e);
+      expect(failed).to.have.property('code').that.matches(/^QUOTA_/);
+      expect(auth.users.get('sam@initech.test')).to.deep.equal({ roles: ['member'], enabled: true });
+      expect((await owner.query(`SELECT id FROM tenants WHERE id = 'initech'`)).rows).to.deep.equal([]);
     });
 
     it('leaves nothing behind when creating the admin fails, so a retry starts clean', async () => {

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { AuthUser, CreateUserInput, ListUsersOptions, UserAdmin, UserPage } from '@framework/auth';
-import { checkCreateUser, checkListOptions, checkRoles, checkUsername, InvalidUserInputError, UserExistsError, UserNotFoundError } from '@framework/auth/dev-server';
+import { checkCreateUser, checkListOptions, checkRoles, checkTenantOrNone, checkUsername, InvalidUserInputError, UserExistsError, UserNotFoundError } from '@framework/auth/dev-server';
 import { hashPassword, type StoredUser, type UserStore } from './user-store.js';
 
 export interface LocalUserAdminOptions {
@@ -78,6 +78,12 @@ export class LocalUserAdmin implements UserAdmin {
     checkUsername(username);
     const wanted = checkRoles(roles, this.options.declaredRoles());
     this.change(username, (u) => ({ ...u, roles: wanted }));
+  }
+
+  async setTenant(username: string, tenant: string | undefined): Promise<void> {
+    checkUsername(username);
+    const value = checkTenantOrNone(tenant);
+    this.change(username, ({ tenant: _previous, ...u }) => (value === undefined ? u : { ...u, tenant: value }));
   }
 
   async signOutEverywhere(username: string): Promise<void> {

@@ -4,7 +4,7 @@ import { authUserToJson, AuthError, DEV_AUTH_TOKEN_HEADER, InvalidUserInputError
 import { DEV_PATHS } from '@framework/core';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 
-const ACTIONS: ReadonlySet<string> = new Set(['createUser', 'getUser', 'listUsers', 'disableUser', 'enableUser', 'deleteUser', 'setRoles', 'signOutEverywhere']);
+const ACTIONS: ReadonlySet<string> = new Set(['createUser', 'getUser', 'listUsers', 'disableUser', 'enableUser', 'deleteUser', 'setRoles', 'setTenant', 'signOutEverywhere']);
 
 /** The status of an error of a user call. */
 function statusOf(error: AuthError): number {
