@@ -69,8 +69,10 @@ describe('fw synth', () => {
       expect(result.stdout).to.match(/cloudcmd-prod: \d+ resources/);
       const templates = fs.readdirSync(out).filter((f) => f.endsWith('.template.json')).map((f) => fs.readFileSync(path.join(out, f), 'utf8'));
       const functions = templates.flatMap((t) => Object.values((JSON.parse(t) as { Resources: Record<string, { Type: string; Properties: Record<string, unknown> }> }).Resources).filter((r) => r.Type === 'AWS::Lambda::Function'));
-      expect(functions.map((f) => f.Properties.FunctionName)).to.have.members(['cloudcmd-prod-route-get-health', 'cloudcmd-prod-route-get-tasks']);
-      for (const f of functions) expect(f.Properties).to.deep.include({ MemorySize: 1024, Runtime: 'nodejs22.x', Architectures: ['arm64'] });
+      // The routes, and the user pool's pre token generation trigger (every pool has one: it adds the user's tenant)
+      expect(functions.map((f) => f.Properties.FunctionName)).to.have.members(['cloudcmd-prod-route-get-health', 'cloudcmd-prod-route-get-tasks', 'cloudcmd-prod-auth-pre-token']);
+      const routes = functions.filter((f) => String(f.Properties.FunctionName).includes('-route-'));
+      for (const f of routes) expect(f.Properties).to.deep.include({ MemorySize: 1024, Runtime: 'nodejs22.x', Architectures: ['arm64'] });
     } finally {
       fs.rmSync(out, { recursive: true, force: true });
       fs.rmSync(types, { recursive: true, force: true });

@@ -212,7 +212,7 @@ describe('fw dev console on the example app (examples/tasks-api): every tab work
     await object.waitFor({ state: 'detached', timeout: 15_000 });
   });
 
-  it('in Chromium: the Auth tab lists the seeded users, creates (in a tenant) and disables one, and mints a token for a role and tenant', async () => {
+  it('in Chromium: the Auth tab lists the seeded users, creates (in a tenant), moves to another tenant and disables one, and mints a token for a role and tenant', async () => {
     await show('Auth');
     await page.locator('#auth-users tr[data-user="mia"]').waitFor({ timeout: 15_000 });
     expect(await page.locator('#auth-users tr[data-user="mia"]').innerText()).to.include('member');
@@ -224,6 +224,16 @@ describe('fw dev console on the example app (examples/tasks-api): every tab work
     const zoe = page.locator('#auth-users tr[data-user="zoe"]');
     await zoe.waitFor({ timeout: 15_000 });
     expect((await zoe.locator('td').allInnerTexts()).slice(0, 4)).to.deep.equal(['zoe', '', 'member', 'globex']);
+    // Moved to another tenant (service.auth.setTenant), then out of any
+    await page.locator('#auth-move-user').selectOption('zoe');
+    await page.locator('#auth-move-tenant').fill('initech');
+    await page.locator('#auth-move button[type=submit]').click();
+    expect(await textOnceMatches(page.locator('#auth-outcome'), /Moved zoe/)).to.equal('Moved zoe to tenant initech');
+    expect(await textOnceMatches(zoe.locator('td').nth(3), /initech/)).to.equal('initech');
+    await page.locator('#auth-move-tenant').fill('');
+    await page.locator('#auth-move button[type=submit]').click();
+    expect(await textOnceMatches(page.locator('#auth-outcome'), /out of any/)).to.equal('Moved zoe out of any tenant');
+    expect(await textOnceMatches(zoe.locator('td').nth(3), /^$/)).to.equal('');
     await zoe.getByRole('button', { name: 'Disable zoe' }).click();
     expect(await textOnceMatches(zoe, /disabled/)).to.include('disabled');
     await page.locator('#auth-token-role').selectOption('member');

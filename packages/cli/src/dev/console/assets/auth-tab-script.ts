@@ -4,7 +4,7 @@ import { CONSOLE_PATHS } from '../console-paths.js';
 /**
  * The Auth tab (browser script, see `SHELL_SCRIPT`): the dev issuer's users with their roles, tenant and state (the
  * user store `service.auth` and `fw auth users` use, through `POST /_dev/console/auth`), create a user (of a tenant),
- * disable or enable one, and mint a token for a role and tenant (`POST /_dev/token`, as the Routes tab's picker does).
+ * move one to another tenant (or out of any), disable or enable one, and mint a token for a role and tenant (`POST /_dev/token`, as the Routes tab's picker does).
  */
 export const AUTH_TAB_SCRIPT = `
 (function () {
@@ -18,8 +18,14 @@ export const AUTH_TAB_SCRIPT = `
     var outcome = el('p', { id: 'auth-outcome', 'aria-live': 'polite' });
     var users = el('div', { id: 'auth-users' });
     var tokenOut = el('pre', { id: 'auth-token' });
+    // The users the move form offers, refilled with the list (the chosen one kept).
+    var moveUser = el('select', { id: 'auth-move-user', 'aria-label': 'User to move' });
     function refresh() {
       return call('listUsers', [{}]).then(function (page) {
+        var chosen = moveUser.value;
+        moveUser.textContent = '';
+        page.users.forEach(function (u) { moveUser.appendChild(el('option', { value: u.username, text: u.username })); });
+        if (chosen) moveUser.value = chosen;
         users.textContent = '';
         if (!page.users.length) { users.appendChild(el('p', { class: 'note', text: 'No users yet.' })); return; }
         users.appendChild(el('table', {}, [
@@ -64,6 +70,21 @@ export const AUTH_TAB_SCRIPT = `
         else input.invite = true;
         call('createUser', [input]).then(function (u) { outcome.textContent = 'Created ' + u.username; return refresh(); }).catch(function (e) { outcome.textContent = 'Create failed: ' + e.message; });
       });
+      var moveTenant = el('input', { type: 'text', id: 'auth-move-tenant', 'aria-label': 'Their tenant (empty: none)' });
+      var move = el('form', { id: 'auth-move' }, [
+        el('h2', { text: 'Move a user to a tenant' }),
+        el('p', { class: 'note', text: 'service.auth.setTenant: their tokens carry it from their next sign-in or refresh.' }),
+        el('label', {}, ['User ', moveUser]),
+        el('label', {}, ['Tenant ', moveTenant]),
+        el('button', { type: 'submit', text: 'Set tenant' }),
+      ]);
+      move.addEventListener('submit', function (event) {
+        event.preventDefault();
+        var who = moveUser.value;
+        var where = moveTenant.value;
+        call('setTenant', [who, where || null]).then(function () { outcome.textContent = where ? 'Moved ' + who + ' to tenant ' + where : 'Moved ' + who + ' out of any tenant'; return refresh(); })
+          .catch(function (e) { outcome.textContent = 'Move failed: ' + e.message; });
+      });
       var role = el('select', { id: 'auth-token-role', 'aria-label': 'Role of the token' }, roleNames.map(function (r) { return el('option', { value: r, text: r + ' (' + app.roles[r].join(', ') + ')' }); }));
       var sub = el('input', { type: 'text', id: 'auth-token-sub', 'aria-label': 'User id (sub) of the token', value: 'console-user' });
       var tokenTenant = el('input', { type: 'text', id: 'auth-token-tenant', 'aria-label': 'Tenant of the token (custom:tenant_id; empty: none)' });
@@ -86,6 +107,7 @@ export const AUTH_TAB_SCRIPT = `
       panel.appendChild(users);
       panel.appendChild(outcome);
       panel.appendChild(create);
+      panel.appendChild(move);
       if (roleNames.length) panel.appendChild(mint);
       refresh();
     }).catch(function (error) { panel.appendChild(el('p', { class: 'error', text: error.message })); });
