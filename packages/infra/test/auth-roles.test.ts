@@ -15,6 +15,30 @@ const security = {
 
 type Resources = Record<string, { Type: string; Properties: Record<string, unknown> }>;
 
+/**
+ * The small app with the auth intent (and `extra`, e.g. the roles' security config), synthesized with the cdk-nag
+ * checks on: its template and the trigger's bundle folder. Call in `before`; remove the project in `after`.
+ */
+function synthesized(extra: { security?: typeof security } = {}) {
+  const project = tempProject({ 'src/routes/items/get.ts': routeSource(['items:read']) });
+  const app = defineApp({ ...SMALL_APP, ...extra, rootDir: project.dir, infrastructure: { auth: {} } });
+  const { cdkApp, stack } = buildCdkApp(app, { outdir: `${project.dir}/cdk.out` });
+  cdkApp.synth();
+  return { project, template: Template.fromStack(stack), bundleDir: stack.bundle.authTrigger?.directory };
+}
+
+/** Checks that the pool's V2 pre token generation trigger is the trigger function, on the Essentials plan; its resource. */
+function expectTriggerWired(template: Template): { Type: string; Properties: Record<string, unknown> } {
+  const functions = template.findResources('AWS::Lambda::Function', { Properties: { FunctionName: 'shop-dev-auth-pre-token' } }) as Resources;
+  const [logicalId] = Object.keys(functions);
+  expect(logicalId, 'trigger function').to.be.a('string');
+  const pool = Object.values(template.findResources('AWS::Cognito::UserPool') as Resources)[0]!.Properties;
+  expect(pool.UserPoolTier).to.equal('ESSENTIALS');
+  expect(pool.LambdaConfig).to.deep.equal({ PreTokenGenerationConfig: { LambdaArn: { 'Fn::GetAtt': [logicalId, 'Arn'] }, LambdaVersion: 'V2_0' } });
+  template.hasResourceProperties('AWS::Lambda::Permission', { Principal: 'cognito-idp.amazonaws.com', FunctionName: { 'Fn::GetAtt': [logicalId, 'Arn'] } });
+  return functions[logicalId!]!;
+}
+
 describe('auth roles in the stack: Cognito groups and the pre token generation trigger', function () {
   this.timeout(120_000);
   let project: ReturnType<typeof tempProject>;
@@ -22,13 +46,8 @@ describe('auth roles in the stack: Cognito groups and the pre token generation t
   let bundleDir: string | undefined;
 
   before(() => {
-    // Given an app with the auth intent and two roles, synthesized with the cdk-nag checks on
-    project = tempProject({ 'src/routes/items/get.ts': routeSource(['items:read']) });
-    const app = defineApp({ ...SMALL_APP, security, rootDir: project.dir, infrastructure: { auth: {} } });
-    const { cdkApp, stack } = buildCdkApp(app, { outdir: `${project.dir}/cdk.out` });
-    cdkApp.synth();
-    template = Template.fromStack(stack);
-    bundleDir = stack.bundle.authTrigger?.directory;
+    // Given an app with the auth intent and two roles
+    ({ project, template, bundleDir } = synthesized({ security }));
   });
   after(() => project.remove());
 
@@ -39,13 +58,7 @@ describe('auth roles in the stack: Cognito groups and the pre token generation t
   });
 
   it('wires its own function as the pool\'s V2 pre token generation trigger, on the Essentials plan', () => {
-    const functions = template.findResources('AWS::Lambda::Function', { Properties: { FunctionName: 'shop-dev-auth-pre-token' } }) as Resources;
-    const [logicalId] = Object.keys(functions);
-    expect(logicalId, 'trigger function').to.be.a('string');
-    const pool = Object.values(template.findResources('AWS::Cognito::UserPool') as Resources)[0]!.Properties;
-    expect(pool.UserPoolTier).to.equal('ESSENTIALS');
-    expect(pool.LambdaConfig).to.deep.equal({ PreTokenGenerationConfig: { LambdaArn: { 'Fn::GetAtt': [logicalId, 'Arn'] }, LambdaVersion: 'V2_0' } });
-    template.hasResourceProperties('AWS::Lambda::Permission', { Principal: 'cognito-idp.amazonaws.com', FunctionName: { 'Fn::GetAtt': [logicalId, 'Arn'] } });
+    expect(expectTriggerWired(template).Properties.Description).to.match(/tenant and the scopes of their roles/);
   });
 
   it('declares the tenant attribute on this pool too, and lets none of its clients write it', () => {
@@ -88,13 +101,8 @@ describe('auth without roles', function () {
   let bundleDir: string | undefined;
 
   before(() => {
-    // Given an app with the auth intent and no roles, synthesized with the cdk-nag checks on
-    project = tempProject({ 'src/routes/items/get.ts': routeSource(['items:read']) });
-    const app = defineApp({ ...SMALL_APP, rootDir: project.dir, infrastructure: { auth: {} } });
-    const { cdkApp, stack } = buildCdkApp(app, { outdir: `${project.dir}/cdk.out` });
-    cdkApp.synth();
-    template = Template.fromStack(stack);
-    bundleDir = stack.bundle.authTrigger?.directory;
+    // Given an app with the auth intent and no roles
+    ({ project, template, bundleDir } = synthesized());
   });
   after(() => project.remove());
 
@@ -103,13 +111,7 @@ describe('auth without roles', function () {
   });
 
   it('still wires the trigger (V2, Essentials plan): it puts the user\'s tenant into access tokens, as fw dev\'s issuer does', () => {
-    const functions = template.findResources('AWS::Lambda::Function', { Properties: { FunctionName: 'shop-dev-auth-pre-token' } }) as Resources;
-    const [logicalId] = Object.keys(functions);
-    expect(logicalId, 'trigger function').to.be.a('string');
-    const pool = Object.values(template.findResources('AWS::Cognito::UserPool') as Resources)[0]!.Properties;
-    expect(pool.UserPoolTier).to.equal('ESSENTIALS');
-    expect(pool.LambdaConfig).to.deep.equal({ PreTokenGenerationConfig: { LambdaArn: { 'Fn::GetAtt': [logicalId, 'Arn'] }, LambdaVersion: 'V2_0' } });
-    expect(functions[logicalId!]!.Properties.Description).to.match(/tenant/).and.not.match(/roles/);
+    expect(expectTriggerWired(template).Properties.Description).to.match(/tenant/).and.not.match(/roles/);
     expect(fs.readFileSync(path.join(bundleDir!, 'index.mjs'), 'utf8')).to.contain('claimsToAddOrOverride');
   });
 
