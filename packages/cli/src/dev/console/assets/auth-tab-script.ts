@@ -4,7 +4,8 @@ import { CONSOLE_PATHS } from '../console-paths.js';
 /**
  * The Auth tab (browser script, see `SHELL_SCRIPT`): the dev issuer's users with their roles, tenant and state (the
  * user store `service.auth` and `fw auth users` use, through `POST /_dev/console/auth`), create a user (of a tenant),
- * move one to another tenant (or out of any), disable or enable one, and mint a token for a role and tenant (`POST /_dev/token`, as the Routes tab's picker does).
+ * move one to another tenant (or out of any), disable or enable one, and mint a token for a role and tenant
+ * (`POST /_dev/token`, as the Routes tab's picker does).
  */
 export const AUTH_TAB_SCRIPT = `
 (function () {
