@@ -32,7 +32,7 @@ export const TENANCY_ERROR_CODES = {
   FW_ERR_TENANCY_INVALID_TIERS: '`defineTiers`/`createQuotas` got tiers or quotas that cannot work (no tier, a bad name, a limit that is not a whole number >= 0, an unknown default tier), or `consume` named a quota no tier declares.',
   FW_ERR_TENANCY_CHECK_FAILED: 'A table has a tenant_id column but no row-level security policy, RLS not enabled or not forced, or the app role can bypass RLS (missing, superuser, BYPASSRLS, table owner).',
   FW_ERR_TENANCY_STORAGE_KEY: 'A storage key outside the current tenant\'s prefix (`<tenant>/`), or any key outside a tenant, with tenant storage on.',
-  FW_ERR_TENANCY_USAGE: 'A row-level security helper got an argument it cannot use (asAllTenants without a reason, a table or role name that is not a plain identifier).',
+  FW_ERR_TENANCY_USAGE: 'A row-level security helper got an argument it cannot use (asAllTenants without a reason, a table or role name that is not a plain identifier), or `onboardTenant` with `admin.existing` got a user admin without `getUser`, `setTenant` and `setRoles`.',
 } as const;
 
 export type TenancyErrorCode = keyof typeof TENANCY_ERROR_CODES;

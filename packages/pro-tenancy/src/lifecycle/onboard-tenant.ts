@@ -1,6 +1,6 @@
 import { sql, type Database } from '@framework/data';
 import { getRootLogger } from '@framework/runtime';
-import { TenancyHttpError } from '../errors.js';
+import { TenancyHttpError, TenancyUsageError } from '../errors.js';
 import { DEFAULT_TENANT_ID_PATTERN } from '../resolution/tenant-resolution-options.js';
 import type { Quotas } from '../tiers/quotas.js';
 import type { TenantEventSink } from './tenant-events.js';
@@ -77,7 +77,7 @@ export async function onboardTenant(input: OnboardTenantInput, deps: TenantLifec
   try {
     if (deps.auth && input.admin.existing === true) {
       const { getUser, setTenant, setRoles } = deps.auth;
-      if (!getUser || !setTenant || !setRoles) throw new TypeError('onboardTenant with admin.existing needs a user admin with getUser, setTenant and setRoles (service.auth has them)');
+      if (!getUser || !setTenant || !setRoles) throw new TenancyUsageError('onboardTenant with admin.existing needs a user admin with getUser, setTenant and setRoles: pass service.auth (it has them), or give your own those calls');
       const username = input.admin.username;
       const user = await getUser.call(deps.auth, username);
       if (!user) throw new TenancyHttpError('ADMIN_NOT_FOUND', `There is no user "${username}" to make the admin of tenant "${tenant.id}"; create the account first, or leave out existing to invite a new user`, { username });

@@ -12,6 +12,7 @@ import {
   offboardTenant,
   onboardTenant,
   runWithTenant,
+  TenancyUsageError,
   tenantMiddleware,
   TENANTS_TABLE_MIGRATION,
   tenantTable,
@@ -137,6 +138,10 @@ for (const engine of ENGINES) {
       expect(again).to.include({ status: 409, code: 'ADMIN_IN_TENANT' });
       const nobody = await onboardTenant({ id: 'initech-3', name: 'Third', admin: { username: 'nobody@initech.test', existing: true } }, { db, auth }).catch((e: unknown) => e);
       expect(nobody).to.include({ status: 404, code: 'ADMIN_NOT_FOUND' });
+      // A user admin without the calls a move needs is the app's mistake, named before anything changes
+      const { getUser: _g, setTenant: _t, setRoles: _r, ...createOnly } = auth;
+      const usage = await onboardTenant({ id: 'initech-4', name: 'Fourth', admin: { username: 'sam@initech.test', existing: true } }, { db, auth: createOnly }).catch((e: unknown) => e);
+      expect(usage).to.be.instanceOf(TenancyUsageError).with.property('code', 'FW_ERR_TENANCY_USAGE');
       expect((await owner.query(`SELECT id FROM tenants WHERE id LIKE 'initech-%'`)).rows).to.deep.equal([]);
       await owner.query(`DELETE FROM tenants WHERE id = 'initech'`);
     });
