@@ -6,11 +6,15 @@ import { defineApp } from '@framework/core';
 import { buildCdkApp } from '../src/index.js';
 import { SMALL_APP, routeSource, tempProject } from './helpers/temp-project.js';
 
-/** The small app with roles: a member reads, an admin also deletes; the web client may request both scopes. */
+/**
+ * The small app with roles: a member reads, an admin also deletes; every signed-in user, in a role or not, may read;
+ * the web client may request both scopes.
+ */
 const security = {
   scopes: { 'items:read': 'Read items', 'items:delete': 'Delete items' },
   appClients: { web: { scopes: ['items:read', 'items:delete'], flows: ['user_srp' as const] }, reports: { scopes: ['items:read'], flows: ['client_credentials' as const] } },
   roles: { admin: { scopes: ['items:read', 'items:delete'], description: 'Runs the shop' }, member: { scopes: ['items:read'] } },
+  everyUser: { scopes: ['items:read'] },
 };
 
 type Resources = Record<string, { Type: string; Properties: Record<string, unknown> }>;
@@ -71,12 +75,13 @@ describe('auth roles in the stack: Cognito groups and the pre token generation t
     }
   });
 
-  it('gives the trigger the roles and the clients\' scopes by name, the resource server, and nothing of the pool', () => {
+  it('gives the trigger the roles\', the clients\' and every user\'s scopes by name, the resource server, and nothing of the pool', () => {
     const trigger = Object.values(template.findResources('AWS::Lambda::Function', { Properties: { FunctionName: 'shop-dev-auth-pre-token' } }) as Resources)[0]!.Properties;
     const variables = (trigger.Environment as { Variables: Record<string, unknown> }).Variables;
     expect(JSON.parse(variables.FW_AUTH_SCOPE_RULES as string)).to.deep.equal({
       roles: { admin: ['items:read', 'items:delete'], member: ['items:read'] },
       clients: { web: ['items:read', 'items:delete'], reports: ['items:read'] },
+      everyUser: ['items:read'],
     });
     expect(variables.FW_AUTH_RESOURCE_SERVER).to.equal('shop');
     expect(Object.keys(variables).filter((k) => k.startsWith('FW_')).sort()).to.deep.equal(['FW_AUTH_RESOURCE_SERVER', 'FW_AUTH_SCOPE_RULES']);

@@ -124,6 +124,7 @@ describe('the example app (examples/tasks-api), stage prod', () => {
       expect(JSON.parse(variables.FW_AUTH_SCOPE_RULES!)).to.deep.equal({
         roles: { admin: ['tasks:read', 'tasks:write', 'tasks:admin'], member: ['tasks:read'] },
         clients: { web: ['tasks:read', 'tasks:write', 'tasks:admin'], reporting: ['tasks:read'] },
+        everyUser: [],
       });
     });
 

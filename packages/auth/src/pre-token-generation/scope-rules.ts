@@ -10,13 +10,16 @@ export interface ScopeRules {
   readonly roles: Readonly<Record<string, readonly string[]>>;
   /** App client name → the scopes it may request. */
   readonly clients: Readonly<Record<string, readonly string[]>>;
+  /** Scopes every signed-in user gets on top of their roles' (`security.everyUser`), none included. */
+  readonly everyUser: readonly string[];
 }
 
 /** The rules of a security config: what infra puts into the trigger's `FW_AUTH_SCOPE_RULES` variable. */
-export function scopeRulesOf(security: Pick<SecurityConfig, 'roles' | 'appClients'>): ScopeRules {
+export function scopeRulesOf(security: Pick<SecurityConfig, 'roles' | 'appClients' | 'everyUser'>): ScopeRules {
   return {
     roles: Object.fromEntries(Object.entries(security.roles ?? {}).map(([name, role]) => [name, [...role.scopes]])),
     clients: Object.fromEntries(Object.entries(security.appClients ?? {}).map(([name, client]) => [name, [...client.scopes]])),
+    everyUser: [...(security.everyUser?.scopes ?? [])],
   };
 }
 
@@ -42,5 +45,8 @@ export function parseScopeRules(text: string | undefined, variable: string): Sco
     }
     return out;
   };
-  return { roles: record('roles'), clients: record('clients') };
+  // Absent: a trigger deployed before `everyUser` existed, whose variable has no such field (no scope for everyone).
+  const everyUser = (value as Record<string, unknown>)['everyUser'] ?? [];
+  if (!Array.isArray(everyUser) || !everyUser.every((s) => typeof s === 'string')) throw new AuthNotConfiguredError(`${variable}.everyUser is not a list of scope names`);
+  return { roles: record('roles'), clients: record('clients'), everyUser };
 }

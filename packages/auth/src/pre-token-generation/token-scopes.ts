@@ -1,9 +1,13 @@
 import type { ScopeRules } from './scope-rules.js';
 
-/** The scopes a user gets through an app client: those of their roles that the client may request (unprefixed). */
+/**
+ * The scopes a user gets through an app client (unprefixed): those of their roles, and those every user gets
+ * (`everyUser`), that the client may request.
+ */
 export function roleScopes(rules: ScopeRules, groups: readonly string[], clientName: string | undefined): string[] {
   const allowed = clientName !== undefined && Object.hasOwn(rules.clients, clientName) ? new Set(rules.clients[clientName]) : new Set<string>();
   const granted = new Set<string>();
+  for (const scope of rules.everyUser) if (allowed.has(scope)) granted.add(scope);
   for (const group of groups) {
     if (!Object.hasOwn(rules.roles, group)) continue;
     for (const scope of rules.roles[group]!) if (allowed.has(scope)) granted.add(scope);
@@ -26,12 +30,18 @@ export interface ScopeChangeInput {
 
 /**
  * How the access token's scopes change so that it carries exactly the resource server's scopes of the user's roles
- * the client may request: the missing ones are added, the others of this resource server suppressed. Scopes of other
- * resource servers and OpenID scopes (`openid`, `email`, `aws.cognito.signin.user.admin`) are left alone.
+ * (and `everyUser`'s) the client may request: the missing ones are added, the others of this resource server
+ * suppressed. A client that asked for some of the resource server's scopes gets no more than those (least privilege:
+ * a reporting tool asking for `tasks:read` gets no write scope from its user's admin role); one that asked for none of
+ * them (`scope=openid email`) gets every granted one. Cognito passes, when the authorize request names no `scope`,
+ * every scope the client may request: then all granted ones too. Scopes of other resource servers and OpenID scopes
+ * (`openid`, `email`, `aws.cognito.signin.user.admin`) are left alone.
  */
 export function accessTokenScopeChanges(input: ScopeChangeInput): { scopesToAdd: string[]; scopesToSuppress: string[] } {
   const prefix = `${input.resourceServer}/`;
-  const granted = roleScopes(input.rules, input.groups, input.clientName).map((scope) => prefix + scope);
+  const asked = input.requestedScopes.filter((scope) => scope.startsWith(prefix));
+  const all = roleScopes(input.rules, input.groups, input.clientName).map((scope) => prefix + scope);
+  const granted = asked.length ? all.filter((scope) => asked.includes(scope)) : all;
   const requested = new Set(input.requestedScopes);
   const keep = new Set(granted);
   return {

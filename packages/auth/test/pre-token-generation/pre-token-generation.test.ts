@@ -11,13 +11,14 @@ function fixture(name: string): PreTokenGenerationV2TriggerEvent {
 
 // The security config of the example: three roles, a browser client that may request read and write, a reporting
 // client that may request read only.
-const rules: ScopeRules = scopeRulesOf({
+const RULES_INPUT = {
   roles: { admin: { scopes: ['tasks:read', 'tasks:write', 'tasks:admin'] }, member: { scopes: ['tasks:read', 'tasks:write'] }, viewer: { scopes: ['tasks:read'] } },
   appClients: {
-    web: { scopes: ['tasks:read', 'tasks:write'], flows: ['authorization_code'] },
+    web: { scopes: ['tasks:read', 'tasks:write', 'workspaces:create'], flows: ['authorization_code'] },
     reporting: { scopes: ['tasks:read'], flows: ['user_srp'] },
   },
-});
+} as const;
+const rules: ScopeRules = scopeRulesOf(RULES_INPUT);
 
 /** Stands in for Cognito's DescribeUserPoolClient (AWS itself): the fixtures' client ids and their names. */
 const CLIENT_NAMES: Record<string, string> = { '1example23456789': 'web', '2example34567890': 'reporting' };
@@ -54,6 +55,45 @@ describe('pre-token-generation trigger (V2 events)', () => {
     event.callerContext.clientId = '2example34567890';
     const access = (await handler(event)).response.claimsAndScopeOverrideDetails.accessTokenGeneration!;
     expect(access).to.deep.equal({ scopesToAdd: [], scopesToSuppress: ['tasks-api/tasks:write'] });
+  });
+
+  it('a client that asked for some of the app\'s scopes gets no more than those, whatever the roles grant', async () => {
+    const event = fixture('hosted-auth-admin');
+    event.request.scopes = ['openid', 'tasks-api/tasks:read'];
+    // The admin's role grants write too, through this client; the client asked for read only.
+    expect((await handler(event)).response.claimsAndScopeOverrideDetails.accessTokenGeneration).to.deep.equal({ scopesToAdd: [], scopesToSuppress: [] });
+    // Asked for none of the app's (OpenID only): every scope the roles grant through the client.
+    const openIdOnly = fixture('hosted-auth-admin');
+    openIdOnly.request.scopes = ['openid', 'email'];
+    expect((await handler(openIdOnly)).response.claimsAndScopeOverrideDetails.accessTokenGeneration).to.deep.equal({ scopesToAdd: ['tasks-api/tasks:read', 'tasks-api/tasks:write'], scopesToSuppress: [] });
+  });
+
+  describe('everyUser: scopes every signed-in user gets, in a role or not', () => {
+    const everyUserHandler = createPreTokenGenerationHandler({
+      rules: scopeRulesOf({ ...RULES_INPUT, everyUser: { scopes: ['workspaces:create', 'tasks:admin'] } }),
+      resourceServer: 'tasks-api',
+      clientName,
+    });
+
+    it('a user in no role gets them (as far as the client may request them), and loses the rest', async () => {
+      const event = fixture('refresh-tokens-no-group');
+      // web may request workspaces:create, not tasks:admin.
+      expect((await everyUserHandler(event)).response.claimsAndScopeOverrideDetails.accessTokenGeneration).to.deep.equal({ scopesToAdd: [], scopesToSuppress: ['tasks-api/tasks:read'] });
+      const signIn = fixture('authentication-member');
+      signIn.request.groupConfiguration.groupsToOverride = [];
+      expect((await everyUserHandler(signIn)).response.claimsAndScopeOverrideDetails.accessTokenGeneration).to.deep.equal({ scopesToAdd: ['tasks-api/workspaces:create'], scopesToSuppress: [] });
+    });
+
+    it('a member gets them on top of the role\'s', async () => {
+      const event = await everyUserHandler(fixture('authentication-member'));
+      expect(event.response.claimsAndScopeOverrideDetails.accessTokenGeneration).to.deep.equal({ scopesToAdd: ['tasks-api/tasks:read', 'tasks-api/tasks:write', 'tasks-api/workspaces:create'], scopesToSuppress: [] });
+    });
+
+    it('the variable carries them; a variable without the field (a trigger deployed before it) grants none, a wrong one is refused', () => {
+      expect(parseScopeRules(JSON.stringify(scopeRulesOf({ ...RULES_INPUT, everyUser: { scopes: ['workspaces:create'] } })), 'V').everyUser).to.deep.equal(['workspaces:create']);
+      expect(parseScopeRules('{"roles":{},"clients":{}}', 'V').everyUser).to.deep.equal([]);
+      expect(() => parseScopeRules('{"roles":{},"clients":{},"everyUser":"workspaces:create"}', 'V')).to.throw(AuthNotConfiguredError, /V\.everyUser is not a list/);
+    });
   });
 
   it('a client that is not in the config (made by hand) gets no role scopes', async () => {

@@ -62,20 +62,31 @@ export function checkLayers(
 function checkSecurity(security: SecurityConfig, root: string): ConfigProblem[] {
   const declared = Object.keys(security.scopes);
   const problems: ConfigProblem[] = [];
-  const check = (owner: 'appClients' | 'roles', name: string, scopes: readonly string[]) => {
+  const check = (owner: 'appClients' | 'roles' | 'everyUser', name: string | undefined, scopes: readonly string[]) => {
     scopes.forEach((scope, index) => {
       if (Object.hasOwn(security.scopes, scope)) return;
       const near = closestName(scope, declared);
       const hint = near ? `did you mean ${JSON.stringify(near)}? Otherwise add` : 'add';
       problems.push({
         code: 'FW_ERR_CONFIG_UNDECLARED_SCOPE',
-        path: `${joinPath(`${root}.${owner}`, name)}.scopes[${index}]`,
+        path: `${name === undefined ? `${root}.${owner}` : joinPath(`${root}.${owner}`, name)}.scopes[${index}]`,
         message: `scope ${JSON.stringify(scope)} is not declared in ${root}.scopes (declared: ${declared.map((s) => JSON.stringify(s)).join(', ') || 'none'}); ${hint} it there or remove it here`,
       });
     });
   };
   for (const [name, client] of Object.entries(security.appClients ?? {})) check('appClients', name, client.scopes);
   for (const [name, role] of Object.entries(security.roles ?? {})) check('roles', name, role.scopes);
+  if (security.everyUser) {
+    check('everyUser', undefined, security.everyUser.scopes);
+    // Without roles no trigger narrows the scopes: every user already gets every scope their client asks for.
+    if (!Object.keys(security.roles ?? {}).length) {
+      problems.push({
+        code: 'FW_ERR_CONFIG_INVALID_VALUE',
+        path: `${root}.everyUser`,
+        message: 'grants scopes on top of roles, but no roles are declared: without roles every user already gets every scope their app client asks for; declare roles, or remove everyUser',
+      });
+    }
+  }
   // Federated sign-in happens in a browser: a provider no app client can send users to is a config mistake.
   const providers = Object.keys(security.identityProviders ?? {});
   const browserClient = Object.values(security.appClients ?? {}).some((client) => client.flows.includes('authorization_code') || client.flows.includes('implicit'));
@@ -111,6 +122,7 @@ export function layer(base: BaseConfig, security: SecurityConfig, env: Environme
   fields.push({ path: 'security.scopes', value: Object.keys(security.scopes), source: 'security' });
   fields.push({ path: 'security.appClients', value: Object.keys(security.appClients ?? {}), source: 'security' });
   fields.push({ path: 'security.roles', value: Object.keys(security.roles ?? {}), source: 'security' });
+  if (security.everyUser) fields.push({ path: 'security.everyUser', value: security.everyUser.scopes, source: 'security' });
   if (security.identityProviders) fields.push({ path: 'security.identityProviders', value: Object.keys(security.identityProviders), source: 'security' });
   if (security.mfa) fields.push({ path: 'security.mfa', value: security.mfa, source: 'security' });
 
@@ -130,7 +142,7 @@ export function layer(base: BaseConfig, security: SecurityConfig, env: Environme
     region: base.region,
     account: base.account,
     tags: base.tags ?? {},
-    security: { scopes: security.scopes, appClients: security.appClients ?? {}, roles: security.roles ?? {}, identityProviders: security.identityProviders ?? {}, ...(security.mfa ? { mfa: security.mfa } : {}) },
+    security: { scopes: security.scopes, appClients: security.appClients ?? {}, roles: security.roles ?? {}, ...(security.everyUser ? { everyUser: security.everyUser } : {}), identityProviders: security.identityProviders ?? {}, ...(security.mfa ? { mfa: security.mfa } : {}) },
     preset: env.preset,
     settings: settings as unknown as EnvironmentSettings,
     ...(env.auth ? { auth: env.auth } : {}),

@@ -28,6 +28,12 @@ export interface RoleConfig {
   readonly description?: string;
 }
 
+/** `SecurityConfig.everyUser`: the scopes of every signed-in user. */
+export interface EveryUserConfig {
+  /** Each must be declared in `scopes`. */
+  readonly scopes: readonly string[];
+}
+
 /**
  * Where an identity provider's client secret is kept: a Secrets Manager secret, resolved by CloudFormation at deploy
  * (the value never appears in the template or the config). SSM SecureString parameters cannot be used: CloudFormation
@@ -90,6 +96,14 @@ export interface SecurityConfig {
   /** Role name → role, e.g. `{ admin: { scopes: ['tasks:read', 'tasks:write'] } }`. @default {} */
   readonly roles?: Readonly<Record<string, RoleConfig>>;
   /**
+   * Scopes every signed-in user gets on top of their roles', a user in no role included: what someone who just signed
+   * up (or arrived through an identity provider) may do before anyone gave them a role, such as creating their
+   * workspace. Deployed, the pre token generation trigger adds them, as far as the app client may request them;
+   * machine tokens (client credentials) never get them. Needs `roles`: without roles every user already gets every
+   * scope their client asks for. @default - none
+   */
+  readonly everyUser?: EveryUserConfig;
+  /**
    * Provider name → a federated identity provider (OIDC or SAML) users may sign in with, beside the pool's own
    * sign-in; every browser app client (authorization code, implicit) offers them. @default {}
    */
@@ -141,9 +155,9 @@ const identityProviderCodec = c.tagged<IdentityProviderConfig>('an identity prov
 });
 
 /** The security config as resolved: its maps filled in; `mfa` stays as given (the auth intent's `mfa` is its default). */
-export type ResolvedSecurity = Required<Omit<SecurityConfig, 'mfa'>> & Pick<SecurityConfig, 'mfa'>;
+export type ResolvedSecurity = Required<Omit<SecurityConfig, 'mfa' | 'everyUser'>> & Pick<SecurityConfig, 'mfa' | 'everyUser'>;
 
-export const securityConfigCodec = c.struct<SecurityConfig>('a security config { scopes, appClients, roles, identityProviders, mfa }', {
+export const securityConfigCodec = c.struct<SecurityConfig>('a security config { scopes, appClients, roles, everyUser, identityProviders, mfa }', {
   scopes: c.required(c.record(c.pattern('a scope name such as "tasks:read"', SCOPE_NAME), c.text(256))),
   appClients: c.optional(
     c.record(
@@ -165,6 +179,11 @@ export const securityConfigCodec = c.struct<SecurityConfig>('a security config {
         description: c.optional(c.text(2048)),
       }),
     ),
+  ),
+  everyUser: c.optional(
+    c.struct<EveryUserConfig>('the scopes of every signed-in user { scopes }', {
+      scopes: c.required(c.array(c.pattern('a scope name', SCOPE_NAME))),
+    }),
   ),
   identityProviders: c.optional(
     c.record(

@@ -73,7 +73,9 @@ export interface AuthDefinition extends Required<AuthIntent> {
   readonly appClients: ResolvedSecurity['appClients'];
   /** Role name → role (its scopes), from the security config: deployed, one Cognito group each. */
   readonly roles: ResolvedSecurity['roles'];
-  /** Core's `preTokenGenerationFunctionName`: the trigger deployed when there are roles. */
+  /** The scopes every signed-in user gets on top of their roles', from the security config (only with roles). */
+  readonly everyUser?: ResolvedSecurity['everyUser'];
+  /** Core's `preTokenGenerationFunctionName`: the trigger every user pool gets (the tenant claim; with roles, the scopes). */
   readonly preTokenGenerationFunctionName: string;
   /** Provider name → federated identity provider, from the security config. */
   readonly identityProviders: ResolvedSecurity['identityProviders'];
@@ -116,6 +118,7 @@ export const authKind: IntentKindModule<AuthIntent, AuthDefinition | undefined, 
           scopes: config.security.scopes,
           appClients: config.security.appClients,
           roles: config.security.roles,
+          ...(config.security.everyUser ? { everyUser: config.security.everyUser } : {}),
           preTokenGenerationFunctionName: preTokenGenerationFunctionName(project, stage),
         }
       : undefined,

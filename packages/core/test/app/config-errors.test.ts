@@ -151,6 +151,20 @@ describe('ConfigError cases of defineApp', () => {
     );
   });
 
+  it('security.everyUser: its scopes must be declared, and it needs roles (without roles every user gets every scope already)', () => {
+    const scopes = { 'tasks:read': 'Read', 'workspaces:create': 'Create a workspace' };
+    const roles = { member: { scopes: ['tasks:read'] } };
+    expectProblem(
+      () => defineApp(validOptions(project.rootDir, { security: { scopes, roles, everyUser: { scopes: ['workspace:create'] } }, infrastructure: infra() })),
+      'FW_ERR_CONFIG_UNDECLARED_SCOPE',
+      'security.everyUser.scopes[0]',
+      /^scope "workspace:create" is not declared in security.scopes .*did you mean "workspaces:create"\?/,
+    );
+    expectProblem(() => defineApp(validOptions(project.rootDir, { security: { scopes, everyUser: { scopes: ['workspaces:create'] } }, infrastructure: infra() })), 'FW_ERR_CONFIG_INVALID_VALUE', 'security.everyUser', /no roles are declared.*declare roles, or remove everyUser$/);
+    const app = defineApp(validOptions(project.rootDir, { security: { scopes, roles, everyUser: { scopes: ['workspaces:create'] } }, infrastructure: infra() }));
+    expect(app.config.security.everyUser).to.deep.equal({ scopes: ['workspaces:create'] });
+  });
+
   it('FW_ERR_CONFIG_UNDECLARED_ROLE: a seeded dev user names a role security.roles lacks, with a did-you-mean', () => {
     const security = { scopes: { 'tasks:read': 'Read' }, roles: { member: { scopes: ['tasks:read'] } } };
     const envs = { dev: { preset: 'free', auth: { users: [{ username: 'mia', password: 'correct horse', roles: ['membr'] }] } } };

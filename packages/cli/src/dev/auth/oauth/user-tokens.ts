@@ -31,15 +31,28 @@ export interface UserTokens {
 }
 
 /**
- * The access token's scopes: those of the user's roles that the client may request (the rule the deployed
- * pre-token-generation trigger applies, from @framework/auth), narrowed to the custom scopes asked for when the request
- * names any, prefixed as Cognito prefixes them; plus the OIDC scopes asked for.
+ * The access token's scopes, as deployed Cognito would issue them through the managed login:
+ * - with roles (the pre token generation trigger's rule, from @framework/auth): those of the user's roles and
+ *   `everyUser`'s that the client may request, narrowed to the app's scopes asked for when the request names any;
+ * - without roles (the trigger leaves the scopes alone): Cognito's own rule, the scopes the request names (the client
+ *   may request no others: the authorize request refused them), or every scope of the client when it names none
+ *   (`scope` left out). A client that asks for `openid email` only gets none of the app's scopes, deployed too.
+ * The app's scopes are prefixed as Cognito prefixes them; the OIDC scopes asked for come first.
  */
 export function userScopes(app: AppDefinition, user: StoredUser, grant: UserGrant): string[] {
-  const granted = roleScopes(scopeRulesOf(app.config.security), user.roles, grant.clientName);
+  const security = app.config.security;
   const asked = grant.requestedScopes.filter((s) => !OIDC_SCOPES.includes(s));
-  const narrowed = asked.length ? granted.filter((s) => asked.includes(s) || asked.includes(tokenScope(app, s))) : granted;
-  return [...OIDC_SCOPES.filter((s) => grant.requestedScopes.includes(s)), ...narrowed.map((s) => tokenScope(app, s))];
+  const isAsked = (scope: string) => asked.includes(scope) || asked.includes(tokenScope(app, scope));
+  let custom: string[];
+  if (Object.keys(security.roles ?? {}).length) {
+    const granted = roleScopes(scopeRulesOf(security), user.roles, grant.clientName);
+    custom = asked.length ? granted.filter(isAsked) : granted;
+  } else {
+    const clientScopes = security.appClients?.[grant.clientName]?.scopes ?? [];
+    custom = grant.requestedScopes.length ? clientScopes.filter(isAsked) : [...clientScopes];
+  }
+  const oidc = grant.requestedScopes.length ? OIDC_SCOPES.filter((s) => grant.requestedScopes.includes(s)) : OIDC_SCOPES;
+  return [...oidc, ...custom.map((s) => tokenScope(app, s))];
 }
 
 /** The access token (Cognito-shaped, see `LocalIssuer.mint`) and the ID token with Cognito's claims. */
