@@ -40,3 +40,35 @@ export function loginProject(): string {
     'src/routes/items/delete.ts': route('items:write'),
   });
 }
+
+/**
+ * An app whose users sign themselves up (`selfSignUp`, a 10-character password policy), with roles and `everyUser`:
+ * a user who just signed up is in no role and may read, as every signed-in user may. It sends notifications, so
+ * `fw dev` runs the local inbox.
+ */
+export function signUpProject(): string {
+  const security = `{
+    scopes: { 'items:read': 'Read', 'items:write': 'Write' },
+    appClients: { web: { scopes: ['items:read', 'items:write'], flows: ['authorization_code', 'refresh_token'], callbackUrls: ['${CALLBACK_URL}'] } },
+    roles: { admin: { scopes: ['items:read', 'items:write'] } },
+    everyUser: { scopes: ['items:read'] },
+  }`;
+  const route = `import { handler } from '@framework/runtime';\nexport const main = handler(async (_input, ctx) => ({ subject: ctx.auth.subject }), { scopes: ['items:read'] });\n`;
+  return smallProject({
+    'fw.config.ts': [
+      `import { defineApp } from '@framework/core';`,
+      `export default defineApp({ base: { name: 'small', region: 'eu-west-1' }, security: ${security}, envs: { dev: { preset: 'free' } }, routesDir: 'src/routes', infrastructure: { auth: { selfSignUp: true, passwordMinLength: 10 } } });`,
+      '',
+    ].join('\n'),
+    'src/routes/items/get.ts': route,
+    // The app sends notifications: fw dev runs the local inbox, where the verification email lands too.
+    'src/notifications/README.md': 'templates live here\n',
+  });
+}
+
+/** The last verification code fw dev printed for `email` among the terminal's `lines` (undefined: none). */
+export function verificationCode(lines: readonly string[], email: string): string | undefined {
+  const prefix = `${email} signed up: their verification code is `;
+  for (const line of [...lines].reverse()) if (line.startsWith(prefix)) return line.slice(prefix.length, prefix.length + 6);
+  return undefined;
+}

@@ -68,6 +68,10 @@ export const DEV_OAUTH_PATHS = {
   authorize: '/oauth2/authorize',
   /** `POST`: the login page's form. */
   login: '/oauth2/login',
+  /** `POST`: the login page's sign-up form (self sign-up apps only). */
+  signUp: '/oauth2/signup',
+  /** `POST`: the code that confirms a new account. */
+  confirmSignUp: '/oauth2/confirm',
   token: '/oauth2/token',
   userInfo: '/oauth2/userInfo',
   logout: '/logout',

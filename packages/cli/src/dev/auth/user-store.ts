@@ -27,8 +27,11 @@ export interface StoredUser {
   readonly seeded: boolean;
   /** False once disabled (`service.auth.disableUser`): the user can neither sign in nor refresh. @default true */
   readonly enabled?: boolean;
-  /** Cognito's status: `FORCE_CHANGE_PASSWORD` for a user created with a temporary password. @default 'CONFIRMED' */
-  readonly status?: 'CONFIRMED' | 'FORCE_CHANGE_PASSWORD';
+  /**
+   * Cognito's status: `FORCE_CHANGE_PASSWORD` for a user created with a temporary password, `UNCONFIRMED` for one who
+   * signed up and has not entered the code sent to their email address yet. @default 'CONFIRMED'
+   */
+  readonly status?: 'CONFIRMED' | 'FORCE_CHANGE_PASSWORD' | 'UNCONFIRMED';
   /** ISO time of creation (users created by `service.auth` or `fw auth users`). @default - unknown */
   readonly createdAt?: string;
   /** Milliseconds since the epoch of the last global sign-out: refresh tokens issued before it are refused. @default - never */

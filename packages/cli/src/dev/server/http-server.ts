@@ -40,6 +40,13 @@ const COGNITO_INVITATION = {
   text: (username: string, password: string) => `Your username is ${username} and temporary password is ${password}.`,
 };
 
+/** Cognito's default verification email (the pool's `autoVerify: email`), sent when a user signs up. */
+const COGNITO_VERIFICATION = {
+  from: 'no-reply@verificationemail.com',
+  subject: 'Your verification code',
+  text: (code: string) => `Your verification code is ${code}.`,
+};
+
 /** What the HTTP side of `fw dev` is wired to: the parts started before it, and the dev server once it exists. */
 export interface HttpWiring {
   /** The host the server listens on (the `/_dev` guard admits it besides loopback). */
@@ -196,7 +203,19 @@ export async function wireHttpServer(fastify: FastifyInstance, wiring: HttpWirin
     wiring.usersSeeded!.then(() => done(), () => done());
   });
   await fastify.register(issuerPlugin(wiring.issuer, () => wiring.currentApp()));
-  await fastify.register(oauthPlugin(wiring.issuer, wiring.users, () => wiring.currentApp()));
+  await fastify.register(
+    oauthPlugin(wiring.issuer, wiring.users, () => wiring.currentApp(), {
+      confirmationCode: ({ email, code }) => {
+        const inbox = wiring.inbox?.();
+        log.info(`${email} signed up: their verification code is ${code}${inbox ? ' (also in the local inbox, as the email Cognito sends)' : ''}`);
+        if (inbox) {
+          void inbox
+            .receiveEmail({ to: email, from: COGNITO_VERIFICATION.from, subject: COGNITO_VERIFICATION.subject, text: COGNITO_VERIFICATION.text(code) })
+            .catch((error: Error) => log.warn(`the verification code of ${email} did not reach the local inbox: ${error.message}`));
+        }
+      },
+    }),
+  );
   const userAdmin = new LocalUserAdmin(wiring.users, {
     declaredRoles: () => Object.keys(wiring.currentApp().config.security.roles ?? {}),
     invitation: ({ username, email, tenant, temporaryPassword }) => {

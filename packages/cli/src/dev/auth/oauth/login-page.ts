@@ -17,6 +17,19 @@ export interface LoginPage {
   readonly identityProviders?: ReadonlyArray<{ readonly name: string; readonly type: 'oidc' | 'saml' }>;
   /** The pool's MFA mode deployed: when not `off`, the page says it is not asked locally. @default 'off' */
   readonly mfa?: 'off' | 'optional' | 'required';
+  /** With self sign-up (`infrastructure.auth.selfSignUp`): the sign-up form's target, and what it shows. @default - no sign-up */
+  readonly signUp?: { readonly action: string; readonly email?: string; readonly error?: string; readonly passwordMinLength: number };
+}
+
+/** What the page that asks for a new account's confirmation code shows and posts back. */
+export interface ConfirmPage {
+  readonly action: string;
+  readonly appName: string;
+  readonly transaction: string;
+  readonly csrf: string;
+  /** The account's email address (its username), where the code was sent. */
+  readonly email: string;
+  readonly error?: string;
 }
 
 /** Escapes text for HTML content and double-quoted attributes. */
@@ -50,7 +63,53 @@ ${page.error ? `<p class="error" role="alert" id="error">${e(page.error)}</p>\n`
 <input id="password" name="password" type="password" autocomplete="current-password" required>
 <button type="submit">Sign in</button>
 </form>
-${page.mfa && page.mfa !== 'off' ? `<p id="mfa-note">Multi-factor authentication (${page.mfa} when deployed) is not asked on the local dev issuer.</p>\n` : ''}${providerList(page.identityProviders ?? [])}</body>
+${page.signUp ? signUpForm(page, page.signUp) : ''}${page.mfa && page.mfa !== 'off' ? `<p id="mfa-note">Multi-factor authentication (${page.mfa} when deployed) is not asked on the local dev issuer.</p>\n` : ''}${providerList(page.identityProviders ?? [])}</body>
+</html>
+`;
+}
+
+/** The self sign-up form: an email address (the deployed pool's sign-in alias) and a password of the pool's policy. */
+function signUpForm(page: LoginPage, signUp: NonNullable<LoginPage['signUp']>): string {
+  const e = escapeHtml;
+  return `<section aria-labelledby="sign-up-title">
+<h2 id="sign-up-title">New here? Sign up</h2>
+${signUp.error ? `<p class="error" role="alert" id="sign-up-error">${e(signUp.error)}</p>\n` : ''}<form method="post" action="${e(signUp.action)}" id="sign-up">
+<input type="hidden" name="transaction" value="${e(page.transaction)}">
+<input type="hidden" name="csrf" value="${e(page.csrf)}">
+<label for="sign-up-email">Email</label>
+<input id="sign-up-email" name="email" type="email" autocomplete="email" required value="${e(signUp.email ?? '')}">
+<label for="sign-up-password">Password</label>
+<input id="sign-up-password" name="password" type="password" autocomplete="new-password" required minlength="${signUp.passwordMinLength}" aria-describedby="sign-up-policy">
+<p id="sign-up-policy">At least ${signUp.passwordMinLength} characters, with upper and lower case letters, a digit and a symbol.</p>
+<button type="submit">Sign up</button>
+</form>
+</section>
+`;
+}
+
+/** The page that asks for the code sent to a new account's email address (the deployed pool verifies email). */
+export function renderConfirmPage(page: ConfirmPage): string {
+  const e = escapeHtml;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Confirm your account on ${e(page.appName)} (fw dev)</title>
+<style>body{font-family:system-ui,sans-serif;max-width:22rem;margin:4rem auto;padding:0 1rem}label{display:block;margin:.75rem 0 .25rem}input{width:100%;padding:.4rem;box-sizing:border-box}button{margin-top:1rem;padding:.5rem 1rem}.error{color:#b00020}</style>
+</head>
+<body>
+<h1>Confirm your account</h1>
+<p>We sent a code to <strong id="confirm-email">${e(page.email)}</strong>. Locally it is in the fw dev terminal, and in the local inbox when the app sends notifications.</p>
+${page.error ? `<p class="error" role="alert" id="error">${e(page.error)}</p>\n` : ''}<form method="post" action="${e(page.action)}" id="confirm">
+<input type="hidden" name="transaction" value="${e(page.transaction)}">
+<input type="hidden" name="csrf" value="${e(page.csrf)}">
+<input type="hidden" name="email" value="${e(page.email)}">
+<label for="code">Verification code</label>
+<input id="code" name="code" inputmode="numeric" autocomplete="one-time-code" required pattern="[0-9]{6}">
+<button type="submit">Confirm account</button>
+</form>
+</body>
 </html>
 `;
 }

@@ -1,12 +1,13 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { DEV_OAUTH_PATHS, type AppClientConfig, type AppDefinition } from '@framework/core';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { localClientId, tokenScope } from '../issuer-plugin.js';
 import { TokenRejected, type LocalIssuer } from '../local-issuer.js';
-import type { UserStore } from '../user-store.js';
+import { hashPassword, type StoredUser, type UserStore } from '../user-store.js';
 import { ExpiringStore } from './expiring-store.js';
-import { PAGE_HEADERS, renderLoginPage } from './login-page.js';
+import { PAGE_HEADERS, renderConfirmPage, renderLoginPage } from './login-page.js';
 import { pkceMatches, S256_CHALLENGE } from './pkce.js';
+import { ConfirmationCodes, isEmailAddress, passwordPolicyProblem } from './sign-up.js';
 import { mintUserTokens, OIDC_SCOPES, TOKEN_SECONDS, type UserGrant } from './user-tokens.js';
 
 /** An authorize request that passed its checks, waiting for the user to sign in on the login page. */
@@ -25,6 +26,15 @@ interface LoginTransaction {
 interface CodeGrant extends UserGrant {
   readonly redirectUri: string;
   readonly codeChallenge: string;
+}
+
+/** Options of `oauthPlugin`. */
+export interface OAuthPluginOptions {
+  /**
+   * Delivers the confirmation code of an account that signed up (or of an unconfirmed one signing in): deployed, the
+   * pool emails it. @default - not delivered (tests read nothing then)
+   */
+  readonly confirmationCode?: (delivery: { readonly username: string; readonly email: string; readonly code: string }) => void;
 }
 
 /** Cognito's lifetimes: a code lives 5 minutes; a login page is left open for up to 10; a refresh token 30 days. */
@@ -95,17 +105,20 @@ function clientById(app: AppDefinition, clientId: string | undefined): [string, 
  * |---|---|
  * | `GET /oauth2/authorize` | the login page; authorization code flow only, PKCE S256 required, `redirect_uri` one of the client's `callbackUrls` |
  * | `POST /oauth2/login` | the login form: 302 to `redirect_uri?code&state`; a wrong password shows the page again (401) |
+ * | `POST /oauth2/signup` | with self sign-up: a new unconfirmed account (email, a password of the pool's policy), then the confirm page |
+ * | `POST /oauth2/confirm` | the code sent to the new account's email: confirmed and signed in, 302 as the login form |
  * | `POST /oauth2/token` | `authorization_code` (code single use, bound to client, redirect_uri and verifier; 5 minutes), `refresh_token`, `client_credentials` |
  * | `GET /oauth2/userInfo` | the signed-in user's claims, for an access token with `openid` |
  * | `GET /logout` | 302 to `logout_uri` when it is one of the client's `logoutUrls` |
  */
-export function oauthPlugin(issuer: LocalIssuer, users: UserStore, currentApp: () => AppDefinition): FastifyPluginAsync {
+export function oauthPlugin(issuer: LocalIssuer, users: UserStore, currentApp: () => AppDefinition, options: OAuthPluginOptions = {}): FastifyPluginAsync {
+  const confirmationCodes = new ConfirmationCodes();
   const transactions = new ExpiringStore<LoginTransaction>(LOGIN_SECONDS);
   const codes = new ExpiringStore<CodeGrant>(CODE_SECONDS);
   // `issuedAt` (ms): a global sign-out of the user (`signedOutAt`) revokes the refresh tokens issued before it.
   const refreshTokens = new ExpiringStore<UserGrant & { readonly issuedAt: number }>(REFRESH_SECONDS);
 
-  const loginPage = (reply: FastifyReply, app: AppDefinition, id: string, transaction: LoginTransaction, extra: { username?: string; error?: string } = {}) =>
+  const loginPage = (reply: FastifyReply, app: AppDefinition, id: string, transaction: LoginTransaction, extra: { username?: string; error?: string; signUp?: { email?: string; error?: string } } = {}) =>
     reply.headers(PAGE_HEADERS).send(
       renderLoginPage({
         action: DEV_OAUTH_PATHS.login,
@@ -115,9 +128,46 @@ export function oauthPlugin(issuer: LocalIssuer, users: UserStore, currentApp: (
         csrf: transaction.csrf,
         identityProviders: Object.entries(app.auth?.identityProviders ?? {}).map(([name, provider]) => ({ name, type: provider.type })),
         mfa: app.auth?.mfa ?? 'off',
-        ...extra,
+        ...(extra.username !== undefined ? { username: extra.username } : {}),
+        ...(extra.error !== undefined ? { error: extra.error } : {}),
+        ...(app.auth?.selfSignUp ? { signUp: { action: DEV_OAUTH_PATHS.signUp, passwordMinLength: app.auth.passwordMinLength, ...extra.signUp } } : {}),
       }),
     );
+
+  const confirmPage = (reply: FastifyReply, app: AppDefinition, id: string, transaction: LoginTransaction, email: string, error?: string) =>
+    reply.headers(PAGE_HEADERS).send(renderConfirmPage({ action: DEV_OAUTH_PATHS.confirmSignUp, appName: app.project, transaction: id, csrf: transaction.csrf, email, ...(error !== undefined ? { error } : {}) }));
+
+  /** Sends a new confirmation code to an unconfirmed user's address (the terminal, the local inbox). */
+  const sendCode = (user: StoredUser) => options.confirmationCode?.({ username: user.username, email: user.email ?? user.username, code: confirmationCodes.issue(user.username) });
+
+  /** The user signed in through `transaction`: its code, and the redirect back to the app. */
+  const signedIn = (reply: FastifyReply, id: string, transaction: LoginTransaction, user: StoredUser) => {
+    transactions.take(id);
+    const code = codes.add({
+      sub: user.sub,
+      clientName: transaction.clientName,
+      requestedScopes: transaction.requestedScopes,
+      ...(transaction.nonce !== undefined ? { nonce: transaction.nonce } : {}),
+      authTime: Math.floor(Date.now() / 1000),
+      redirectUri: transaction.redirectUri,
+      codeChallenge: transaction.codeChallenge,
+    });
+    reply.header('set-cookie', `${CSRF_COOKIE}=; Path=/oauth2; HttpOnly; SameSite=Lax; Max-Age=0`);
+    return reply.redirect(withQuery(transaction.redirectUri, { code, state: transaction.state }), 302);
+  };
+
+  /** The form of a login page this issuer served: its transaction, checked against the CSRF token and its cookie. */
+  const postedForm = (request: FastifyRequest, reply: FastifyReply) => {
+    if (!isForm(request)) return { answer: errorPage(reply, 415, 'invalid_request', 'the login form posts application/x-www-form-urlencoded') } as const;
+    const form = parametersOf(formBody(request));
+    const id = form.get('transaction') ?? '';
+    const transaction = transactions.get(id);
+    if (!transaction) return { answer: errorPage(reply, 400, 'invalid_request', 'this sign-in has expired or is unknown (the login page lives 10 minutes, and a restart of fw dev forgets it); start again from the app') } as const;
+    if (!sameSecret(form.get('csrf'), transaction.csrf) || !sameSecret(cookie(request, CSRF_COOKIE), transaction.csrf)) {
+      return { answer: errorPage(reply, 403, 'invalid_request', 'the login form was not posted from the page this dev issuer served (CSRF token missing or wrong); start again from the app') } as const;
+    }
+    return { form, id, transaction } as const;
+  };
 
   return async (server) => {
     server.get(DEV_OAUTH_PATHS.authorize, async (request, reply) => {
@@ -155,29 +205,57 @@ export function oauthPlugin(issuer: LocalIssuer, users: UserStore, currentApp: (
 
     server.post(DEV_OAUTH_PATHS.login, async (request, reply) => {
       const app = currentApp();
-      if (!isForm(request)) return errorPage(reply, 415, 'invalid_request', 'the login form posts application/x-www-form-urlencoded');
-      const form = parametersOf(formBody(request));
-      const id = form.get('transaction') ?? '';
-      const transaction = transactions.get(id);
-      if (!transaction) return errorPage(reply, 400, 'invalid_request', 'this sign-in has expired or is unknown (the login page lives 10 minutes, and a restart of fw dev forgets it); start again from the app');
-      if (!sameSecret(form.get('csrf'), transaction.csrf) || !sameSecret(cookie(request, CSRF_COOKIE), transaction.csrf)) {
-        return errorPage(reply, 403, 'invalid_request', 'the login form was not posted from the page this dev issuer served (CSRF token missing or wrong); start again from the app');
-      }
+      const posted = postedForm(request, reply);
+      if ('answer' in posted) return posted.answer;
+      const { form, id, transaction } = posted;
       const username = form.get('username') ?? '';
       const user = await users.authenticate(username, form.get('password') ?? '');
       if (!user) return loginPage(reply.code(401), app, id, transaction, { username, error: 'Incorrect username or password.' });
-      transactions.take(id);
-      const code = codes.add({
-        sub: user.sub,
-        clientName: transaction.clientName,
-        requestedScopes: transaction.requestedScopes,
-        ...(transaction.nonce !== undefined ? { nonce: transaction.nonce } : {}),
-        authTime: Math.floor(Date.now() / 1000),
-        redirectUri: transaction.redirectUri,
-        codeChallenge: transaction.codeChallenge,
-      });
-      reply.header('set-cookie', `${CSRF_COOKIE}=; Path=/oauth2; HttpOnly; SameSite=Lax; Max-Age=0`);
-      return reply.redirect(withQuery(transaction.redirectUri, { code, state: transaction.state }), 302);
+      // Signed up, never confirmed (Cognito answers so once the password matched): a new code, and the confirm page.
+      if (user.status === 'UNCONFIRMED') {
+        sendCode(user);
+        return confirmPage(reply.code(401), app, id, transaction, user.username, 'User is not confirmed: enter the code just sent to your email address.');
+      }
+      return signedIn(reply, id, transaction, user);
+    });
+
+    server.post(DEV_OAUTH_PATHS.signUp, async (request, reply) => {
+      const app = currentApp();
+      const posted = postedForm(request, reply);
+      if ('answer' in posted) return posted.answer;
+      const { form, id, transaction } = posted;
+      // As Cognito's SignUp: refused outright when the pool does not let users sign themselves up.
+      if (!app.auth?.selfSignUp) return errorPage(reply, 403, 'invalid_request', 'SignUp is not permitted for this user pool: users cannot sign themselves up (set infrastructure.auth.selfSignUp to true in fw.config.ts to allow it)');
+      const email = (form.get('email') ?? '').trim().toLowerCase();
+      const password = form.get('password') ?? '';
+      const refuse = (error: string) => loginPage(reply.code(400), app, id, transaction, { signUp: { email, error } });
+      if (!isEmailAddress(email)) return refuse('Invalid email address format.');
+      const weak = passwordPolicyProblem(password, app.auth.passwordMinLength);
+      if (weak) return refuse(weak);
+      // The deployed pool signs users in with their email address: it is the account's name here.
+      const user: StoredUser = { sub: randomUUID(), username: email, email, roles: [], passwordHash: await hashPassword(password), seeded: false, status: 'UNCONFIRMED', createdAt: new Date().toISOString() };
+      if (users.byUsername(email) || !users.add(user)) return refuse('An account with the given email already exists.');
+      sendCode(user);
+      return confirmPage(reply, app, id, transaction, email);
+    });
+
+    server.post(DEV_OAUTH_PATHS.confirmSignUp, async (request, reply) => {
+      const app = currentApp();
+      const posted = postedForm(request, reply);
+      if ('answer' in posted) return posted.answer;
+      const { form, id, transaction } = posted;
+      const email = form.get('email') ?? '';
+      const user = users.byUsername(email);
+      if (!user || user.status !== 'UNCONFIRMED') return loginPage(reply.code(400), app, id, transaction, { username: email, error: 'This account needs no confirmation (or does not exist): sign in.' });
+      const check = confirmationCodes.check(user.username, (form.get('code') ?? '').trim());
+      if (check === 'wrong') return confirmPage(reply.code(400), app, id, transaction, email, 'Invalid verification code provided, please try again.');
+      if (check === 'expired') {
+        sendCode(user);
+        return confirmPage(reply.code(400), app, id, transaction, email, 'That code has expired or was used up: a new one was just sent.');
+      }
+      users.update(user.username, (u) => ({ ...u, status: 'CONFIRMED' }));
+      // Confirmed, the user is signed in, as after Cognito's managed login sign-up.
+      return signedIn(reply, id, transaction, users.byUsername(user.username)!);
     });
 
     server.post(DEV_OAUTH_PATHS.token, async (request, reply) => {

@@ -1,0 +1,166 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { localAppClientId } from '@framework/core';
+import { expect } from 'chai';
+import { decodeJwt } from 'jose';
+import * as oauth from 'oauth4webapi';
+import { DevServer } from '../../src/dev/dev-server.js';
+import { eventually } from './helpers.js';
+import { CALLBACK_URL, loginProject, signUpProject, verificationCode } from './login-project.js';
+
+const insecure = { [oauth.allowInsecureRequests]: true } as const;
+const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
+
+/** Starts fw dev on `dir`, with OIDC discovery; `lines` collects what it says in the terminal. */
+async function start(dir: string, lines: string[] = []) {
+  const server = await DevServer.start({ rootDir: dir, port: 0, log: { ...quiet, info: (line: string) => lines.push(line) }, print: () => undefined, activityLog: false });
+  const issuer = new URL(server.url);
+  const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { ...insecure, algorithm: 'oidc' }));
+  return { server, as };
+}
+
+/** A browser on the login page: the authorize request's page, its hidden fields and cookie, and a poster of its forms. */
+async function openLoginPage(as: oauth.AuthorizationServer, serverUrl: string) {
+  const clientId = localAppClientId('small', 'dev', 'web');
+  const verifier = oauth.generateRandomCodeVerifier();
+  const state = oauth.generateRandomState();
+  const url = new URL(as.authorization_endpoint!);
+  const params = { client_id: clientId, redirect_uri: CALLBACK_URL, response_type: 'code', scope: 'openid email', state, code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256' };
+  for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
+  const page = await fetch(url, { redirect: 'manual' });
+  expect(page.status).to.equal(200);
+  const html = await page.text();
+  const field = (name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(html)![1]!;
+  const cookie = page.headers.get('set-cookie')!.split(';')[0]!;
+  const hidden = { transaction: field('transaction'), csrf: field('csrf') };
+  const post = (pathname: string, fields: Record<string, string>) =>
+    fetch(new URL(pathname, serverUrl), { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', cookie }, body: new URLSearchParams({ ...hidden, ...fields }) });
+  return { html, post, verifier, state, client: { client_id: clientId } as oauth.Client };
+}
+
+describe('self sign-up on the dev issuer\'s managed login (infrastructure.auth.selfSignUp)', function () {
+  this.timeout(60_000);
+  let dir: string;
+  let server: DevServer;
+  let as: oauth.AuthorizationServer;
+  const lines: string[] = [];
+  const lastCode = (email: string) => verificationCode(lines, email);
+
+  before(async () => {
+    dir = signUpProject();
+    ({ server, as } = await start(dir, lines));
+  });
+  after(async () => {
+    await server?.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('signs up, confirms with the emailed code, and comes back signed in: a user in no role with everyUser\'s scopes', async () => {
+    const page = await openLoginPage(as, server.url);
+    expect(page.html).to.contain('id="sign-up"').and.contain('At least 10 characters');
+    const signedUp = await page.post('/oauth2/signup', { email: 'Founder@Example.test', password: 'Sign-up-pass-1' });
+    expect(signedUp.status).to.equal(200);
+    expect(await signedUp.text()).to.contain('Confirm your account').and.contain('founder@example.test');
+    const code = lastCode('founder@example.test');
+    expect(code, 'the code in the terminal').to.match(/^\d{6}$/);
+    // And in the local inbox, as the email the deployed pool sends.
+    const mail = await eventually(async () => {
+      const inbox = (await (await fetch(`${server.url}/_dev/inbox`)).json()) as { messages: Array<{ to: string; channel: string; email?: { from: string; subject: string; text?: string } }> };
+      return inbox.messages.find((m) => m.to === 'founder@example.test');
+    }, 15_000, 'the verification email in the local inbox');
+    expect(mail.email).to.deep.include({ from: 'no-reply@verificationemail.com', subject: 'Your verification code', text: `Your verification code is ${code}.` });
+
+    // A wrong code first: the page again, nothing confirmed.
+    const wrong = await page.post('/oauth2/confirm', { email: 'founder@example.test', code: code === '000000' ? '000001' : '000000' });
+    expect(wrong.status).to.equal(400);
+    expect(await wrong.text()).to.contain('Invalid verification code provided');
+
+    const confirmed = await page.post('/oauth2/confirm', { email: 'founder@example.test', code: code! });
+    expect(confirmed.status).to.equal(302);
+    const callback = new URL(confirmed.headers.get('location')!);
+    const params = oauth.validateAuthResponse(as, page.client, callback, page.state);
+    const tokens = await oauth.processAuthorizationCodeResponse(as, page.client, await oauth.authorizationCodeGrantRequest(as, page.client, oauth.None(), params, CALLBACK_URL, page.verifier, insecure));
+    const access = decodeJwt(tokens.access_token);
+    expect(access).to.deep.include({ username: 'founder@example.test', scope: 'openid email small/items:read' });
+    expect(access).to.not.have.property('cognito:groups');
+    const items = await fetch(`${server.url}/items`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
+    expect(items.status).to.equal(200);
+    expect(await items.json()).to.deep.equal({ subject: access.sub });
+
+    const stored = JSON.parse(fs.readFileSync(path.join(dir, '.fw', 'dev', 'auth', 'users.json'), 'utf8')) as { users: Array<{ username: string; status?: string; roles: string[]; passwordHash: string }> };
+    const user = stored.users.find((u) => u.username === 'founder@example.test')!;
+    expect(user).to.deep.include({ status: 'CONFIRMED', roles: [] });
+    expect(user.passwordHash).to.match(/^scrypt\$/);
+  });
+
+  it('refuses what the deployed pool refuses: a password off its policy, an address that is not one, one taken', async () => {
+    const page = await openLoginPage(as, server.url);
+    for (const [password, problem] of [
+      ['Short-1', 'Password not long enough (at least 10 characters)'],
+      ['no-upper-case-1', 'Password must have uppercase characters'],
+      ['NO-LOWER-CASE-1', 'Password must have lowercase characters'],
+      ['No-digits-here', 'Password must have numeric characters'],
+      ['NoSymbols12345', 'Password must have symbol characters'],
+    ]) {
+      const answer = await page.post('/oauth2/signup', { email: 'weak@example.test', password: password! });
+      expect(answer.status, password).to.equal(400);
+      expect(await answer.text(), password).to.contain(`Password did not conform with policy: ${problem}`);
+    }
+    const notAnAddress = await page.post('/oauth2/signup', { email: 'not an address', password: 'Sign-up-pass-1' });
+    expect(notAnAddress.status).to.equal(400);
+    expect(await notAnAddress.text()).to.contain('Invalid email address format.');
+    expect(await (await page.post('/oauth2/signup', { email: 'twice@example.test', password: 'Sign-up-pass-1' })).text()).to.contain('Confirm your account');
+    const taken = await page.post('/oauth2/signup', { email: 'twice@example.test', password: 'Other-pass-22' });
+    expect(taken.status).to.equal(400);
+    expect(await taken.text()).to.contain('An account with the given email already exists.');
+    expect(lastCode('weak@example.test')).to.equal(undefined);
+  });
+
+  it('an account not confirmed yet cannot sign in: its password gets a new code and the confirm page', async () => {
+    const page = await openLoginPage(as, server.url);
+    await page.post('/oauth2/signup', { email: 'later@example.test', password: 'Sign-up-pass-1' });
+    const first = lastCode('later@example.test');
+    const signIn = await page.post('/oauth2/login', { username: 'later@example.test', password: 'Sign-up-pass-1' });
+    expect(signIn.status).to.equal(401);
+    expect(signIn.headers.get('location')).to.equal(null);
+    expect(await signIn.text()).to.contain('User is not confirmed');
+    const second = lastCode('later@example.test');
+    expect(lines.filter((line) => line.startsWith('later@example.test signed up'))).to.have.length(2);
+    // The new code confirms (the first one was replaced).
+    if (first !== second) expect((await page.post('/oauth2/confirm', { email: 'later@example.test', code: first! })).status).to.equal(400);
+    expect((await page.post('/oauth2/confirm', { email: 'later@example.test', code: second! })).status).to.equal(302);
+  });
+
+  it('a sign-up form posted without the login page\'s CSRF cookie is refused (403), and no account is made', async () => {
+    const page = await openLoginPage(as, server.url);
+    const transaction = /name="transaction" value="([^"]*)"/.exec(page.html)![1]!;
+    const csrf = /name="csrf" value="([^"]*)"/.exec(page.html)![1]!;
+    const forged = await fetch(new URL('/oauth2/signup', server.url), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ transaction, csrf, email: 'forged@example.test', password: 'Sign-up-pass-1' }) });
+    expect(forged.status).to.equal(403);
+    expect(lastCode('forged@example.test')).to.equal(undefined);
+  });
+});
+
+describe('an app without self sign-up', function () {
+  this.timeout(60_000);
+  let dir: string;
+  let server: DevServer;
+  let as: oauth.AuthorizationServer;
+
+  before(async () => {
+    dir = loginProject();
+    ({ server, as } = await start(dir));
+  });
+  after(async () => {
+    await server?.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('shows no sign-up form, and refuses a sign-up posted anyway (403, as Cognito\'s SignUp is refused)', async () => {
+    const page = await openLoginPage(as, server.url);
+    expect(page.html).to.not.contain('id="sign-up"');
+    const answer = await page.post('/oauth2/signup', { email: 'someone@example.test', password: 'Sign-up-pass-1' });
+    expect(answer.status).to.equal(403);
+    expect(await answer.text()).to.contain('SignUp is not permitted for this user pool');
+  });
+});

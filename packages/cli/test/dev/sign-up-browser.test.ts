@@ -1,0 +1,76 @@
+import * as fs from 'node:fs';
+import { localAppClientId } from '@framework/core';
+import { expect } from 'chai';
+import { decodeJwt } from 'jose';
+import * as oauth from 'oauth4webapi';
+import { chromium, type Browser } from 'playwright-core';
+import { DevServer } from '../../src/dev/dev-server.js';
+import { findChromium } from './chromium.js';
+import { CALLBACK_URL, signUpProject, verificationCode } from './login-project.js';
+
+const insecure = { [oauth.allowInsecureRequests]: true } as const;
+
+describe('self sign-up on the dev issuer\'s login page in a real browser (Chromium via playwright-core)', function () {
+  this.timeout(120_000);
+  const executablePath = findChromium();
+  let dir: string;
+  let server: DevServer;
+  let browser: Browser;
+  let as: oauth.AuthorizationServer;
+  const lines: string[] = [];
+  const client: oauth.Client = { client_id: localAppClientId('small', 'dev', 'web') };
+
+  before(async function () {
+    if (!executablePath) {
+      console.log('    skipped: no Chromium on PATH (chromium, chromium-browser or google-chrome); .ci/prepare-machine installs Debian\'s chromium');
+      this.skip();
+    }
+    dir = signUpProject();
+    server = await DevServer.start({ rootDir: dir, port: 0, log: { info: (line: string) => lines.push(line), warn: () => undefined, error: () => undefined }, print: () => undefined, activityLog: false });
+    const issuer = new URL(server.url);
+    as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { ...insecure, algorithm: 'oidc' }));
+    browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('a new user signs up with a weak password (the page says why), then a good one, types the emailed code and lands on the callback signed in', async () => {
+    const verifier = oauth.generateRandomCodeVerifier();
+    const state = oauth.generateRandomState();
+    const url = new URL(as.authorization_endpoint!);
+    for (const [name, value] of Object.entries({ client_id: client.client_id, redirect_uri: CALLBACK_URL, response_type: 'code', scope: 'openid', state, code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256' })) {
+      url.searchParams.set(name, value);
+    }
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.route(`${CALLBACK_URL}**`, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<p>front end callback</p>' }));
+    await page.goto(url.toString());
+
+    const signUp = page.getByRole('region', { name: 'New here? Sign up' });
+    await signUp.getByLabel('Email').fill('ines@example.test');
+    await signUp.getByLabel('Password').fill('nosymbols12345A');
+    await signUp.getByRole('button', { name: 'Sign up' }).click();
+    expect((await page.locator('#sign-up-error').textContent())?.trim()).to.equal('Password did not conform with policy: Password must have symbol characters');
+    // The address stays filled in; the password does not.
+    expect(await page.getByRole('region', { name: 'New here? Sign up' }).getByLabel('Email').inputValue()).to.equal('ines@example.test');
+
+    await page.getByRole('region', { name: 'New here? Sign up' }).getByLabel('Password').fill('With-symbols-123');
+    await page.getByRole('button', { name: 'Sign up' }).click();
+    await page.getByRole('heading', { name: 'Confirm your account' }).waitFor();
+    expect(await page.locator('#confirm-email').textContent()).to.equal('ines@example.test');
+    const code = verificationCode(lines, 'ines@example.test');
+    expect(code).to.match(/^\d{6}$/);
+    await page.getByLabel('Verification code').fill(code!);
+    await page.getByRole('button', { name: 'Confirm account' }).click();
+    await page.waitForURL(`${CALLBACK_URL}**`);
+    const params = oauth.validateAuthResponse(as, client, new URL(page.url()), state);
+    await context.close();
+
+    const tokens = await oauth.processAuthorizationCodeResponse(as, client, await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, CALLBACK_URL, verifier, insecure));
+    expect(decodeJwt(tokens.access_token)).to.deep.include({ username: 'ines@example.test', scope: 'openid small/items:read' });
+    expect((await fetch(`${server.url}/items`, { headers: { authorization: `Bearer ${tokens.access_token}` } })).status).to.equal(200);
+  });
+});
