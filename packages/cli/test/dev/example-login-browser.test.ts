@@ -5,6 +5,7 @@ import { decodeJwt } from 'jose';
 import * as oauth from 'oauth4webapi';
 import { chromium, type Browser } from 'playwright-core';
 import { findChromium } from './chromium.js';
+import { openLoginInBrowser } from './login-browser.js';
 import { copyExample, json, startDev, type RunningDev } from './helpers.js';
 
 /** The example's web client callback (config/security.ts); never served: the page's request to it is intercepted. */
@@ -43,17 +44,8 @@ describe('the example app (examples/tasks-api) on fw dev: a seeded user signs in
 
   /** Authorization code with PKCE, driven through the login page: the access token the user gets. */
   const signIn = async (user: { username: string; password: string }): Promise<string> => {
-    const verifier = oauth.generateRandomCodeVerifier();
-    const state = oauth.generateRandomState();
-    const url = new URL(as.authorization_endpoint!);
-    for (const [name, value] of Object.entries({ client_id: client.client_id, redirect_uri: CALLBACK_URL, response_type: 'code', scope: 'openid', state, code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256' })) {
-      url.searchParams.set(name, value);
-    }
-    const context = await browser.newContext();
+    const { page, verifier, state } = await openLoginInBrowser(browser, as, client);
     try {
-      const page = await context.newPage();
-      await page.route(`${CALLBACK_URL}**`, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<p>front end callback</p>' }));
-      await page.goto(url.toString());
       await page.getByLabel('Username').fill(user.username);
       await page.getByLabel('Password').fill(user.password);
       await page.getByRole('button', { name: 'Sign in' }).click();
@@ -62,7 +54,7 @@ describe('the example app (examples/tasks-api) on fw dev: a seeded user signs in
       const tokens = await oauth.processAuthorizationCodeResponse(as, client, await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, CALLBACK_URL, verifier, insecure));
       return tokens.access_token;
     } finally {
-      await context.close();
+      await page.context().close();
     }
   };
 

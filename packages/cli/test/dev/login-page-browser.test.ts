@@ -6,6 +6,7 @@ import * as oauth from 'oauth4webapi';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { DevServer } from '../../src/dev/dev-server.js';
 import { findChromium } from './chromium.js';
+import { openLoginInBrowser } from './login-browser.js';
 import { CALLBACK_URL, loginProject, MEMBER } from './login-project.js';
 
 const insecure = { [oauth.allowInsecureRequests]: true } as const;
@@ -36,20 +37,7 @@ describe('the dev issuer\'s login page in a real browser (Chromium via playwrigh
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  /** A fresh page whose front end at the callback URL is stood in for (the dev issuer redirects there). */
-  const openLogin = async () => {
-    const verifier = oauth.generateRandomCodeVerifier();
-    const state = oauth.generateRandomState();
-    const url = new URL(as.authorization_endpoint!);
-    for (const [name, value] of Object.entries({ client_id: client.client_id, redirect_uri: CALLBACK_URL, response_type: 'code', scope: 'openid', state, code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256' })) {
-      url.searchParams.set(name, value);
-    }
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    await page.route(`${CALLBACK_URL}**`, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<p>front end callback</p>' }));
-    await page.goto(url.toString());
-    return { page, verifier, state };
-  };
+  const openLogin = () => openLoginInBrowser(browser, as, client);
 
   const submit = async (page: Page, username: string, password: string) => {
     await page.getByLabel('Username').fill(username);

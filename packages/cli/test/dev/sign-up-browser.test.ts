@@ -6,6 +6,7 @@ import * as oauth from 'oauth4webapi';
 import { chromium, type Browser } from 'playwright-core';
 import { DevServer } from '../../src/dev/dev-server.js';
 import { findChromium } from './chromium.js';
+import { openLoginInBrowser } from './login-browser.js';
 import { CALLBACK_URL, signUpProject, verificationCode } from './login-project.js';
 
 const insecure = { [oauth.allowInsecureRequests]: true } as const;
@@ -38,16 +39,7 @@ describe('self sign-up on the dev issuer\'s login page in a real browser (Chromi
   });
 
   it('a new user signs up with a weak password (the page says why), then a good one, types the emailed code and lands on the callback signed in', async () => {
-    const verifier = oauth.generateRandomCodeVerifier();
-    const state = oauth.generateRandomState();
-    const url = new URL(as.authorization_endpoint!);
-    for (const [name, value] of Object.entries({ client_id: client.client_id, redirect_uri: CALLBACK_URL, response_type: 'code', scope: 'openid', state, code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256' })) {
-      url.searchParams.set(name, value);
-    }
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    await page.route(`${CALLBACK_URL}**`, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<p>front end callback</p>' }));
-    await page.goto(url.toString());
+    const { page, verifier, state } = await openLoginInBrowser(browser, as, client);
 
     const signUp = page.getByRole('region', { name: 'New here? Sign up' });
     await signUp.getByLabel('Email').fill('ines@example.test');
@@ -67,7 +59,7 @@ describe('self sign-up on the dev issuer\'s login page in a real browser (Chromi
     await page.getByRole('button', { name: 'Confirm account' }).click();
     await page.waitForURL(`${CALLBACK_URL}**`);
     const params = oauth.validateAuthResponse(as, client, new URL(page.url()), state);
-    await context.close();
+    await page.context().close();
 
     const tokens = await oauth.processAuthorizationCodeResponse(as, client, await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, CALLBACK_URL, verifier, insecure));
     expect(decodeJwt(tokens.access_token)).to.deep.include({ username: 'ines@example.test', scope: 'openid small/items:read' });

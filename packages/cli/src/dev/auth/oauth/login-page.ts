@@ -37,21 +37,26 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 }
 
+/** The doctype and `<head>` of the issuer's pages: `title` (escaped here) and their one inline style sheet. */
+function pageHead(title: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<style>body{font-family:system-ui,sans-serif;max-width:22rem;margin:4rem auto;padding:0 1rem}label{display:block;margin:.75rem 0 .25rem}input{width:100%;padding:.4rem;box-sizing:border-box}button{margin-top:1rem;padding:.5rem 1rem}.error{color:#b00020}</style>
+</head>
+`;
+}
+
 /**
  * The dev issuer's login page: a server-rendered form with no script, so it works in any browser and under a strict
  * content security policy. Every value is escaped: the client name and username come from requests.
  */
 export function renderLoginPage(page: LoginPage): string {
   const e = escapeHtml;
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Sign in to ${e(page.appName)} (fw dev)</title>
-<style>body{font-family:system-ui,sans-serif;max-width:22rem;margin:4rem auto;padding:0 1rem}label{display:block;margin:.75rem 0 .25rem}input{width:100%;padding:.4rem;box-sizing:border-box}button{margin-top:1rem;padding:.5rem 1rem}.error{color:#b00020}</style>
-</head>
-<body>
+  return `${pageHead(`Sign in to ${page.appName} (fw dev)`)}<body>
 <h1>Sign in</h1>
 <p>to <strong>${e(page.appName)}</strong> (app client <code>${e(page.clientName)}</code>), on the local dev issuer.</p>
 ${page.error ? `<p class="error" role="alert" id="error">${e(page.error)}</p>\n` : ''}<form method="post" action="${e(page.action)}">
@@ -90,15 +95,7 @@ ${signUp.error ? `<p class="error" role="alert" id="sign-up-error">${e(signUp.er
 /** The page that asks for the code sent to a new account's email address (the deployed pool verifies email). */
 export function renderConfirmPage(page: ConfirmPage): string {
   const e = escapeHtml;
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Confirm your account on ${e(page.appName)} (fw dev)</title>
-<style>body{font-family:system-ui,sans-serif;max-width:22rem;margin:4rem auto;padding:0 1rem}label{display:block;margin:.75rem 0 .25rem}input{width:100%;padding:.4rem;box-sizing:border-box}button{margin-top:1rem;padding:.5rem 1rem}.error{color:#b00020}</style>
-</head>
-<body>
+  return `${pageHead(`Confirm your account on ${page.appName} (fw dev)`)}<body>
 <h1>Confirm your account</h1>
 <p>We sent a code to <strong id="confirm-email">${e(page.email)}</strong>. Locally it is in the fw dev terminal, and in the local inbox when the app sends notifications.</p>
 ${page.error ? `<p class="error" role="alert" id="error">${e(page.error)}</p>\n` : ''}<form method="post" action="${e(page.action)}" id="confirm">
