@@ -66,9 +66,12 @@ export function signUpProject(): string {
   });
 }
 
-/** The last verification code fw dev printed for `email` among the terminal's `lines` (undefined: none). */
-export function verificationCode(lines: readonly string[], email: string): string | undefined {
-  const prefix = `${email} signed up: their verification code is `;
+/**
+ * The last verification code fw dev printed among the terminal's `lines` (undefined: none): of the account `who`
+ * signed up as (`sign-up`), or of the user who asked for a password reset (`password-reset`).
+ */
+export function verificationCode(lines: readonly string[], who: string, purpose: 'sign-up' | 'password-reset' = 'sign-up'): string | undefined {
+  const prefix = `${who} ${purpose === 'sign-up' ? 'signed up' : 'asked to reset their password'}: their verification code is `;
   for (const line of [...lines].reverse()) if (line.startsWith(prefix)) return line.slice(prefix.length, prefix.length + 6);
   return undefined;
 }

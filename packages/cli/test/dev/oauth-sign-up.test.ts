@@ -6,7 +6,7 @@ import { decodeJwt } from 'jose';
 import * as oauth from 'oauth4webapi';
 import { DevServer } from '../../src/dev/dev-server.js';
 import { eventually } from './helpers.js';
-import { CALLBACK_URL, loginProject, signUpProject, verificationCode } from './login-project.js';
+import { ADMIN, CALLBACK_URL, loginProject, MEMBER, signUpProject, verificationCode } from './login-project.js';
 
 const insecure = { [oauth.allowInsecureRequests]: true } as const;
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
@@ -141,15 +141,16 @@ describe('self sign-up on the dev issuer\'s managed login (infrastructure.auth.s
   });
 });
 
-describe('an app without self sign-up', function () {
+describe('an app without self sign-up, and the managed login\'s "Forgot your password?"', function () {
   this.timeout(60_000);
   let dir: string;
   let server: DevServer;
   let as: oauth.AuthorizationServer;
+  const lines: string[] = [];
 
   before(async () => {
     dir = loginProject();
-    ({ server, as } = await start(dir));
+    ({ server, as } = await start(dir, lines));
   });
   after(async () => {
     await server?.stop();
@@ -162,5 +163,46 @@ describe('an app without self sign-up', function () {
     const answer = await page.post('/oauth2/signup', { email: 'someone@example.test', password: 'Sign-up-pass-1' });
     expect(answer.status).to.equal(403);
     expect(await answer.text()).to.contain('SignUp is not permitted for this user pool');
+  });
+
+  it('"Forgot your password?": a code to the user\'s email, then a new password of the pool\'s policy; the old one no longer signs in', async () => {
+    const page = await openLoginPage(as, server.url);
+    expect(page.html).to.contain('Forgot your password?');
+    const asked = await page.post('/oauth2/forgot', {});
+    expect(asked.status).to.equal(200);
+    expect(await asked.text()).to.contain('name="username"').and.contain('Send a code');
+    const sent = await page.post('/oauth2/forgot', { username: MEMBER.username });
+    expect(await sent.text()).to.contain('Reset your password');
+    const code = verificationCode(lines, MEMBER.username, 'password-reset');
+    expect(code).to.match(/^\d{6}$/);
+
+    // A password off the policy (12 characters by default) does not use the code up; a wrong code is refused.
+    const weak = await page.post('/oauth2/reset', { username: MEMBER.username, code: code!, password: 'short-1A!' });
+    expect(weak.status).to.equal(400);
+    expect(await weak.text()).to.contain('Password did not conform with policy: Password not long enough');
+    const wrong = await page.post('/oauth2/reset', { username: MEMBER.username, code: code === '000000' ? '000001' : '000000', password: 'New-member-pass-1' });
+    expect(wrong.status).to.equal(400);
+    expect(await wrong.text()).to.contain('Invalid verification code provided');
+
+    const changed = await page.post('/oauth2/reset', { username: MEMBER.username, code: code!, password: 'New-member-pass-1' });
+    expect(changed.status).to.equal(200);
+    expect(await changed.text()).to.contain('Your password was changed: sign in with the new one.');
+    expect((await page.post('/oauth2/login', { username: MEMBER.username, password: MEMBER.password })).status).to.equal(401);
+    expect((await page.post('/oauth2/login', { username: MEMBER.username, password: 'New-member-pass-1' })).status).to.equal(302);
+    // The code was used: it does not change the password again.
+    const again = await (await openLoginPage(as, server.url)).post('/oauth2/reset', { username: MEMBER.username, code: code!, password: 'Other-member-pass-2' });
+    expect(again.status).to.equal(400);
+  });
+
+  it('the same page for an unknown user and for one without an email address, and no code for either', async () => {
+    const page = await openLoginPage(as, server.url);
+    const texts: string[] = [];
+    for (const username of ['nobody', ADMIN.username]) {
+      const answer = await page.post('/oauth2/forgot', { username });
+      expect(answer.status).to.equal(200);
+      texts.push((await answer.text()).replaceAll(username, '<username>'));
+      expect(verificationCode(lines, username, 'password-reset'), username).to.equal(undefined);
+    }
+    expect(texts[0]).to.equal(texts[1]);
   });
 });

@@ -11,7 +11,7 @@ import { CALLBACK_URL, signUpProject, verificationCode } from './login-project.j
 
 const insecure = { [oauth.allowInsecureRequests]: true } as const;
 
-describe('self sign-up on the dev issuer\'s login page in a real browser (Chromium via playwright-core)', function () {
+describe('self sign-up and password reset on the dev issuer\'s login page in a real browser (Chromium via playwright-core)', function () {
   this.timeout(120_000);
   const executablePath = findChromium();
   let dir: string;
@@ -64,5 +64,27 @@ describe('self sign-up on the dev issuer\'s login page in a real browser (Chromi
     const tokens = await oauth.processAuthorizationCodeResponse(as, client, await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, CALLBACK_URL, verifier, insecure));
     expect(decodeJwt(tokens.access_token)).to.deep.include({ username: 'ines@example.test', scope: 'openid small/items:read' });
     expect((await fetch(`${server.url}/items`, { headers: { authorization: `Bearer ${tokens.access_token}` } })).status).to.equal(200);
+  });
+
+  it('the user forgets the password: "Forgot your password?", the emailed code and a new password, then signs in with it', async () => {
+    // ines: the user the previous test signed up.
+    const { page } = await openLoginInBrowser(browser, as, client);
+    await page.getByRole('button', { name: 'Forgot your password?' }).click();
+    await page.getByRole('heading', { name: 'Forgot your password?' }).waitFor();
+    await page.getByLabel('Username').fill('ines@example.test');
+    await page.getByRole('button', { name: 'Send a code' }).click();
+    await page.getByRole('heading', { name: 'Reset your password' }).waitFor();
+    const code = verificationCode(lines, 'ines@example.test', 'password-reset');
+    expect(code).to.match(/^\d{6}$/);
+    await page.getByLabel('Verification code').fill(code!);
+    await page.getByLabel('New password').fill('Changed-pass-456');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    expect((await page.getByRole('status').textContent())?.trim()).to.equal('Your password was changed: sign in with the new one.');
+    // The login page, the username filled in.
+    expect(await page.getByLabel('Username').inputValue()).to.equal('ines@example.test');
+    await page.getByLabel('Password', { exact: true }).first().fill('Changed-pass-456');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${CALLBACK_URL}**`);
+    await page.context().close();
   });
 });

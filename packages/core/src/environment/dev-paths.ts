@@ -72,6 +72,10 @@ export const DEV_OAUTH_PATHS = {
   signUp: '/oauth2/signup',
   /** `POST`: the code that confirms a new account. */
   confirmSignUp: '/oauth2/confirm',
+  /** `POST`: the login page's "Forgot your password?": asks for a reset code by email. */
+  forgotPassword: '/oauth2/forgot',
+  /** `POST`: the reset code and the new password. */
+  resetPassword: '/oauth2/reset',
   token: '/oauth2/token',
   userInfo: '/oauth2/userInfo',
   logout: '/logout',

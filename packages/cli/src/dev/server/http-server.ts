@@ -40,7 +40,7 @@ const COGNITO_INVITATION = {
   text: (username: string, password: string) => `Your username is ${username} and temporary password is ${password}.`,
 };
 
-/** Cognito's default verification email (the pool's `autoVerify: email`), sent when a user signs up. */
+/** Cognito's default verification email (the pool's `autoVerify: email`), sent when a user signs up or resets their password. */
 const COGNITO_VERIFICATION = {
   from: 'no-reply@verificationemail.com',
   subject: 'Your verification code',
@@ -205,13 +205,14 @@ export async function wireHttpServer(fastify: FastifyInstance, wiring: HttpWirin
   await fastify.register(issuerPlugin(wiring.issuer, () => wiring.currentApp()));
   await fastify.register(
     oauthPlugin(wiring.issuer, wiring.users, () => wiring.currentApp(), {
-      confirmationCode: ({ email, code }) => {
+      verificationCode: ({ purpose, username, email, code }) => {
         const inbox = wiring.inbox?.();
-        log.info(`${email} signed up: their verification code is ${code}${inbox ? ' (also in the local inbox, as the email Cognito sends)' : ''}`);
+        const why = purpose === 'sign-up' ? `${email} signed up` : `${username} asked to reset their password`;
+        log.info(`${why}: their verification code is ${code}${inbox ? ` (also in the local inbox, as the email Cognito sends to ${email})` : ''}`);
         if (inbox) {
           void inbox
             .receiveEmail({ to: email, from: COGNITO_VERIFICATION.from, subject: COGNITO_VERIFICATION.subject, text: COGNITO_VERIFICATION.text(code) })
-            .catch((error: Error) => log.warn(`the verification code of ${email} did not reach the local inbox: ${error.message}`));
+            .catch((error: Error) => log.warn(`the verification code of ${username} did not reach the local inbox: ${error.message}`));
         }
       },
     }),

@@ -10,6 +10,10 @@ export interface LoginPage {
   readonly username?: string;
   /** Shown above the form (a wrong password). */
   readonly error?: string;
+  /** Shown above the form, not as an error (a password just changed). */
+  readonly notice?: string;
+  /** The target of the "Forgot your password?" button (a reset code by email, as the deployed pool sends). @default - no button */
+  readonly forgotPassword?: string;
   /**
    * The security config's federated providers: listed, but not usable offline (signing in there needs the provider
    * and a deployed pool). @default []
@@ -21,15 +25,37 @@ export interface LoginPage {
   readonly signUp?: { readonly action: string; readonly email?: string; readonly error?: string; readonly passwordMinLength: number };
 }
 
-/** What the page that asks for a new account's confirmation code shows and posts back. */
-export interface ConfirmPage {
-  readonly action: string;
+/** A field of a step page's form. */
+export interface StepField {
+  readonly name: string;
+  readonly label: string;
+  /** `code`: a six-digit code; `new-password`: a password of the pool's policy; `username`: an account's name. */
+  readonly kind: 'code' | 'new-password' | 'username';
+  readonly value?: string;
+  /** The policy's length, for `new-password`. */
+  readonly minLength?: number;
+}
+
+/**
+ * A step of the managed login after the sign-in form (confirming a new account, asking for a password reset code,
+ * choosing the new password): a heading, a line saying what happened, and one form posting back the sign-in's
+ * transaction and CSRF token with the step's own fields.
+ */
+export interface StepPage {
   readonly appName: string;
-  readonly transaction: string;
-  readonly csrf: string;
-  /** The account's email address (its username), where the code was sent. */
-  readonly email: string;
+  readonly heading: string;
+  /** The line under the heading: text, and parts shown in bold (with an id). */
+  readonly intro: ReadonlyArray<string | { readonly strong: string; readonly id: string }>;
   readonly error?: string;
+  readonly form: {
+    readonly id: string;
+    readonly action: string;
+    readonly transaction: string;
+    readonly csrf: string;
+    readonly hidden?: Readonly<Record<string, string>>;
+    readonly fields: readonly StepField[];
+    readonly button: string;
+  };
 }
 
 /** Escapes text for HTML content and double-quoted attributes. */
@@ -59,7 +85,7 @@ export function renderLoginPage(page: LoginPage): string {
   return `${pageHead(`Sign in to ${page.appName} (fw dev)`)}<body>
 <h1>Sign in</h1>
 <p>to <strong>${e(page.appName)}</strong> (app client <code>${e(page.clientName)}</code>), on the local dev issuer.</p>
-${page.error ? `<p class="error" role="alert" id="error">${e(page.error)}</p>\n` : ''}<form method="post" action="${e(page.action)}">
+${page.notice ? `<p role="status" id="notice">${e(page.notice)}</p>\n` : ''}${page.error ? `<p class="error" role="alert" id="error">${e(page.error)}</p>\n` : ''}<form method="post" action="${e(page.action)}">
 <input type="hidden" name="transaction" value="${e(page.transaction)}">
 <input type="hidden" name="csrf" value="${e(page.csrf)}">
 <label for="username">Username</label>
@@ -68,7 +94,7 @@ ${page.error ? `<p class="error" role="alert" id="error">${e(page.error)}</p>\n`
 <input id="password" name="password" type="password" autocomplete="current-password" required>
 <button type="submit">Sign in</button>
 </form>
-${page.signUp ? signUpForm(page, page.signUp) : ''}${page.mfa && page.mfa !== 'off' ? `<p id="mfa-note">Multi-factor authentication (${page.mfa} when deployed) is not asked on the local dev issuer.</p>\n` : ''}${providerList(page.identityProviders ?? [])}</body>
+${page.forgotPassword ? `<form method="post" action="${e(page.forgotPassword)}" id="forgot">\n<input type="hidden" name="transaction" value="${e(page.transaction)}">\n<input type="hidden" name="csrf" value="${e(page.csrf)}">\n<button type="submit">Forgot your password?</button>\n</form>\n` : ''}${page.signUp ? signUpForm(page, page.signUp) : ''}${page.mfa && page.mfa !== 'off' ? `<p id="mfa-note">Multi-factor authentication (${page.mfa} when deployed) is not asked on the local dev issuer.</p>\n` : ''}${providerList(page.identityProviders ?? [])}</body>
 </html>
 `;
 }
@@ -92,19 +118,28 @@ ${signUp.error ? `<p class="error" role="alert" id="sign-up-error">${e(signUp.er
 `;
 }
 
-/** The page that asks for the code sent to a new account's email address (the deployed pool verifies email). */
-export function renderConfirmPage(page: ConfirmPage): string {
+/** A step page (see `StepPage`); every value escaped. */
+export function renderStepPage(page: StepPage): string {
   const e = escapeHtml;
-  return `${pageHead(`Confirm your account on ${page.appName} (fw dev)`)}<body>
-<h1>Confirm your account</h1>
-<p>We sent a code to <strong id="confirm-email">${e(page.email)}</strong>. Locally it is in the fw dev terminal, and in the local inbox when the app sends notifications.</p>
-${page.error ? `<p class="error" role="alert" id="error">${e(page.error)}</p>\n` : ''}<form method="post" action="${e(page.action)}" id="confirm">
-<input type="hidden" name="transaction" value="${e(page.transaction)}">
-<input type="hidden" name="csrf" value="${e(page.csrf)}">
-<input type="hidden" name="email" value="${e(page.email)}">
-<label for="code">Verification code</label>
-<input id="code" name="code" inputmode="numeric" autocomplete="one-time-code" required pattern="[0-9]{6}">
-<button type="submit">Confirm account</button>
+  const intro = page.intro.map((part) => (typeof part === 'string' ? e(part) : `<strong id="${e(part.id)}">${e(part.strong)}</strong>`)).join('');
+  const { form } = page;
+  const hidden = Object.entries({ transaction: form.transaction, csrf: form.csrf, ...form.hidden }).map(([name, value]) => `<input type="hidden" name="${e(name)}" value="${e(value)}">\n`);
+  const fields = form.fields.map((field) => {
+    const id = `${form.id}-${field.name}`;
+    const value = field.value !== undefined ? ` value="${e(field.value)}"` : '';
+    const input =
+      field.kind === 'code'
+        ? `<input id="${id}" name="${e(field.name)}" inputmode="numeric" autocomplete="one-time-code" required pattern="[0-9]{6}"${value}>`
+        : field.kind === 'new-password'
+          ? `<input id="${id}" name="${e(field.name)}" type="password" autocomplete="new-password" required minlength="${field.minLength ?? 8}">`
+          : `<input id="${id}" name="${e(field.name)}" autocomplete="username" required${value}>`;
+    return `<label for="${id}">${e(field.label)}</label>\n${input}\n`;
+  });
+  return `${pageHead(`${page.heading} on ${page.appName} (fw dev)`)}<body>
+<h1>${e(page.heading)}</h1>
+<p>${intro}</p>
+${page.error ? `<p class="error" role="alert" id="error">${e(page.error)}</p>\n` : ''}<form method="post" action="${e(form.action)}" id="${e(form.id)}">
+${hidden.join('')}${fields.join('')}<button type="submit">${e(form.button)}</button>
 </form>
 </body>
 </html>

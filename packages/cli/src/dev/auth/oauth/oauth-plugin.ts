@@ -5,7 +5,7 @@ import { localClientId, tokenScope } from '../issuer-plugin.js';
 import { TokenRejected, type LocalIssuer } from '../local-issuer.js';
 import { hashPassword, type StoredUser, type UserStore } from '../user-store.js';
 import { ExpiringStore } from './expiring-store.js';
-import { PAGE_HEADERS, renderConfirmPage, renderLoginPage } from './login-page.js';
+import { PAGE_HEADERS, renderLoginPage, renderStepPage, type StepPage } from './login-page.js';
 import { pkceMatches, S256_CHALLENGE } from './pkce.js';
 import { ConfirmationCodes, isEmailAddress, passwordPolicyProblem } from './sign-up.js';
 import { mintUserTokens, OIDC_SCOPES, TOKEN_SECONDS, type UserGrant } from './user-tokens.js';
@@ -31,10 +31,11 @@ interface CodeGrant extends UserGrant {
 /** Options of `oauthPlugin`. */
 export interface OAuthPluginOptions {
   /**
-   * Delivers the confirmation code of an account that signed up (or of an unconfirmed one signing in): deployed, the
-   * pool emails it. @default - not delivered (tests read nothing then)
+   * Delivers a verification code, as the deployed pool emails it: `sign-up` confirms an account that signed up (or an
+   * unconfirmed one signing in), `password-reset` lets a user who forgot their password choose a new one.
+   * @default - not delivered
    */
-  readonly confirmationCode?: (delivery: { readonly username: string; readonly email: string; readonly code: string }) => void;
+  readonly verificationCode?: (delivery: { readonly purpose: 'sign-up' | 'password-reset'; readonly username: string; readonly email: string; readonly code: string }) => void;
 }
 
 /** Cognito's lifetimes: a code lives 5 minutes; a login page is left open for up to 10; a refresh token 30 days. */
@@ -107,18 +108,21 @@ function clientById(app: AppDefinition, clientId: string | undefined): [string, 
  * | `POST /oauth2/login` | the login form: 302 to `redirect_uri?code&state`; a wrong password shows the page again (401) |
  * | `POST /oauth2/signup` | with self sign-up: a new unconfirmed account (email, a password of the pool's policy), then the confirm page |
  * | `POST /oauth2/confirm` | the code sent to the new account's email: confirmed and signed in, 302 as the login form |
+ * | `POST /oauth2/forgot` | "Forgot your password?": the page asking for the username, then a reset code to the user's email |
+ * | `POST /oauth2/reset` | the reset code and a new password of the pool's policy: changed, the login page again |
  * | `POST /oauth2/token` | `authorization_code` (code single use, bound to client, redirect_uri and verifier; 5 minutes), `refresh_token`, `client_credentials` |
  * | `GET /oauth2/userInfo` | the signed-in user's claims, for an access token with `openid` |
  * | `GET /logout` | 302 to `logout_uri` when it is one of the client's `logoutUrls` |
  */
 export function oauthPlugin(issuer: LocalIssuer, users: UserStore, currentApp: () => AppDefinition, options: OAuthPluginOptions = {}): FastifyPluginAsync {
   const confirmationCodes = new ConfirmationCodes();
+  const resetCodes = new ConfirmationCodes();
   const transactions = new ExpiringStore<LoginTransaction>(LOGIN_SECONDS);
   const codes = new ExpiringStore<CodeGrant>(CODE_SECONDS);
   // `issuedAt` (ms): a global sign-out of the user (`signedOutAt`) revokes the refresh tokens issued before it.
   const refreshTokens = new ExpiringStore<UserGrant & { readonly issuedAt: number }>(REFRESH_SECONDS);
 
-  const loginPage = (reply: FastifyReply, app: AppDefinition, id: string, transaction: LoginTransaction, extra: { username?: string; error?: string; signUp?: { email?: string; error?: string } } = {}) =>
+  const loginPage = (reply: FastifyReply, app: AppDefinition, id: string, transaction: LoginTransaction, extra: { username?: string; error?: string; notice?: string; signUp?: { email?: string; error?: string } } = {}) =>
     reply.headers(PAGE_HEADERS).send(
       renderLoginPage({
         action: DEV_OAUTH_PATHS.login,
@@ -130,15 +134,50 @@ export function oauthPlugin(issuer: LocalIssuer, users: UserStore, currentApp: (
         mfa: app.auth?.mfa ?? 'off',
         ...(extra.username !== undefined ? { username: extra.username } : {}),
         ...(extra.error !== undefined ? { error: extra.error } : {}),
+        ...(extra.notice !== undefined ? { notice: extra.notice } : {}),
+        forgotPassword: DEV_OAUTH_PATHS.forgotPassword,
         ...(app.auth?.selfSignUp ? { signUp: { action: DEV_OAUTH_PATHS.signUp, passwordMinLength: app.auth.passwordMinLength, ...extra.signUp } } : {}),
       }),
     );
 
+  const stepPage = (reply: FastifyReply, app: AppDefinition, id: string, transaction: LoginTransaction, page: Omit<StepPage, 'appName' | 'form'> & { form: Omit<StepPage['form'], 'transaction' | 'csrf'> }) =>
+    reply.headers(PAGE_HEADERS).send(renderStepPage({ ...page, appName: app.project, form: { ...page.form, transaction: id, csrf: transaction.csrf } }));
+
   const confirmPage = (reply: FastifyReply, app: AppDefinition, id: string, transaction: LoginTransaction, email: string, error?: string) =>
-    reply.headers(PAGE_HEADERS).send(renderConfirmPage({ action: DEV_OAUTH_PATHS.confirmSignUp, appName: app.project, transaction: id, csrf: transaction.csrf, email, ...(error !== undefined ? { error } : {}) }));
+    stepPage(reply, app, id, transaction, {
+      heading: 'Confirm your account',
+      intro: ['We sent a code to ', { strong: email, id: 'confirm-email' }, '. Locally it is in the fw dev terminal, and in the local inbox when the app sends notifications.'],
+      ...(error !== undefined ? { error } : {}),
+      form: { id: 'confirm', action: DEV_OAUTH_PATHS.confirmSignUp, hidden: { email }, fields: [{ name: 'code', label: 'Verification code', kind: 'code' }], button: 'Confirm account' },
+    });
+
+  const forgotPage = (reply: FastifyReply, app: AppDefinition, id: string, transaction: LoginTransaction) =>
+    stepPage(reply, app, id, transaction, {
+      heading: 'Forgot your password?',
+      intro: ['Enter your username: we send a code to its email address to reset the password.'],
+      form: { id: 'forgot', action: DEV_OAUTH_PATHS.forgotPassword, fields: [{ name: 'username', label: 'Username', kind: 'username' }], button: 'Send a code' },
+    });
+
+  const resetPage = (reply: FastifyReply, app: AppDefinition, id: string, transaction: LoginTransaction, username: string, error?: string) =>
+    stepPage(reply, app, id, transaction, {
+      heading: 'Reset your password',
+      // The same words whether or not the account exists: the page does not tell which usernames do.
+      intro: ['If ', { strong: username, id: 'reset-username' }, ' has an account with an email address, we sent a code there. Locally it is in the fw dev terminal, and in the local inbox when the app sends notifications.'],
+      ...(error !== undefined ? { error } : {}),
+      form: {
+        id: 'reset',
+        action: DEV_OAUTH_PATHS.resetPassword,
+        hidden: { username },
+        fields: [
+          { name: 'code', label: 'Verification code', kind: 'code' },
+          { name: 'password', label: 'New password', kind: 'new-password', minLength: app.auth?.passwordMinLength ?? 8 },
+        ],
+        button: 'Change password',
+      },
+    });
 
   /** Sends a new confirmation code to an unconfirmed user's address (the terminal, the local inbox). */
-  const sendCode = (user: StoredUser) => options.confirmationCode?.({ username: user.username, email: user.email ?? user.username, code: confirmationCodes.issue(user.username) });
+  const sendCode = (user: StoredUser) => options.verificationCode?.({ purpose: 'sign-up', username: user.username, email: user.email ?? user.username, code: confirmationCodes.issue(user.username) });
 
   /** The user signed in through `transaction`: its code, and the redirect back to the app. */
   const signedIn = (reply: FastifyReply, id: string, transaction: LoginTransaction, user: StoredUser) => {
@@ -256,6 +295,41 @@ export function oauthPlugin(issuer: LocalIssuer, users: UserStore, currentApp: (
       users.update(user.username, (u) => ({ ...u, status: 'CONFIRMED' }));
       // Confirmed, the user is signed in, as after Cognito's managed login sign-up.
       return signedIn(reply, id, transaction, users.byUsername(user.username)!);
+    });
+
+    server.post(DEV_OAUTH_PATHS.forgotPassword, async (request, reply) => {
+      const app = currentApp();
+      const posted = postedForm(request, reply);
+      if ('answer' in posted) return posted.answer;
+      const { form, id, transaction } = posted;
+      const username = (form.get('username') ?? '').trim();
+      // The login page's button: the page asking for the username.
+      if (username === '') return forgotPage(reply, app, id, transaction);
+      // A code only for a confirmed, enabled user with an email address (Cognito refuses the others); the same page for
+      // every username, so it does not tell which exist.
+      const user = users.byUsername(username);
+      if (user?.email && user.enabled !== false && (user.status ?? 'CONFIRMED') === 'CONFIRMED') {
+        options.verificationCode?.({ purpose: 'password-reset', username: user.username, email: user.email, code: resetCodes.issue(user.username) });
+      }
+      return resetPage(reply, app, id, transaction, username);
+    });
+
+    server.post(DEV_OAUTH_PATHS.resetPassword, async (request, reply) => {
+      const app = currentApp();
+      const posted = postedForm(request, reply);
+      if ('answer' in posted) return posted.answer;
+      const { form, id, transaction } = posted;
+      const username = form.get('username') ?? '';
+      const password = form.get('password') ?? '';
+      // The policy first: a password it refuses does not use up the code.
+      const weak = passwordPolicyProblem(password, app.auth?.passwordMinLength ?? 8);
+      if (weak) return resetPage(reply.code(400), app, id, transaction, username, weak);
+      const check = resetCodes.check(username, (form.get('code') ?? '').trim());
+      if (check === 'wrong') return resetPage(reply.code(400), app, id, transaction, username, 'Invalid verification code provided, please try again.');
+      if (check === 'expired' || !users.byUsername(username)) return resetPage(reply.code(400), app, id, transaction, username, 'Invalid code provided, please request a code again.');
+      const passwordHash = await hashPassword(password);
+      users.update(username, (user) => ({ ...user, passwordHash }));
+      return loginPage(reply, app, id, transaction, { username, notice: 'Your password was changed: sign in with the new one.' });
     });
 
     server.post(DEV_OAUTH_PATHS.token, async (request, reply) => {
