@@ -50,10 +50,13 @@ export function startupTable(app: AppDefinition, url: string, scopes: ReadonlyMa
   // clients a front end can send to /oauth2/authorize.
   const users = app.config.auth?.users ?? [];
   const loginClients = Object.entries(app.config.security.appClients ?? {}).filter(([, c]) => c.flows.includes('authorization_code') && (c.callbackUrls ?? []).length > 0);
-  if (users.length && loginClients.length) {
+  const selfSignUp = app.auth?.selfSignUp === true;
+  if ((users.length || selfSignUp) && loginClients.length) {
     lines.push('', `Sign in (login page at ${DEV_OAUTH_PATHS.authorize}, PKCE; discovery ${url}${DEV_OAUTH_PATHS.openidConfiguration})`);
     lines.push(...table(loginClients.map(([name, c]) => [`client ${name}`, localAppClientId(app.project, app.stage, name), (c.callbackUrls ?? []).join(' ')])));
     lines.push(...table(users.map((u) => [`user ${u.username}`, (u.roles ?? []).join(' ') || '(no roles)'])));
+    // Self sign-up: the login page's form; the code that confirms the account is printed here.
+    if (selfSignUp) lines.push('  sign-up: open on the login page (the verification code of each new account is printed here)');
   }
   lines.push('', `Dev console: ${url}${DEV_PATH_ROOT} (routes, requests with their logs, queues, crons, functions, data, storage, auth, errors)`);
   lines.push(`API reference: ${url}${DEV_PATHS.docs} (OpenAPI 3.1: ${url}${DEV_PATHS.openapi})`);

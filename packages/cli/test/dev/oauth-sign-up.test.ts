@@ -11,9 +11,9 @@ import { ADMIN, CALLBACK_URL, loginProject, MEMBER, signUpProject, verificationC
 const insecure = { [oauth.allowInsecureRequests]: true } as const;
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
-/** Starts fw dev on `dir`, with OIDC discovery; `lines` collects what it says in the terminal. */
-async function start(dir: string, lines: string[] = []) {
-  const server = await DevServer.start({ rootDir: dir, port: 0, log: { ...quiet, info: (line: string) => lines.push(line) }, print: () => undefined, activityLog: false });
+/** Starts fw dev on `dir`, with OIDC discovery; `lines` collects what it says in the terminal, `printed` its tables. */
+async function start(dir: string, lines: string[] = [], printed: string[] = []) {
+  const server = await DevServer.start({ rootDir: dir, port: 0, log: { ...quiet, info: (line: string) => lines.push(line) }, print: (text) => printed.push(text), activityLog: false });
   const issuer = new URL(server.url);
   const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { ...insecure, algorithm: 'oidc' }));
   return { server, as };
@@ -44,11 +44,12 @@ describe('self sign-up on the dev issuer\'s managed login (infrastructure.auth.s
   let server: DevServer;
   let as: oauth.AuthorizationServer;
   const lines: string[] = [];
+  const printed: string[] = [];
   const lastCode = (email: string) => verificationCode(lines, email);
 
   before(async () => {
     dir = signUpProject();
-    ({ server, as } = await start(dir, lines));
+    ({ server, as } = await start(dir, lines, printed));
   });
   after(async () => {
     await server?.stop();
@@ -93,7 +94,12 @@ describe('self sign-up on the dev issuer\'s managed login (infrastructure.auth.s
     expect(user.passwordHash).to.match(/^scrypt\$/);
   });
 
-  it('refuses what the deployed pool refuses: a password off its policy, an address that is not one, one taken', async () => {
+  it('fw dev\'s start-up table says sign-up is open, though no user is seeded', async () => {
+    await eventually(async () => (printed.join('').includes('Sign in') ? true : undefined), 30_000, 'the start-up table');
+    expect(printed.join('')).to.contain('sign-up: open on the login page (the verification code of each new account is printed here)');
+  });
+
+    it('refuses what the deployed pool refuses: a password off its policy, an address that is not one, one taken', async () => {
     const page = await openLoginPage(as, server.url);
     for (const [password, problem] of [
       ['Short-1', 'Password not long enough (at least 10 characters)'],
