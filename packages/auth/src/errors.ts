@@ -117,6 +117,25 @@ export class UserExistsError extends AuthError {
   }
 }
 
+/**
+ * `confirmUser` of a user who is not awaiting confirmation: only a user who signed up and has not entered their
+ * verification code is `UNCONFIRMED` (Cognito: "User cannot be confirmed. Current status is CONFIRMED").
+ */
+export class NothingToConfirmError extends AuthError {
+  public static readonly CODE = 'FW_ERR_AUTH_NOTHING_TO_CONFIRM';
+  constructor(
+    readonly username: string,
+    readonly status: string,
+    options?: { cause?: unknown },
+  ) {
+    super(
+      NothingToConfirmError.CODE,
+      `User "${username}" needs no confirmation: their status is ${status}. confirmUser confirms a user who signed up and has not entered their verification code (status UNCONFIRMED); ${status === 'FORCE_CHANGE_PASSWORD' ? 'this user was created with a temporary password and signs in with it' : 'this user can sign in already'}.`,
+      options,
+    );
+  }
+}
+
 /** `machineToken` for an app client that is not declared, or has no client_credentials flow. */
 export class UnknownAppClientError extends AuthError {
   public static readonly CODE = 'FW_ERR_AUTH_UNKNOWN_CLIENT';
@@ -147,6 +166,7 @@ export const AUTH_ERROR_CODES = {
   [UnknownRoleError.CODE]: 'a role not declared in config/security.ts',
   [UserNotFoundError.CODE]: 'no user of that name',
   [UserExistsError.CODE]: 'createUser with a username that is taken',
+  [NothingToConfirmError.CODE]: 'confirmUser of a user who is not UNCONFIRMED',
   [UnknownAppClientError.CODE]: 'machineToken for an undeclared client or one without client_credentials',
   [IdentityProviderError.CODE]: 'Cognito or the dev issuer refused or failed a call',
 } as const;

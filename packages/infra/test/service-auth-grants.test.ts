@@ -39,6 +39,9 @@ describe('service.auth grants: the Cognito admin actions on the app\'s pool, to 
   it('reads the call from the code: a method of service.auth, auth destructured, or Cognito\'s SDK imported', () => {
     expect(referencesOf('await service.auth.setRoles(id, ["member"])').authAdmin).to.equal(true);
     expect(referencesOf('const { auth } = service; await auth?.listUsers()').authAdmin).to.equal(true);
+    // confirmUser (support confirming a user who signed up) is AdminConfirmSignUp, in the same grant
+    expect(referencesOf('const { auth } = service; await auth.confirmUser(username)').authAdmin).to.equal(true);
+    expect(SERVICE_AUTH_ACTIONS).to.include('cognito-idp:AdminConfirmSignUp');
     expect(referencesOf('useAdmin(service.auth)').authAdmin).to.equal(true);
     expect(referencesOf('', new Set(['@aws-sdk/client-cognito-identity-provider'])).authAdmin).to.equal(true);
     expect(referencesOf('const subject = ctx.auth.subject; ctx.auth.can("x")').authAdmin).to.equal(undefined);

@@ -24,6 +24,12 @@ export interface UserAdmin {
   getUser(username: string): Promise<AuthUser | undefined>;
   /** One page of users; pass `nextCursor` back as `cursor` for the next page (absent on the last one). */
   listUsers(options?: ListUsersOptions): Promise<UserPage>;
+  /**
+   * Confirms a user who signed up and has not entered their verification code (Cognito's AdminConfirmSignUp): they
+   * can sign in. For support staff helping someone whose code never arrived or expired. Their email address stays
+   * unverified (Cognito's confirmation does not verify it). A user of any other status is `NothingToConfirmError`.
+   */
+  confirmUser(username: string): Promise<void>;
   /** The user can no longer sign in or refresh tokens. */
   disableUser(username: string): Promise<void>;
   enableUser(username: string): Promise<void>;

@@ -1,6 +1,6 @@
 import type { CognitoIdentityProviderClient, CognitoIdentityProviderClientConfig, UserType } from '@aws-sdk/client-cognito-identity-provider';
 import { TENANT_CLAIM } from '@framework/core/names';
-import { IdentityProviderError, InvalidUserInputError, UnknownAppClientError, UserExistsError, UserNotFoundError } from '../errors.js';
+import { IdentityProviderError, InvalidUserInputError, NothingToConfirmError, UnknownAppClientError, UserExistsError, UserNotFoundError } from '../errors.js';
 import type { AuthUser, CreateUserInput, ListUsersOptions, UserAdmin, UserPage, UserStatus } from './auth-service.js';
 import { checkCreateUser, checkListOptions, checkRoles, checkTenantOrNone, checkUsername } from './input-checks.js';
 import type { TokenEndpoint } from './machine-tokens.js';
@@ -85,6 +85,17 @@ export class CognitoUserAdmin implements UserAdmin {
     };
     await Promise.all(Array.from({ length: Math.min(GROUP_LOOKUPS_AT_ONCE, found.length) }, worker));
     return { users, ...(page.PaginationToken ? { nextCursor: page.PaginationToken } : {}) };
+  }
+
+  async confirmUser(username: string): Promise<void> {
+    const { mod, client } = await this.cognito();
+    try {
+      await client.send(new mod.AdminConfirmSignUpCommand({ UserPoolId: this.options.userPoolId, Username: checkUsername(username) }));
+    } catch (error) {
+      // Cognito refuses a user of another status with NotAuthorizedException, naming the status in its message.
+      const status = (error as { name?: string }).name === 'NotAuthorizedException' ? /Current status is (\w+)/.exec((error as Error).message)?.[1] : undefined;
+      throw status ? new NothingToConfirmError(username, status, { cause: error }) : translate('confirmUser', username, error);
+    }
   }
 
   async disableUser(username: string): Promise<void> {

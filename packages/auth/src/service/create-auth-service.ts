@@ -47,6 +47,7 @@ export function createAuthService(options: CreateAuthServiceOptions = {}): AuthS
     createUser: (input) => users.createUser(input),
     getUser: (username) => users.getUser(username),
     listUsers: (o) => users.listUsers(o),
+    confirmUser: (username) => users.confirmUser(username),
     disableUser: (username) => users.disableUser(username),
     enableUser: (username) => users.enableUser(username),
     deleteUser: (username) => users.deleteUser(username),

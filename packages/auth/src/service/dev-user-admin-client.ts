@@ -1,5 +1,5 @@
 import { DEV_PATHS, ENV } from '@framework/core/names';
-import { AuthError, IdentityProviderError, InvalidUserInputError, UnknownAppClientError, UnknownRoleError, UserExistsError, UserNotFoundError } from '../errors.js';
+import { AuthError, IdentityProviderError, InvalidUserInputError, NothingToConfirmError, UnknownAppClientError, UnknownRoleError, UserExistsError, UserNotFoundError } from '../errors.js';
 import type { AuthUser, CreateUserInput, ListUsersOptions, UserAdmin, UserPage } from './auth-service.js';
 
 /** What `DEV_PATHS.authAdmin` takes: one call of `UserAdmin`, by name, with its arguments. */
@@ -59,6 +59,10 @@ export class DevUserAdminClient implements UserAdmin {
     await this.call('setRoles', [username, roles]);
   }
 
+  async confirmUser(username: string): Promise<void> {
+    await this.call('confirmUser', [username]);
+  }
+
   async setTenant(username: string, tenant: string | undefined): Promise<void> {
     // JSON has no undefined: null says "no tenant".
     await this.call('setTenant', [username, tenant ?? null]);
@@ -80,14 +84,14 @@ export class DevUserAdminClient implements UserAdmin {
     } catch (error) {
       throw new IdentityProviderError(action, `the dev server at ${this.endpoint} could not be reached (${(error as Error).message}); is fw dev running?`, { cause: error });
     }
-    const body = (await response.json().catch(() => ({}))) as { result?: T; error?: { code?: string; message?: string; roles?: string[]; declared?: string[]; username?: string } };
+    const body = (await response.json().catch(() => ({}))) as { result?: T; error?: { code?: string; message?: string; roles?: string[]; declared?: string[]; username?: string; status?: string } };
     if (response.ok) return body.result as T;
     throw errorOf(action, response.status, body.error ?? {});
   }
 }
 
 /** The error class of a code the dev server answered with (its message kept). */
-function errorOf(action: string, status: number, error: { code?: string; message?: string; roles?: string[]; declared?: string[]; username?: string }): AuthError {
+function errorOf(action: string, status: number, error: { code?: string; message?: string; roles?: string[]; declared?: string[]; username?: string; status?: string }): AuthError {
   const message = error.message ?? `HTTP ${status}`;
   switch (error.code) {
     case UnknownRoleError.CODE:
@@ -96,6 +100,8 @@ function errorOf(action: string, status: number, error: { code?: string; message
       return new UserNotFoundError(error.username ?? '');
     case UserExistsError.CODE:
       return new UserExistsError(error.username ?? '');
+    case NothingToConfirmError.CODE:
+      return new NothingToConfirmError(error.username ?? '', error.status ?? 'UNKNOWN');
     case InvalidUserInputError.CODE:
       return new InvalidUserInputError(message.replace(/^Invalid input to service\.auth: /, '').replace(/\.$/, ''));
     case UnknownAppClientError.CODE:

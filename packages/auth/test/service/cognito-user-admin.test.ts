@@ -1,19 +1,22 @@
 import {
   AdminAddUserToGroupCommand,
+  AdminConfirmSignUpCommand,
   AdminDeleteUserAttributesCommand,
   AdminGetUserCommand,
   AdminUpdateUserAttributesCommand,
   AdminUserGlobalSignOutCommand,
   CognitoIdentityProviderClient,
   CreateGroupCommand,
+  CreateUserPoolClientCommand,
   CreateUserPoolCommand,
   DescribeUserPoolClientCommand,
   DescribeUserPoolCommand,
   ListUsersCommand,
+  SignUpCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { mockClient } from 'aws-sdk-client-mock';
 import { expect } from 'chai';
-import { createAuthService, InvalidUserInputError, UnknownAppClientError, UnknownRoleError, UserExistsError, UserNotFoundError, type AuthService } from '../../src/index.js';
+import { createAuthService, InvalidUserInputError, NothingToConfirmError, UnknownAppClientError, UnknownRoleError, UserExistsError, UserNotFoundError, type AuthService } from '../../src/index.js';
 import { CognitoLocal } from '../helpers/cognito-local.js';
 
 const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
@@ -125,6 +128,20 @@ describe('service.auth on Cognito, against cognito-local', function () {
     expect(await auth.getUser('barbara@example.com')).to.equal(undefined);
   });
 
+  it('confirmUser confirms a user who signed up (AdminConfirmSignUp); a confirmed user or one created by an admin has nothing to confirm', async () => {
+    // Self sign-up, as a front end calls it with the pool's app client: the user is UNCONFIRMED until their code.
+    const client = await admin.send(new CreateUserPoolClientCommand({ UserPoolId: userPoolId, ClientName: 'web' }));
+    await admin.send(new SignUpCommand({ ClientId: client.UserPoolClient!.ClientId!, Username: 'signed-up@example.com', Password: 'Sign-up-pass-1', UserAttributes: [{ Name: 'email', Value: 'signed-up@example.com' }] }));
+    expect(await auth.getUser('signed-up@example.com')).to.deep.include({ status: 'UNCONFIRMED', roles: [] });
+    await auth.confirmUser('signed-up@example.com');
+    expect(await auth.getUser('signed-up@example.com')).to.deep.include({ status: 'CONFIRMED' });
+    const twice = await auth.confirmUser('signed-up@example.com').catch((e: unknown) => e);
+    expect(twice).to.be.instanceOf(NothingToConfirmError).with.property('code', 'FW_ERR_AUTH_NOTHING_TO_CONFIRM');
+    expect(twice).to.include({ username: 'signed-up@example.com', status: 'CONFIRMED' });
+    await auth.createUser({ username: 'created@example.com', temporaryPassword: 'Temp-pass-123' });
+    expect(await auth.confirmUser('created@example.com').catch((e: unknown) => e)).to.be.instanceOf(NothingToConfirmError).with.property('status', 'FORCE_CHANGE_PASSWORD');
+  });
+
   it('answers an unknown user with UserNotFoundError (and getUser with undefined)', async () => {
     expect(await auth.getUser('nobody@example.com')).to.equal(undefined);
     for (const call of [() => auth.disableUser('nobody@example.com'), () => auth.deleteUser('nobody@example.com'), () => auth.setRoles('nobody@example.com', ['member'])]) {
@@ -154,8 +171,8 @@ describe('service.auth on Cognito, against cognito-local', function () {
 });
 
 // cognito-local answers ListUsers with every user at once (no Limit, no PaginationToken), has no
-// AdminUserGlobalSignOut and no pool domain, and answers AdminUpdateUserAttributes for an unknown user with
-// NotAuthorizedException (Cognito: UserNotFoundException); these are checked against SDK mocks.
+// AdminUserGlobalSignOut and no pool domain, and answers AdminUpdateUserAttributes and AdminConfirmSignUp for an
+// unknown user with NotAuthorizedException (Cognito: UserNotFoundException); these are checked against SDK mocks.
 describe('service.auth on Cognito, where cognito-local falls short (SDK mocks)', () => {
   const env = { FW_AUTH_USER_POOL_ID: 'eu-west-1_Pool', FW_AUTH_ROLES: 'member', FW_AUTH_AUDIENCE: 'web-id,jobs-id', FW_AUTH_RESOURCE_SERVER: 'shop' };
   let cognito: ReturnType<typeof mockClient<CognitoIdentityProviderClient>>;
@@ -184,6 +201,12 @@ describe('service.auth on Cognito, where cognito-local falls short (SDK mocks)',
     cognito.on(AdminUserGlobalSignOutCommand).resolves({});
     await createAuthService({ env }).signOutEverywhere('ada@example.com');
     expect(cognito.commandCalls(AdminUserGlobalSignOutCommand).map((c) => c.args[0].input)).to.deep.equal([{ UserPoolId: 'eu-west-1_Pool', Username: 'ada@example.com' }]);
+  });
+
+  it('confirmUser of an unknown user is UserNotFoundError (Cognito\'s UserNotFoundException; cognito-local answers NotAuthorizedException)', async () => {
+    cognito.on(AdminConfirmSignUpCommand).rejects(Object.assign(new Error('User does not exist.'), { name: 'UserNotFoundException' }));
+    expect(await createAuthService({ env }).confirmUser('nobody@example.com').catch((e: unknown) => e)).to.be.instanceOf(UserNotFoundError).with.property('username', 'nobody@example.com');
+    expect(cognito.commandCalls(AdminConfirmSignUpCommand).map((c) => c.args[0].input)).to.deep.equal([{ UserPoolId: 'eu-west-1_Pool', Username: 'nobody@example.com' }]);
   });
 
   it('setTenant of an unknown user is UserNotFoundError (Cognito\'s UserNotFoundException)', async () => {

@@ -15,6 +15,7 @@ const USAGE = [
   'fw auth users create <username> [--roles a,b] [--email e] [--tenant t] (--password <temporary> | --invite)',
   'fw auth users set-roles <username> --roles a,b                 (--roles "" removes every role)',
   'fw auth users set-tenant <username> --tenant t                 (--tenant "" takes the user out of any tenant)',
+  'fw auth users confirm <username>                              a user who signed up and has not entered their code',
   'fw auth users disable|enable|delete|sign-out <username>',
   'fw auth users ... --stage <stage>                             the same on a deployed stage\'s user pool',
   'fw auth routes [--stage <stage>]                              every route, its scopes, the roles and clients that reach it',
@@ -22,7 +23,7 @@ const USAGE = [
 
 interface AuthArguments {
   readonly area: 'users' | 'routes';
-  readonly action: 'list' | 'create' | 'set-roles' | 'set-tenant' | 'disable' | 'enable' | 'delete' | 'sign-out';
+  readonly action: 'list' | 'create' | 'set-roles' | 'set-tenant' | 'confirm' | 'disable' | 'enable' | 'delete' | 'sign-out';
   readonly username?: string;
   readonly stage?: string;
   readonly roles?: string[];
@@ -37,7 +38,7 @@ function bad(message: string): AuthCommandError {
   return new AuthCommandError('FW_ERR_AUTH_COMMAND_BAD_ARGUMENT', `${message}\nUsage:\n${USAGE}`);
 }
 
-const USER_ACTIONS = ['list', 'create', 'set-roles', 'set-tenant', 'disable', 'enable', 'delete', 'sign-out'] as const;
+const USER_ACTIONS = ['list', 'create', 'set-roles', 'set-tenant', 'confirm', 'disable', 'enable', 'delete', 'sign-out'] as const;
 
 export function parseAuthArguments(argv: readonly string[]): AuthArguments {
   const positional: string[] = [];
@@ -167,6 +168,10 @@ export async function runAuth(argv: readonly string[], options: AuthCommandOptio
       out(`${username} (${where}) is now ${tenant !== undefined ? `in tenant ${tenant}` : 'in no tenant'}: their tokens carry it from their next sign-in or refresh`);
       return 0;
     }
+    case 'confirm':
+      await admin.confirmUser(username);
+      out(`confirmed ${username} (${where}): they can sign in (their email address stays unverified)`);
+      return 0;
     case 'disable':
       await admin.disableUser(username);
       out(`disabled ${username} (${where}): they can no longer sign in or refresh tokens`);

@@ -158,6 +158,7 @@ const ENTRIES: readonly CommandEntry[] = [
       { usage: 'users create <username>', description: 'Create a user: --password <temporary> or --invite, with --roles and --email' },
       { usage: 'users set-roles <username>', description: 'Make the user\'s roles exactly --roles (declared in config/security.ts)' },
       { usage: 'users set-tenant <username>', description: 'Move the user into tenant --tenant ("" for none); their tokens carry it from their next sign-in or refresh' },
+      { usage: 'users confirm <username>', description: 'Confirm a user who signed up and has not entered their verification code (AdminConfirmSignUp)' },
       { usage: 'users disable|enable|delete <username>', description: 'Disable (no sign-in, no refresh), enable again, or delete a user' },
       { usage: 'users sign-out <username>', description: 'Revoke every refresh token of the user (global sign-out)' },
       { usage: 'routes', description: 'Every route with its scopes and the roles and machine clients that reach it; public routes flagged' },

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { CognitoIdentityProviderClient, CreateGroupCommand, CreateUserPoolCommand } from '@aws-sdk/client-cognito-identity-provider';
-import { InvalidUserInputError, UnknownRoleError, UserNotFoundError } from '@framework/auth';
+import { InvalidUserInputError, NothingToConfirmError, UnknownRoleError, UserNotFoundError } from '@framework/auth';
 import { expect } from 'chai';
 import { CognitoLocal } from '../../../auth/test/helpers/cognito-local.js';
 import { parseAuthArguments, runAuth } from '../../src/commands/auth.js';
@@ -100,7 +100,10 @@ describe('fw auth on the example app', function () {
     expect(await fw('users', 'delete', 'nobody').catch((e: unknown) => e)).to.be.instanceOf(UserNotFoundError);
     expect(await fw('users', 'set-tenant', 'nobody', '--tenant', 'acme').catch((e: unknown) => e)).to.be.instanceOf(UserNotFoundError);
     expect(await fw('users', 'set-tenant', 'mia', '--tenant', 'a/b').catch((e: unknown) => e)).to.be.instanceOf(InvalidUserInputError);
-    for (const argv of [['users', 'create', 'x'], ['users', 'create', 'x', '--password', 'p', '--invite'], ['users', 'set-roles', 'mia', '--roles', 'admin', '--tenant', 'globex'], ['users', 'set-roles', 'mia'], ['users', 'set-tenant', 'mia'], ['users', 'delete', 'mia', '--tenant', 'acme'], ['users', 'disable'], ['users', 'fly'], ['teams'], ['users', 'list', '--force']]) {
+    // A seeded user is CONFIRMED: nothing to confirm (a signed-up one is confirmed in test/dev/oauth-sign-up.test.ts)
+    expect(await fw('users', 'confirm', 'mia').catch((e: unknown) => e)).to.be.instanceOf(NothingToConfirmError).with.property('status', 'CONFIRMED');
+    expect(await fw('users', 'confirm', 'nobody').catch((e: unknown) => e)).to.be.instanceOf(UserNotFoundError);
+    for (const argv of [['users', 'create', 'x'], ['users', 'create', 'x', '--password', 'p', '--invite'], ['users', 'set-roles', 'mia', '--roles', 'admin', '--tenant', 'globex'], ['users', 'set-roles', 'mia'], ['users', 'set-tenant', 'mia'], ['users', 'delete', 'mia', '--tenant', 'acme'], ['users', 'disable'], ['users', 'confirm'], ['users', 'confirm', 'a', 'b'], ['users', 'fly'], ['teams'], ['users', 'list', '--force']]) {
       expect(() => parseAuthArguments(argv), argv.join(' ')).to.throw(AuthCommandError).with.property('code', 'FW_ERR_AUTH_COMMAND_BAD_ARGUMENT');
     }
   });

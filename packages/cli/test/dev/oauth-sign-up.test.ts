@@ -4,12 +4,29 @@ import { localAppClientId } from '@framework/core';
 import { expect } from 'chai';
 import { decodeJwt } from 'jose';
 import * as oauth from 'oauth4webapi';
+import { runAuth } from '../../src/commands/auth.js';
+import { CONSOLE_PATHS } from '../../src/dev/console/console-paths.js';
 import { DevServer } from '../../src/dev/dev-server.js';
 import { eventually } from './helpers.js';
 import { ADMIN, CALLBACK_URL, loginProject, MEMBER, signUpProject, verificationCode } from './login-project.js';
 
 const insecure = { [oauth.allowInsecureRequests]: true } as const;
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
+
+// A route that runs one service.auth call, as a support tool of the app would: its result, or the error's class and code.
+const ADMIN_ROUTE = `import { AuthError } from '@framework/auth';
+import { handler } from '@framework/runtime';
+export const main = handler(async (body, _ctx, service) => {
+  const { action, args } = body as { action: string; args: unknown[] };
+  try {
+    const result = await (service.auth as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[action]!(...args);
+    return { result: result ?? null };
+  } catch (error) {
+    if (error instanceof AuthError) return { error: { name: error.name, code: error.code, message: error.message } };
+    throw error;
+  }
+});
+`;
 
 /** Starts fw dev on `dir`, with OIDC discovery; `lines` collects what it says in the terminal, `printed` its tables. */
 async function start(dir: string, lines: string[] = [], printed: string[] = []) {
@@ -49,6 +66,8 @@ describe('self sign-up on the dev issuer\'s managed login (infrastructure.auth.s
 
   before(async () => {
     dir = signUpProject();
+    fs.mkdirSync(path.join(dir, 'src/routes/auth-admin'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'src/routes/auth-admin/post.ts'), ADMIN_ROUTE);
     ({ server, as } = await start(dir, lines, printed));
   });
   after(async () => {
@@ -135,6 +154,44 @@ describe('self sign-up on the dev issuer\'s managed login (infrastructure.auth.s
     // The new code confirms (the first one was replaced).
     if (first !== second) expect((await page.post('/oauth2/confirm', { email: 'later@example.test', code: first! })).status).to.equal(400);
     expect((await page.post('/oauth2/confirm', { email: 'later@example.test', code: second! })).status).to.equal(302);
+  });
+
+  it('an account whose code never came is confirmed by support: service.auth.confirmUser in a handler, fw auth users confirm in a shell; nothing to confirm is refused', async () => {
+    const call = async (action: string, ...args: unknown[]) => {
+      const answer = await fetch(`${server.url}/auth-admin`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ action, args }) });
+      expect(answer.status, await answer.clone().text()).to.equal(201);
+      return (await answer.json()) as { result?: any; error?: { name: string; code: string; message: string } };
+    };
+    const page = await openLoginPage(as, server.url);
+    await page.post('/oauth2/signup', { email: 'lost@example.test', password: 'Sign-up-pass-1' });
+    await page.post('/oauth2/signup', { email: 'lost-too@example.test', password: 'Sign-up-pass-2' });
+    expect((await call('getUser', 'lost@example.test')).result).to.deep.include({ status: 'UNCONFIRMED', roles: [] });
+    expect((await page.post('/oauth2/login', { username: 'lost@example.test', password: 'Sign-up-pass-1' })).status).to.equal(401);
+
+    // In a handler (the dev server's user admin, as AdminConfirmSignUp deployed): then the password signs in.
+    expect((await call('confirmUser', 'lost@example.test')).result).to.equal(null);
+    expect((await call('getUser', 'lost@example.test')).result).to.deep.include({ status: 'CONFIRMED' });
+    expect((await (await openLoginPage(as, server.url)).post('/oauth2/login', { username: 'lost@example.test', password: 'Sign-up-pass-1' })).status).to.equal(302);
+    // Twice, or a user created by an admin: NothingToConfirmError naming the status; an unknown user: UserNotFoundError.
+    const twice = (await call('confirmUser', 'lost@example.test')).error!;
+    expect(twice).to.include({ name: 'NothingToConfirmError', code: 'FW_ERR_AUTH_NOTHING_TO_CONFIRM' });
+    expect(twice.message).to.contain('their status is CONFIRMED');
+    await call('createUser', { username: 'staff', temporaryPassword: 'Temp-pass-123' });
+    expect((await call('confirmUser', 'staff')).error!.message).to.contain('their status is FORCE_CHANGE_PASSWORD').and.contain('signs in with it');
+    expect((await call('confirmUser', 'nobody@example.test')).error).to.include({ name: 'UserNotFoundError', code: 'FW_ERR_AUTH_USER_NOT_FOUND' });
+
+    // From a shell, on the store the running fw dev reads.
+    const out: string[] = [];
+    expect(await runAuth(['users', 'confirm', 'lost-too@example.test'], { cwd: dir, out: (line) => out.push(line) })).to.equal(0);
+    expect(out.join('\n')).to.contain('confirmed lost-too@example.test (').and.contain('they can sign in');
+    expect((await (await openLoginPage(as, server.url)).post('/oauth2/login', { username: 'lost-too@example.test', password: 'Sign-up-pass-2' })).status).to.equal(302);
+    const again = await runAuth(['users', 'confirm', 'lost-too@example.test'], { cwd: dir, out: () => undefined }).catch((error: unknown) => error);
+    expect(again).to.include({ name: 'NothingToConfirmError', code: 'FW_ERR_AUTH_NOTHING_TO_CONFIRM' });
+
+    // The console's Auth tab calls the same admin: 409 with the status.
+    const refused = await fetch(`${server.url}${CONSOLE_PATHS.auth}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ action: 'confirmUser', args: ['lost-too@example.test'] }) });
+    expect(refused.status).to.equal(409);
+    expect(((await refused.json()) as { error: unknown }).error).to.deep.include({ code: 'FW_ERR_AUTH_NOTHING_TO_CONFIRM', username: 'lost-too@example.test', status: 'CONFIRMED' });
   });
 
   it('a sign-up form posted without the login page\'s CSRF cookie is refused (403), and no account is made', async () => {

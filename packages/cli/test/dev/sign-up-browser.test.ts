@@ -87,4 +87,35 @@ describe('self sign-up and password reset on the dev issuer\'s login page in a r
     await page.waitForURL(`${CALLBACK_URL}**`);
     await page.context().close();
   });
+
+  it('a user who signed up and never typed the code is confirmed from the console\'s Auth tab (service.auth.confirmUser), then signs in with their password', async () => {
+    const { page } = await openLoginInBrowser(browser, as, client);
+    const signUp = page.getByRole('region', { name: 'New here? Sign up' });
+    await signUp.getByLabel('Email').fill('omar@example.test');
+    await signUp.getByLabel('Password').fill('Omar-pass-123');
+    await signUp.getByRole('button', { name: 'Sign up' }).click();
+    await page.getByRole('heading', { name: 'Confirm your account' }).waitFor();
+    await page.context().close();
+
+    const console = await (await browser.newContext()).newPage();
+    await console.goto(`${server.url}/_dev`);
+    await console.getByRole('tab', { name: 'Auth', exact: true }).click();
+    const omar = console.locator('#auth-users tr[data-user="omar@example.test"]');
+    await omar.waitFor({ timeout: 15_000 });
+    expect(await omar.locator('td').nth(4).innerText()).to.equal('enabled, unconfirmed');
+    // ines, confirmed by her code above, has nothing to confirm
+    expect(await console.locator('#auth-users tr[data-user="ines@example.test"]').getByRole('button', { name: /^Confirm/ }).count()).to.equal(0);
+    await omar.getByRole('button', { name: 'Confirm omar@example.test' }).click();
+    await console.locator('#auth-outcome', { hasText: 'Confirmed omar@example.test: they can sign in' }).waitFor({ timeout: 15_000 });
+    await omar.locator('td', { hasText: /^enabled$/ }).waitFor({ timeout: 15_000 });
+    expect(await omar.getByRole('button', { name: /^Confirm/ }).count()).to.equal(0);
+    await console.context().close();
+
+    const signIn = await openLoginInBrowser(browser, as, client);
+    await signIn.page.getByLabel('Username').fill('omar@example.test');
+    await signIn.page.getByLabel('Password', { exact: true }).first().fill('Omar-pass-123');
+    await signIn.page.getByRole('button', { name: 'Sign in' }).click();
+    await signIn.page.waitForURL(`${CALLBACK_URL}**`);
+    await signIn.page.context().close();
+  });
 });

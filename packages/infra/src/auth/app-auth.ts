@@ -96,6 +96,8 @@ export const SERVICE_AUTH_ACTIONS: readonly string[] = [
   'cognito-idp:AdminGetUser',
   'cognito-idp:ListUsers',
   'cognito-idp:AdminListGroupsForUser',
+  // confirmUser
+  'cognito-idp:AdminConfirmSignUp',
   'cognito-idp:AdminDisableUser',
   'cognito-idp:AdminEnableUser',
   'cognito-idp:AdminDeleteUser',

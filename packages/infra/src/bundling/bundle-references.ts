@@ -58,7 +58,7 @@ export interface FunctionReferences {
 }
 
 /** The methods of `service.auth` (`@framework/auth`): each calls Cognito's admin API or reads an app client. */
-export const AUTH_SERVICE_METHODS: readonly string[] = ['createUser', 'getUser', 'listUsers', 'disableUser', 'enableUser', 'deleteUser', 'setRoles', 'setTenant', 'signOutEverywhere', 'machineToken'];
+export const AUTH_SERVICE_METHODS: readonly string[] = ['createUser', 'getUser', 'listUsers', 'confirmUser', 'disableUser', 'enableUser', 'deleteUser', 'setRoles', 'setTenant', 'signOutEverywhere', 'machineToken'];
 
 /** Methods of `BucketClient` that create, replace or delete objects (a presigned upload is signed with write rights). */
 export const BUCKET_WRITE_METHODS: readonly string[] = ['presignUpload', 'put', 'delete'];

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { AuthUser, CreateUserInput, ListUsersOptions, UserAdmin, UserPage } from '@framework/auth';
-import { checkCreateUser, checkListOptions, checkRoles, checkTenantOrNone, checkUsername, InvalidUserInputError, UserExistsError, UserNotFoundError } from '@framework/auth/dev-server';
+import { checkCreateUser, checkListOptions, checkRoles, checkTenantOrNone, checkUsername, InvalidUserInputError, NothingToConfirmError, UserExistsError, UserNotFoundError } from '@framework/auth/dev-server';
 import { hashPassword, type StoredUser, type UserStore } from './user-store.js';
 
 export interface LocalUserAdminOptions {
@@ -60,6 +60,17 @@ export class LocalUserAdmin implements UserAdmin {
     const page = users.slice(start, start + limit);
     const more = start + limit < users.length;
     return { users: page.map(toAuthUser), ...(more ? { nextCursor: encodeCursor(page[page.length - 1]!.sub) } : {}) };
+  }
+
+  async confirmUser(username: string): Promise<void> {
+    // Confirmed as the login page's code confirms (AdminConfirmSignUp): a user of another status is refused, as Cognito
+    // refuses them, naming the status.
+    let status: string | undefined;
+    this.change(username, (u) => {
+      status = u.status ?? 'CONFIRMED';
+      return status === 'UNCONFIRMED' ? { ...u, status: 'CONFIRMED' } : u;
+    });
+    if (status !== 'UNCONFIRMED') throw new NothingToConfirmError(username, status!);
   }
 
   async disableUser(username: string): Promise<void> {

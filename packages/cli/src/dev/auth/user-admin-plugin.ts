@@ -1,15 +1,15 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { AuthUser, UserAdmin } from '@framework/auth';
-import { authUserToJson, AuthError, DEV_AUTH_TOKEN_HEADER, InvalidUserInputError, UnknownRoleError, UserExistsError, UserNotFoundError } from '@framework/auth/dev-server';
+import { authUserToJson, AuthError, DEV_AUTH_TOKEN_HEADER, InvalidUserInputError, NothingToConfirmError, UnknownRoleError, UserExistsError, UserNotFoundError } from '@framework/auth/dev-server';
 import { DEV_PATHS } from '@framework/core';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 
-const ACTIONS: ReadonlySet<string> = new Set(['createUser', 'getUser', 'listUsers', 'disableUser', 'enableUser', 'deleteUser', 'setRoles', 'setTenant', 'signOutEverywhere']);
+const ACTIONS: ReadonlySet<string> = new Set(['createUser', 'getUser', 'listUsers', 'confirmUser', 'disableUser', 'enableUser', 'deleteUser', 'setRoles', 'setTenant', 'signOutEverywhere']);
 
 /** The status of an error of a user call. */
 function statusOf(error: AuthError): number {
   if (error instanceof UserNotFoundError) return 404;
-  if (error instanceof UserExistsError) return 409;
+  if (error instanceof UserExistsError || error instanceof NothingToConfirmError) return 409;
   if (error instanceof InvalidUserInputError || error instanceof UnknownRoleError) return 400;
   return 500;
 }
@@ -21,7 +21,7 @@ function sameSecret(a: string | undefined, b: string): boolean {
 /**
  * `POST /_dev/auth/admin` `{ action, args }`: one `service.auth` user call, run on the dev issuer's user store. Only a
  * caller with this run's secret (`FW_DEV_AUTH_TOKEN`, given to the functions, never written to disk) is answered:
- * 200 `{ result }`, or `{ error: { code, message, ... } }` with 400 (bad input, unknown role), 404, 409, 401.
+ * 200 `{ result }`, or `{ error: { code, message, ... } }` with 400 (bad input, unknown role), 404, 409 (a taken username, a user with nothing to confirm), 401.
  */
 export function userAdminPlugin(admin: UserAdmin, secret: string, options: { consolePath?: string } = {}): FastifyPluginAsync {
   return async (server) => {
@@ -56,7 +56,14 @@ async function userCall(admin: UserAdmin, request: FastifyRequest, reply: Fastif
     return { result: jsonOf(result) };
   } catch (error) {
     if (!(error instanceof AuthError)) throw error;
-    const detail = error instanceof UnknownRoleError ? { roles: error.roles, declared: error.declared } : error instanceof UserNotFoundError || error instanceof UserExistsError ? { username: error.username } : {};
+    const detail =
+      error instanceof UnknownRoleError
+        ? { roles: error.roles, declared: error.declared }
+        : error instanceof NothingToConfirmError
+          ? { username: error.username, status: error.status }
+          : error instanceof UserNotFoundError || error instanceof UserExistsError
+            ? { username: error.username }
+            : {};
     return fail(statusOf(error), error.code, error.message, detail);
   }
 }

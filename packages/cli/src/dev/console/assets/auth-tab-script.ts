@@ -37,10 +37,13 @@ export const AUTH_TAB_SCRIPT = `
               el('td', { text: u.email || '' }),
               el('td', { text: (u.roles || []).join(', ') }),
               el('td', { class: 'mono', text: u.tenant || '' }),
-              el('td', { text: u.enabled === false ? 'disabled' : 'enabled' }),
+              el('td', { text: (u.enabled === false ? 'disabled' : 'enabled') + (u.status === 'UNCONFIRMED' ? ', unconfirmed' : '') }),
               el('td', {}, [el('button', { type: 'button', text: u.enabled === false ? 'Enable' : 'Disable', 'aria-label': (u.enabled === false ? 'Enable ' : 'Disable ') + u.username, onclick: function () {
                 call(u.enabled === false ? 'enableUser' : 'disableUser', [u.username]).then(function () { outcome.textContent = (u.enabled === false ? 'Enabled ' : 'Disabled ') + u.username; return refresh(); }).catch(function (e) { outcome.textContent = e.message; });
-              } })]),
+              } })].concat(u.status === 'UNCONFIRMED' ? [' ', el('button', { type: 'button', text: 'Confirm', 'aria-label': 'Confirm ' + u.username, onclick: function () {
+                // A user who signed up and has not entered their code (service.auth.confirmUser, AdminConfirmSignUp).
+                call('confirmUser', [u.username]).then(function () { outcome.textContent = 'Confirmed ' + u.username + ': they can sign in'; return refresh(); }).catch(function (e) { outcome.textContent = e.message; });
+              } })] : [])),
             ]);
           })),
         ]));
