@@ -75,3 +75,18 @@ export function verificationCode(lines: readonly string[], who: string, purpose:
   for (const line of [...lines].reverse()) if (line.startsWith(prefix)) return line.slice(prefix.length, prefix.length + 6);
   return undefined;
 }
+
+/** A route (`POST`) that runs one service.auth call, as a handler of the app would: its result, or the error's class and code. */
+export const ADMIN_ROUTE = `import { AuthError } from '@framework/auth';
+import { handler } from '@framework/runtime';
+export const main = handler(async (body, _ctx, service) => {
+  const { action, args } = body as { action: string; args: unknown[] };
+  try {
+    const result = await (service.auth as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[action]!(...args);
+    return { result: result ?? null };
+  } catch (error) {
+    if (error instanceof AuthError) return { error: { name: error.name, code: error.code, message: error.message } };
+    throw error;
+  }
+});
+`;

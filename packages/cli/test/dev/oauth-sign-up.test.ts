@@ -8,25 +8,10 @@ import { runAuth } from '../../src/commands/auth.js';
 import { CONSOLE_PATHS } from '../../src/dev/console/console-paths.js';
 import { DevServer } from '../../src/dev/dev-server.js';
 import { eventually } from './helpers.js';
-import { ADMIN, CALLBACK_URL, loginProject, MEMBER, signUpProject, verificationCode } from './login-project.js';
+import { ADMIN, ADMIN_ROUTE, CALLBACK_URL, loginProject, MEMBER, signUpProject, verificationCode } from './login-project.js';
 
 const insecure = { [oauth.allowInsecureRequests]: true } as const;
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
-
-// A route that runs one service.auth call, as a support tool of the app would: its result, or the error's class and code.
-const ADMIN_ROUTE = `import { AuthError } from '@framework/auth';
-import { handler } from '@framework/runtime';
-export const main = handler(async (body, _ctx, service) => {
-  const { action, args } = body as { action: string; args: unknown[] };
-  try {
-    const result = await (service.auth as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[action]!(...args);
-    return { result: result ?? null };
-  } catch (error) {
-    if (error instanceof AuthError) return { error: { name: error.name, code: error.code, message: error.message } };
-    throw error;
-  }
-});
-`;
 
 /** Starts fw dev on `dir`, with OIDC discovery; `lines` collects what it says in the terminal, `printed` its tables. */
 async function start(dir: string, lines: string[] = [], printed: string[] = []) {

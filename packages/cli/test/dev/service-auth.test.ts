@@ -6,24 +6,10 @@ import { decodeJwt } from 'jose';
 import * as oauth from 'oauth4webapi';
 import { runAuth } from '../../src/commands/auth.js';
 import { DevServer } from '../../src/dev/dev-server.js';
-import { CALLBACK_URL, loginProject } from './login-project.js';
+import { ADMIN_ROUTE, CALLBACK_URL, loginProject } from './login-project.js';
 
 const insecure = { [oauth.allowInsecureRequests]: true } as const;
 
-// A route that runs one service.auth call, as a handler of the app would: its result, or the error's class and code.
-const ADMIN_ROUTE = `import { AuthError } from '@framework/auth';
-import { handler } from '@framework/runtime';
-export const main = handler(async (body, _ctx, service) => {
-  const { action, args } = body as { action: string; args: unknown[] };
-  try {
-    const result = await (service.auth as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[action]!(...args);
-    return { result: result ?? null };
-  } catch (error) {
-    if (error instanceof AuthError) return { error: { name: error.name, code: error.code, message: error.message } };
-    throw error;
-  }
-});
-`;
 const MACHINE_ROUTE = `import '@framework/auth';
 import { handler } from '@framework/runtime';
 export const main = handler(async (_body, _ctx, service) => {
