@@ -88,9 +88,10 @@ export class CognitoUserAdmin implements UserAdmin {
   }
 
   async confirmUser(username: string): Promise<void> {
+    checkUsername(username);
     const { mod, client } = await this.cognito();
     try {
-      await client.send(new mod.AdminConfirmSignUpCommand({ UserPoolId: this.options.userPoolId, Username: checkUsername(username) }));
+      await client.send(new mod.AdminConfirmSignUpCommand({ UserPoolId: this.options.userPoolId, Username: username }));
     } catch (error) {
       // Cognito refuses a user of another status with NotAuthorizedException, naming the status in its message.
       const status = (error as { name?: string }).name === 'NotAuthorizedException' ? /Current status is (\w+)/.exec((error as Error).message)?.[1] : undefined;

@@ -165,6 +165,7 @@ describe('service.auth on Cognito, against cognito-local', function () {
       () => auth.createUser({ username: 'emptytenant@example.com', invite: true, tenant: '' }),
       () => auth.listUsers({ limit: 0 }),
       () => auth.listUsers({ limit: 61 }),
+      () => auth.confirmUser('has space'),
     ];
     for (const call of bad) expect(await call().catch((e: unknown) => e)).to.be.instanceOf(InvalidUserInputError).with.property('code', 'FW_ERR_AUTH_INVALID_INPUT');
   });
